@@ -1,0 +1,406 @@
+package policy
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/gatekeep/gatekeep/pathguard"
+	"github.com/gatekeep/gatekeep/shellparse"
+)
+
+// Tool names of the built-in tools.
+const (
+	ToolBash  = "Bash"
+	ToolRead  = "Read"
+	ToolWrite = "Write"
+	ToolEdit  = "Edit"
+)
+
+// Request is one tool call to decide.
+type Request struct {
+	// Tool is "Bash", "Read", "Write", "Edit", or an agent's own tool name
+	// ("WebFetch", "mcp__server__tool").
+	Tool string
+	// Command is the shell text of a Bash call given as a string.
+	Command string
+	// Argv is a Bash call given as an argv that is passed to execve as it
+	// is. When set, Command is ignored.
+	Argv []string
+	// Path is the file of a Read, Write or Edit call.
+	Path string
+	// URL is the address of a web fetch.
+	URL string
+	// Cwd is the working directory; relative paths resolve against it.
+	Cwd string
+	// Category overrides the category of a tool that is not built in.
+	Category Category
+}
+
+// Config is the effective configuration a decision is made with, plus the
+// few facts about the machine that the core needs, handed in as values.
+type Config struct {
+	Mode Mode
+	// Guard is the path sandbox. Nil means no roots: every write is outside.
+	Guard *pathguard.Guard
+	// Home is the user's home directory, for `~` and `$HOME`.
+	Home string
+	// LookPath resolves a bare command name through PATH. Nil resolves
+	// nothing (every bare name counts as not found, which is safe).
+	LookPath func(name string) (string, error)
+	// Rules are the Tool(pattern) rules of every config layer, in the
+	// order they are scanned.
+	Rules *RuleSet
+	// PlanFile is the file that plan mode lets be written (absolute).
+	PlanFile string
+	// PlanTools are tools that plan mode lets through.
+	PlanTools []string
+	// POSIX parses shell text as POSIX sh rather than Bash.
+	POSIX bool
+}
+
+// part is one piece of a call that goes through the chain on its own: a
+// simple command of a shell script, or one file the call reads or writes.
+type part struct {
+	subject  string
+	offset   int
+	category Category
+	// a simple command
+	script *shellparse.Script
+	index  int
+	cmd    *shellparse.Command
+	// a file
+	access  shellparse.Access
+	path    string
+	dynamic bool   // the path or command is only known at run time
+	dir     string // directory a relative path resolves against
+	tool    string // the tool whose rules judge the part
+	url     string
+}
+
+// verdict is one layer's answer for one part. ok false means "no answer,
+// go on".
+type verdict struct {
+	ok      bool
+	effect  Effect
+	code    string
+	message string
+	rule    *RuleRef
+}
+
+// layerFunc is one layer of the chain.
+type layerFunc func(e *evaluation, p *part) verdict
+
+// chain is the fixed order of design §3. The human layer (7) is resolved by
+// the caller from the Ask this returns.
+var chain = []struct {
+	layer Layer
+	fn    layerFunc
+}{
+	{LayerPlan, planLayer},
+	{LayerSafe, safeLayer},
+	{LayerDanger, dangerLayer},
+	{LayerSandbox, sandboxLayer},
+	{LayerRules, rulesLayer},
+	{LayerMode, modeLayer},
+}
+
+// evaluation is the state of one Evaluate call.
+type evaluation struct {
+	cfg   *Config
+	req   Request
+	cwd   string
+	trace []Step
+}
+
+// Evaluate runs the chain for one request and returns its Decision with the
+// trace of every layer. It never panics on any input: a panic inside a layer
+// becomes a deny.
+func Evaluate(cfg *Config, req Request) (d Decision) {
+	if cfg == nil {
+		cfg = &Config{Mode: ModeDefault}
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			d = Decision{Effect: Deny, Layer: LayerInput, Code: "internal.error",
+				Message: fmt.Sprintf("internal error while deciding: %v", r), Mode: cfg.Mode}
+		}
+	}()
+	e := &evaluation{cfg: cfg, req: req, cwd: req.Cwd}
+	parts, d, ok := e.parts()
+	if !ok {
+		d.Mode = cfg.Mode
+		d.UpdatedInput = e.input()
+		return d
+	}
+	best := Decision{Effect: Allow, Layer: LayerSafe, Code: "safe.empty", Message: "nothing to run", Mode: cfg.Mode, Offset: -1}
+	first := true
+	for i := range parts {
+		p := &parts[i]
+		pd := e.decide(i, p)
+		if first || stricter(pd.Effect, best.Effect) {
+			best, first = pd, false
+		}
+	}
+	best.Mode = cfg.Mode
+	best.Trace = e.trace
+	best.UpdatedInput = e.input()
+	return best
+}
+
+// decide runs the chain over one part.
+func (e *evaluation) decide(i int, p *part) Decision {
+	for _, l := range chain {
+		v := l.fn(e, p)
+		step := Step{Part: i, Subject: p.subject, Layer: l.layer, Verdict: "pass"}
+		if v.ok {
+			step.Verdict, step.Code, step.Message, step.Rule = v.effect.String(), v.code, v.message, v.rule
+		}
+		e.trace = append(e.trace, step)
+		if v.ok {
+			return Decision{Effect: v.effect, Layer: l.layer, Code: v.code, Message: v.message,
+				Rule: v.rule, Command: p.subject, Offset: p.offset, Category: p.category}
+		}
+	}
+	// The mode layer always answers; reaching here is a bug. Fail closed.
+	return Decision{Effect: Deny, Layer: LayerMode, Code: "internal.no_answer", Message: "no layer decided", Command: p.subject, Offset: p.offset}
+}
+
+// parts splits the request into the parts the chain judges. When the
+// request cannot be analysed it returns the Decision for that instead.
+func (e *evaluation) parts() ([]part, Decision, bool) {
+	switch e.req.Tool {
+	case ToolBash:
+		return e.shellParts()
+	case ToolRead, "ReadFile":
+		return e.fileParts(shellparse.Read, CatRead)
+	case ToolWrite, ToolEdit, "WriteFile":
+		return e.fileParts(shellparse.Write, CatWrite)
+	case "":
+		return nil, Decision{Effect: Deny, Layer: LayerInput, Code: "input.invalid", Message: "no tool named", Offset: -1}, false
+	}
+	cat := e.req.Category
+	if cat == "" {
+		cat = CatCommand
+	}
+	subject := e.req.Tool
+	if e.req.URL != "" {
+		subject += " " + e.req.URL
+	} else if e.req.Path != "" {
+		subject += " " + e.req.Path
+	}
+	return []part{{subject: subject, category: cat, tool: e.req.Tool, url: e.req.URL, path: e.req.Path, dir: e.cwd, offset: -1}}, Decision{}, true
+}
+
+func (e *evaluation) fileParts(access shellparse.Access, cat Category) ([]part, Decision, bool) {
+	if err := shellparse.CheckInput(e.req.Path); err != nil || e.req.Path == "" {
+		msg := "no path given"
+		code := "input.invalid"
+		if err != nil {
+			msg, code = err.Error(), err.(*shellparse.Error).Code
+		}
+		return nil, Decision{Effect: Ask, Final: true, Layer: LayerInput, Code: code, Message: msg, Offset: -1}, false
+	}
+	tool := ToolRead
+	if access == shellparse.Write {
+		tool = ToolWrite
+	}
+	return []part{{subject: e.req.Path, category: cat, access: access, path: e.req.Path, dir: e.cwd, tool: tool, offset: -1}}, Decision{}, true
+}
+
+func (e *evaluation) shellParts() ([]part, Decision, bool) {
+	opt := shellparse.Options{Home: e.cfg.Home, POSIX: e.cfg.POSIX}
+	var script *shellparse.Script
+	var err error
+	if e.req.Argv != nil {
+		if len(e.req.Argv) == 0 {
+			return nil, Decision{Effect: Deny, Layer: LayerInput, Code: "input.invalid", Message: "no command given", Offset: -1}, false
+		}
+		script, err = shellparse.ParseArgv(e.req.Argv, opt)
+	} else {
+		script, err = shellparse.Parse(e.req.Command, opt)
+	}
+	if err != nil {
+		d := Decision{Effect: Ask, Final: true, Layer: LayerInput, Code: shellparse.CodeParse, Message: err.Error(), Offset: -1}
+		var pe *shellparse.Error
+		if errors.As(err, &pe) {
+			d.Code, d.Offset = pe.Code, pe.Offset
+			d.Message = inputMessage(pe)
+		}
+		return nil, d, false
+	}
+	var parts []part
+	for i := range script.Commands {
+		c := &script.Commands[i]
+		dir := e.cwd
+		if c.Dir != "" {
+			dir = joinPath(e.cwd, c.Dir)
+		}
+		parts = append(parts, part{subject: commandText(c), offset: c.Offset, script: script, index: i, cmd: c,
+			dir: dir, dynamic: c.DirDynamic, tool: ToolBash})
+		cp := &parts[len(parts)-1]
+		effects, writesOnly := shellparse.Effects(c)
+		cp.category = CatCommand
+		if writesOnly && len(c.Args) > 0 {
+			cp.category = CatWrite
+		}
+		for _, fe := range effects {
+			cat, tool := CatRead, ToolRead
+			if fe.Access == shellparse.Write {
+				cat, tool = CatWrite, ToolWrite
+			}
+			parts = append(parts, part{subject: fe.Path.Text, offset: fe.Path.Offset, category: cat, access: fe.Access,
+				path: fe.Path.Text, dynamic: fe.Path.Dynamic || c.DirDynamic, dir: dir, tool: tool, script: script, index: i,
+				cmd: nil})
+		}
+	}
+	return parts, Decision{}, true
+}
+
+func inputMessage(pe *shellparse.Error) string {
+	switch pe.Code {
+	case shellparse.CodeParse:
+		return "the command does not parse as shell: " + pe.Msg
+	case shellparse.CodeTooLarge:
+		return "the command is too large to check: " + pe.Msg
+	case shellparse.CodeTooDeep:
+		return "the command nests too deeply to check: " + pe.Msg
+	}
+	return "the command cannot be checked: " + pe.Msg
+}
+
+// commandText is the sub-command as shown to the model: the argv for a
+// command that came out of a wrapper, else its source text.
+func commandText(c *shellparse.Command) string {
+	if len(c.Args) == 0 {
+		return c.Text
+	}
+	if c.Parent >= 0 || len(c.Via) > 0 {
+		return shellparse.JoinArgv(c.Argv())
+	}
+	return c.Text
+}
+
+func joinPath(cwd, dir string) string {
+	if filepath.IsAbs(dir) {
+		return filepath.Clean(dir)
+	}
+	return filepath.Join(cwd, dir)
+}
+
+func (e *evaluation) input() *Input {
+	in := &Input{Tool: e.req.Tool, Command: e.req.Command, Argv: e.req.Argv, Cwd: e.cwd}
+	if e.req.Argv != nil {
+		in.Command = shellparse.JoinArgv(e.req.Argv)
+	}
+	if e.req.Path != "" {
+		in.Path = e.req.Path
+		if e.cfg.Guard != nil {
+			if r := e.cfg.Guard.Check(e.cwd, e.req.Path); r.Real != "" {
+				in.Path = r.Real
+			}
+		} else if !filepath.IsAbs(in.Path) && e.cwd != "" {
+			in.Path = filepath.Join(e.cwd, in.Path)
+		}
+	}
+	return in
+}
+
+// modeLayer (6) answers from the mode x category matrix. A part only known
+// at run time is never allowed by it (bypassPermissions aside).
+func modeLayer(e *evaluation, p *part) verdict {
+	mode := e.cfg.Mode
+	eff := ModeEffect(mode, p.category)
+	if eff == Allow && p.dynamic && mode != ModeBypass && p.category != CatRead {
+		eff = Ask
+	}
+	v := verdict{ok: true, effect: eff, code: "mode." + eff.String()}
+	switch {
+	case eff == Deny && mode == ModePlan:
+		v.message = "plan mode is read-only: " + string(p.category) + " calls are denied until the plan is approved"
+	case eff == Allow:
+		v.message = fmt.Sprintf("%s mode allows %s calls", mode, p.category)
+	case p.dynamic:
+		v.message = fmt.Sprintf("%s is only known at run time, so it needs approval", describe(p))
+	default:
+		v.message = fmt.Sprintf("%s mode asks before %s calls", mode, p.category)
+	}
+	return v
+}
+
+func describe(p *part) string {
+	if p.cmd != nil {
+		return "the command"
+	}
+	return "the path " + p.path
+}
+
+// planLayer (1): in plan mode, writes to the plan file and the planning
+// tools pass early.
+func planLayer(e *evaluation, p *part) verdict {
+	if e.cfg.Mode != ModePlan {
+		return verdict{}
+	}
+	if p.cmd == nil && p.tool != ToolBash && containsString(e.cfg.PlanTools, p.tool) {
+		return verdict{ok: true, effect: Allow, code: "plan.tool", message: p.tool + " is a planning tool"}
+	}
+	if p.cmd == nil && p.access == shellparse.Write && e.cfg.PlanFile != "" && !p.dynamic && e.cfg.Guard != nil {
+		r := e.cfg.Guard.Check(p.dir, p.path)
+		if r.Inside() && r.Real == e.cfg.PlanFile && e.cfg.Guard.Protected(r.Real) == "" {
+			return verdict{ok: true, effect: Allow, code: "plan.file", message: "the plan file is writable in plan mode"}
+		}
+	}
+	return verdict{}
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// sandboxLayer (4): a write whose real target lies outside the roots is
+// denied; a write to a protected path inside them asks.
+func sandboxLayer(e *evaluation, p *part) verdict {
+	if p.cmd != nil || p.access != shellparse.Write || p.path == "" || p.tool != ToolWrite && p.tool != ToolBash && p.tool != ToolEdit {
+		return verdict{}
+	}
+	if p.dynamic {
+		return verdict{}
+	}
+	if isDevSink(p.path) {
+		return verdict{ok: true, effect: Allow, code: "sandbox.dev_null", message: "writes to " + p.path + " discard or pass through output"}
+	}
+	g := e.cfg.Guard
+	if g == nil {
+		return verdict{ok: true, effect: Deny, code: pathguard.CodeOutside, message: "no sandbox root is set, so " + p.path + " cannot be written"}
+	}
+	r := g.Check(p.dir, p.path)
+	if !r.Inside() {
+		msg := fmt.Sprintf("%s is outside the sandbox roots (%s)", p.path, strings.Join(g.Roots(), ", "))
+		if r.Real != "" && r.Real != r.Abs {
+			msg = fmt.Sprintf("%s resolves to %s, outside the sandbox roots (%s)", p.path, r.Real, strings.Join(g.Roots(), ", "))
+		}
+		if r.Code != pathguard.CodeOutside {
+			msg = fmt.Sprintf("%s cannot be resolved safely: %v", p.path, r.Err)
+		}
+		return verdict{ok: true, effect: Deny, code: r.Code, message: msg}
+	}
+	if why := g.Protected(r.Real); why != "" {
+		return verdict{ok: true, effect: Ask, code: "sandbox.protected", message: why}
+	}
+	return verdict{}
+}
+
+// isDevSink: writes to these never change a file.
+func isDevSink(path string) bool {
+	switch path {
+	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/dev/fd/2":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,158 @@
+package policy
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Effect is the answer for a call. The zero value is Deny, so a Decision that
+// was never filled in stops the call.
+type Effect uint8
+
+const (
+	Deny Effect = iota
+	Ask
+	Allow
+)
+
+func (e Effect) String() string {
+	switch e {
+	case Allow:
+		return "allow"
+	case Ask:
+		return "ask"
+	}
+	return "deny"
+}
+
+// MarshalText renders the effect as "allow", "ask" or "deny".
+func (e Effect) MarshalText() ([]byte, error) { return []byte(e.String()), nil }
+
+// UnmarshalText reads "allow", "ask" or "deny".
+func (e *Effect) UnmarshalText(b []byte) error {
+	v, err := ParseEffect(string(b))
+	*e = v
+	return err
+}
+
+// ParseEffect reads "allow", "ask" or "deny".
+func ParseEffect(s string) (Effect, error) {
+	switch s {
+	case "allow":
+		return Allow, nil
+	case "ask":
+		return Ask, nil
+	case "deny":
+		return Deny, nil
+	}
+	return Deny, fmt.Errorf("unknown effect %q (want allow, ask or deny)", s)
+}
+
+// stricter reports whether a should win over b: deny over ask over allow.
+func stricter(a, b Effect) bool { return a < b }
+
+// Layer names the part of the chain that decided.
+type Layer string
+
+const (
+	LayerInput   Layer = "input"   // the call could not be analysed
+	LayerConfig  Layer = "config"  // the configuration could not be loaded
+	LayerPlan    Layer = "plan"    // 1: plan-mode exception
+	LayerSafe    Layer = "safe"    // 2: safe read-only commands
+	LayerDanger  Layer = "danger"  // 3: dangerous commands
+	LayerSandbox Layer = "sandbox" // 4: path sandbox
+	LayerRules   Layer = "rules"   // 5: Tool(pattern) rules
+	LayerMode    Layer = "mode"    // 6: permission-mode fallback
+	LayerHuman   Layer = "human"   // 7: the person (resolved by the caller)
+)
+
+// Category is what a call does, for the mode matrix.
+type Category string
+
+const (
+	CatRead    Category = "read"
+	CatWrite   Category = "write"
+	CatCommand Category = "command"
+)
+
+// RuleRef names the configuration rule that decided.
+type RuleRef struct {
+	Rule   string `json:"rule"`             // as written: "Bash(git push *)"
+	Effect Effect `json:"effect"`           // the rule's effect
+	Source string `json:"source"`           // config layer: managed, user, project, local, default
+	File   string `json:"file,omitempty"`   // the file it came from
+	Line   int    `json:"line,omitempty"`   // 1-based line of its [[rule]] header
+	Index  int    `json:"index"`            // 0-based index of its [[rule]] in the file
+	Reason string `json:"reason,omitempty"` // the rule's reason, shown to the model
+}
+
+func (r *RuleRef) String() string {
+	if r == nil {
+		return ""
+	}
+	loc := r.Source
+	if r.File != "" {
+		loc = r.File
+		if r.Line > 0 {
+			loc = fmt.Sprintf("%s:%d", r.File, r.Line)
+		}
+	}
+	return fmt.Sprintf("%s %s (%s)", r.Effect, r.Rule, loc)
+}
+
+// Decision is the chain's answer for one call.
+type Decision struct {
+	Effect Effect `json:"effect"`
+	Layer  Layer  `json:"layer"`
+	// Code is a stable dotted identifier: "danger.rm_root",
+	// "sandbox.outside_root", "rule.deny", "mode.ask", "safe.read_only" ...
+	Code string `json:"code"`
+	// Message is a lowercase sentence for the model, without a final period.
+	Message string   `json:"message"`
+	Rule    *RuleRef `json:"rule,omitempty"`
+	// Command is the offending sub-command (for a file tool, the path) and
+	// Offset its byte offset in the call's command text.
+	Command  string   `json:"command,omitempty"`
+	Offset   int      `json:"offset"`
+	Category Category `json:"category,omitempty"`
+	Mode     Mode     `json:"mode"`
+	// Final marks an ask that nothing may turn into allow, not even
+	// bypassPermissions: input that could not be analysed.
+	Final bool `json:"final,omitempty"`
+	// UpdatedInput is the normalized call: absolute paths, unwrapped argv.
+	UpdatedInput *Input `json:"updated_input,omitempty"`
+	// Trace is every layer's verdict for every part, in order, for --explain.
+	Trace []Step `json:"trace,omitempty"`
+}
+
+// Input is the normalized form of a request.
+type Input struct {
+	Tool    string   `json:"tool"`
+	Command string   `json:"command,omitempty"`
+	Argv    []string `json:"argv,omitempty"`
+	Path    string   `json:"path,omitempty"`
+	Cwd     string   `json:"cwd,omitempty"`
+}
+
+// Step is one layer's verdict on one part of a call.
+type Step struct {
+	Part    int    `json:"part"`    // index of the part (sub-command or file effect)
+	Subject string `json:"subject"` // the sub-command text or path
+	Layer   Layer  `json:"layer"`
+	// Verdict is "allow", "ask", "deny", or "pass" when the layer had no
+	// answer and the chain went on.
+	Verdict string   `json:"verdict"`
+	Code    string   `json:"code,omitempty"`
+	Message string   `json:"message,omitempty"`
+	Rule    *RuleRef `json:"rule,omitempty"`
+}
+
+// String renders a one-line summary.
+func (d Decision) String() string {
+	b, _ := json.Marshal(struct {
+		E Effect `json:"effect"`
+		C string `json:"code"`
+		M string `json:"message"`
+	}{d.Effect, d.Code, d.Message})
+	return string(b)
+}

@@ -1,0 +1,117 @@
+package policy
+
+import (
+	"path/filepath"
+
+	"github.com/gatekeep/gatekeep/shellparse"
+)
+
+// riskyVars change what a command runs or loads (design §4). A command with
+// one of them assigned is not safe and no allow rule matches it.
+func riskyVar(name string) bool {
+	switch name {
+	case "PATH", "BASH_ENV", "ENV", "IFS", "CDPATH", "GLOBIGNORE", "SHELLOPTS", "BASHOPTS",
+		"PAGER", "GIT_PAGER", "MANPAGER", "EDITOR", "VISUAL", "PROMPT_COMMAND", "PS4",
+		"NODE_OPTIONS", "RUBYOPT", "PERL5OPT", "PERL5LIB", "HOME", "SHELL", "LESSOPEN", "LESSCLOSE":
+		return true
+	}
+	for _, prefix := range []string{"LD_", "DYLD_", "PYTHON", "GIT_", "BASH_FUNC_"} {
+		if len(name) >= len(prefix) && name[:len(prefix)] == prefix {
+			return true
+		}
+	}
+	return false
+}
+
+// safeLayer (2) allows a command that only reads, unless an explicit deny
+// or ask rule matches it.
+func safeLayer(e *evaluation, p *part) verdict {
+	c := p.cmd
+	if c == nil || c.Unknown != "" || c.StdinCode {
+		return verdict{}
+	}
+	if why := e.notSafeContext(c); why != "" {
+		return verdict{}
+	}
+	if len(c.Args) == 0 {
+		// Only assignments or redirects; the files are judged as parts of
+		// their own, and risky assignments were refused above.
+		if len(c.Redirects) == 0 && len(c.Assigns) == 0 {
+			return verdict{}
+		}
+		return e.safeUnlessRule(p, "safe.assignment", "assigning variables or opening files only")
+	}
+	if c.IsWrapper() {
+		if !transparentWrapper(c) {
+			return verdict{}
+		}
+		return e.safeUnlessRule(p, "safe.wrapper", c.Name()+" runs a command that is checked on its own")
+	}
+	if !c.Bare() || !e.resolvesOutsideRoots(c.Args[0].Text) {
+		return verdict{}
+	}
+	if !safeCommand(c) {
+		return verdict{}
+	}
+	return e.safeUnlessRule(p, "safe.read_only", c.Name()+" only reads")
+}
+
+func (e *evaluation) safeUnlessRule(p *part, code, msg string) verdict {
+	if v := e.ruleVerdict(p, Deny, Ask); v.ok {
+		return v
+	}
+	return verdict{ok: true, effect: Allow, code: code, message: msg}
+}
+
+// notSafeContext returns why the command's environment keeps it from being
+// safe: a variable that changes what runs, set on it or earlier.
+func (e *evaluation) notSafeContext(c *shellparse.Command) string {
+	for _, a := range c.Assigns {
+		if riskyVar(a.Name) {
+			return a.Name + " is set"
+		}
+	}
+	for _, name := range c.Tainted {
+		if riskyVar(name) {
+			return name + " was set earlier"
+		}
+	}
+	return ""
+}
+
+// transparentWrapper: wrappers that add nothing of their own, so the
+// command they run decides. sudo and doas raise privilege and never do.
+func transparentWrapper(c *shellparse.Command) bool {
+	switch c.Name() {
+	case "sudo", "doas":
+		return false
+	}
+	return true
+}
+
+// resolvesOutsideRoots reports whether a bare command name resolves through
+// PATH to a file outside the directories the agent can write (design §4). A
+// name that does not resolve runs nothing and counts as outside.
+func (e *evaluation) resolvesOutsideRoots(name string) bool {
+	if e.cfg.LookPath == nil {
+		return true
+	}
+	p, err := e.cfg.LookPath(name)
+	if err != nil || p == "" {
+		return true
+	}
+	if e.cfg.Guard == nil {
+		return true
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		real = p
+	}
+	return !e.cfg.Guard.Inside(filepath.Dir(real))
+}
+
+// safeCommand reports whether a simple command only reads, by the
+// argument-aware table of safe commands.
+func safeCommand(c *shellparse.Command) bool {
+	return false
+}

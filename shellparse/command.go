@@ -1,0 +1,182 @@
+package shellparse
+
+import (
+	"path"
+	"strings"
+)
+
+// Word is one word of a simple command after quote removal.
+type Word struct {
+	// Text is the word's value with quotes and escapes removed. Parts that
+	// cannot be known without running anything keep their source text
+	// (`$HOME` stays "$HOME" unless Options.Home resolves it).
+	Text string
+	// Dynamic is true when the value is not known statically: it holds a
+	// parameter expansion, a command or process substitution, arithmetic, an
+	// unquoted glob character, brace expansion or `~user`.
+	Dynamic bool
+	// Offset is the byte offset of the word in Script.Source. Words that come
+	// from re-parsed text (`bash -c '...'`) carry the offset of the outer word.
+	Offset int
+}
+
+// Assign is a `NAME=value` assignment: leading a simple command, given to a
+// wrapper (`env NAME=value cmd`), or standing alone or after `export`.
+type Assign struct {
+	Name    string
+	Value   string
+	Dynamic bool // the value is not static
+}
+
+// Redirect is one redirection of a simple command or of a compound command.
+type Redirect struct {
+	// Op is the operator as written: ">", ">>", ">|", "&>", "&>>", "<", "<>",
+	// "<<", "<<-", "<<<", ">&", "<&".
+	Op string
+	// Fd is the explicit file descriptor number before the operator, or -1.
+	Fd int
+	// Target is the file, the fd for ">&"/"<&", or the here-string. For a
+	// here-document it is the body.
+	Target Word
+	Offset int
+}
+
+// Writes reports whether the redirect opens its target for writing.
+func (r Redirect) Writes() bool {
+	switch r.Op {
+	case ">", ">>", ">|", "&>", "&>>", "<>":
+		return true
+	case ">&":
+		// `>&file` (no digits, no "-") is the same as `&>file`.
+		return !isFdWord(r.Target)
+	}
+	return false
+}
+
+// Reads reports whether the redirect opens its target file for reading.
+func (r Redirect) Reads() bool {
+	switch r.Op {
+	case "<", "<>":
+		return true
+	case "<&":
+		return !isFdWord(r.Target)
+	}
+	return false
+}
+
+func isFdWord(w Word) bool {
+	if w.Dynamic || w.Text == "" {
+		return false
+	}
+	if w.Text == "-" {
+		return true
+	}
+	t := strings.TrimSuffix(w.Text, "-") // `>&3-` moves the fd
+	for _, c := range t {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return t != ""
+}
+
+// Command is one simple command found in a script.
+type Command struct {
+	// Args is the argv as written, wrapper included (`sudo rm -rf /`).
+	Args []Word
+	// Assigns are the leading `NAME=value` words, and for a command reached
+	// through `env` or `sudo`, the assignments those were given.
+	Assigns []Assign
+	// Redirects of this command. A compound command's redirects (`{ ...; } >f`)
+	// are reported on a Command with no Args.
+	Redirects []Redirect
+	// Offset and End delimit the command in Script.Source (bytes). A command
+	// found in re-parsed text has the span of the outer word that held it.
+	Offset, End int
+	// Text is the source text of the command (for re-parsed code, the inner
+	// text).
+	Text string
+
+	// Via lists the wrappers and constructs this command was reached through,
+	// outermost first: "sudo", "env", "bash -c", "eval", "$(...)", "<(...)",
+	// "xargs", "find -exec", "heredoc" ...
+	Via []string
+	// Parent is the index in Script.Commands of the command whose word or
+	// wrapper produced this one, or -1.
+	Parent int
+	// Inner is the index of the command this one wraps (`sudo X`: X), or -1.
+	// A wrapper's own risk (privilege, a file it reads) is its own; what it
+	// runs is judged at Inner.
+	Inner int
+
+	// Unknown is non-empty when the command runs code that cannot be seen
+	// statically: a command name that is dynamic, `eval "$x"`, `sh -c "$(..)"`,
+	// `bash script.sh`, `source file`. It says what is unknown.
+	Unknown string
+	// StdinCode is true for a shell or interpreter that reads its program from
+	// standard input (`... | sh`, `python3 -`, `bash -s`).
+	StdinCode bool
+	// Feeders are the indices of commands whose output this command may run
+	// as code: the earlier stages of a pipeline into a StdinCode command, or
+	// the commands inside a substitution that is an Unknown command's code.
+	Feeders []int
+	// TrailingArgs is true when more arguments are appended at run time
+	// (`xargs CMD`), so Args is not the whole argv.
+	TrailingArgs bool
+
+	// Dir is the directory the command runs in, relative to the working
+	// directory of the script, as changed by earlier literal `cd` commands in
+	// the same shell ("" when unchanged). DirDynamic is set when a `cd` to a
+	// dynamic directory came before.
+	Dir        string
+	DirDynamic bool
+	// Tainted lists variables that change what runs (PATH, LD_PRELOAD ...)
+	// assigned or exported earlier in the same shell.
+	Tainted []string
+}
+
+// Name is the command name with any directory removed: "rm" for `/bin/rm`,
+// `\rm` and `'rm'`. Checks that look for danger use it; checks that allow
+// use Bare.
+func (c *Command) Name() string {
+	if len(c.Args) == 0 {
+		return ""
+	}
+	return path.Base(c.Args[0].Text)
+}
+
+// Bare reports whether the command name is a plain static word without a
+// slash, the only form the safe list and allow rules accept.
+func (c *Command) Bare() bool {
+	return len(c.Args) > 0 && !c.Args[0].Dynamic && c.Args[0].Text != "" &&
+		!strings.Contains(c.Args[0].Text, "/")
+}
+
+// Argv returns the words' texts.
+func (c *Command) Argv() []string {
+	out := make([]string, len(c.Args))
+	for i, w := range c.Args {
+		out[i] = w.Text
+	}
+	return out
+}
+
+// HasDynamic reports whether any word from index i on is dynamic.
+func (c *Command) HasDynamic(from int) bool {
+	for _, w := range c.Args[min(from, len(c.Args)):] {
+		if w.Dynamic {
+			return true
+		}
+	}
+	return false
+}
+
+// IsWrapper reports whether this command runs another one that is listed at
+// Inner.
+func (c *Command) IsWrapper() bool { return c.Inner >= 0 }
+
+// Script is the result of parsing one shell string or argv.
+type Script struct {
+	Source   string
+	Commands []Command
+}

@@ -1,0 +1,214 @@
+package shellparse
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// word resolves a parsed word without running anything. Quotes and escapes
+// are removed; every part whose value is only known at run time keeps its
+// source text and marks the word dynamic.
+func (p *parser) word(w *syntax.Word) Word {
+	if w == nil {
+		return Word{}
+	}
+	out := Word{Offset: p.off(w.Pos())}
+	var sb strings.Builder
+	for i, part := range w.Parts {
+		switch part := part.(type) {
+		case *syntax.Lit:
+			s := part.Value
+			if i == 0 && strings.HasPrefix(s, "~") {
+				s, out.Dynamic = p.tilde(s, len(w.Parts) > 1, out.Dynamic)
+			}
+			if hasGlobMeta(s) {
+				out.Dynamic = true
+			}
+			sb.WriteString(unescapeUnquoted(s))
+		case *syntax.SglQuoted:
+			if part.Dollar {
+				s, _, _ := expand.Format(nil, part.Value, nil)
+				sb.WriteString(s)
+			} else {
+				sb.WriteString(part.Value)
+			}
+		case *syntax.DblQuoted:
+			for _, dp := range part.Parts {
+				switch dp := dp.(type) {
+				case *syntax.Lit:
+					sb.WriteString(unescapeDouble(dp.Value))
+				default:
+					s, dyn := p.dynamicPart(dp)
+					out.Dynamic = out.Dynamic || dyn
+					sb.WriteString(s)
+				}
+			}
+		default:
+			s, dyn := p.dynamicPart(part)
+			out.Dynamic = out.Dynamic || dyn
+			sb.WriteString(s)
+		}
+	}
+	if !out.Dynamic && hasBraceExp(w) {
+		out.Dynamic = true // brace expansion: {a,b} or {1..3}
+	}
+	out.Text = sb.String()
+	return out
+}
+
+// dynamicPart renders a part that needs run time to be known. Only a plain
+// `$HOME` / `${HOME}` is resolved, from Options.Home, and only while the
+// script has not assigned HOME itself.
+func (p *parser) dynamicPart(part syntax.WordPart) (string, bool) {
+	if pe, ok := part.(*syntax.ParamExp); ok && p.opt.Home != "" && !p.homeAssigned &&
+		pe.Param != nil && pe.Param.Value == "HOME" && isPlainParam(pe) {
+		return p.opt.Home, false
+	}
+	return p.src(part.Pos(), part.End()), true
+}
+
+func isPlainParam(pe *syntax.ParamExp) bool {
+	return !pe.Excl && !pe.Length && !pe.Width && !pe.IsSet && pe.NestedParam == nil &&
+		pe.Index == nil && len(pe.Modifiers) == 0 && pe.Slice == nil && pe.Repl == nil &&
+		pe.Names == 0 && pe.Exp == nil
+}
+
+// tilde resolves a leading unquoted `~` or `~/...` against Options.Home.
+// `~user` and `~+`/`~-` are dynamic.
+func (p *parser) tilde(s string, more bool, dyn bool) (string, bool) {
+	name, rest, slash := strings.Cut(s[1:], "/")
+	if name != "" || (!slash && more) {
+		// `~user/...`, or `~` followed by a quoted or dynamic part
+		// (bash does not expand `~"x"`), which we treat as unknown.
+		return s, true
+	}
+	if p.opt.Home == "" || p.homeAssigned {
+		return s, true
+	}
+	if slash {
+		return p.opt.Home + "/" + rest, dyn
+	}
+	return p.opt.Home, dyn
+}
+
+// hasGlobMeta reports an unquoted pathname-expansion character. Escaped
+// characters (`\*`) do not count.
+func hasGlobMeta(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '*', '?', '[':
+			return true
+		}
+	}
+	return false
+}
+
+// unescapeUnquoted removes the backslashes of an unquoted literal: `\x` is x
+// and a backslash-newline disappears.
+func unescapeUnquoted(s string) string {
+	if !strings.Contains(s, "\\") {
+		return s
+	}
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+			if s[i] == '\n' {
+				continue
+			}
+		}
+		sb.WriteByte(s[i])
+	}
+	return sb.String()
+}
+
+// unescapeDouble removes the backslashes that are special inside double
+// quotes: before $, `, ", \ and newline.
+func unescapeDouble(s string) string {
+	if !strings.Contains(s, "\\") {
+		return s
+	}
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			switch s[i+1] {
+			case '$', '`', '"', '\\':
+				i++
+			case '\n':
+				i++
+				continue
+			}
+		}
+		sb.WriteByte(s[i])
+	}
+	return sb.String()
+}
+
+// hasBraceExp reports a brace expansion that bash would perform: `{a,b}`
+// or `{1..3}`, not `{}` or `{x}`. SplitBraces rewrites the word it is
+// given, so it works on a copy.
+func hasBraceExp(w *syntax.Word) bool {
+	cp := &syntax.Word{Parts: append([]syntax.WordPart(nil), w.Parts...)}
+	if !syntax.SplitBraces(cp) {
+		return false
+	}
+	for _, part := range cp.Parts {
+		if b, ok := part.(*syntax.BraceExp); ok && (b.Sequence || len(b.Elems) > 1) {
+			return true
+		}
+	}
+	return false
+}
+
+// heredoc resolves a here-document body. With a quoted delimiter
+// (`<<'EOF'`) the body is literal; otherwise it expands parameters and
+// substitutions (dynamic) and `\` escapes only $, `, \ and newline.
+func (p *parser) heredoc(r *syntax.Redirect) Word {
+	quoted := false
+	for _, part := range r.Word.Parts {
+		if lit, ok := part.(*syntax.Lit); !ok || strings.Contains(lit.Value, "\\") {
+			quoted = true
+		}
+	}
+	out := Word{Offset: p.off(r.Hdoc.Pos())}
+	var sb strings.Builder
+	for _, part := range r.Hdoc.Parts {
+		lit, ok := part.(*syntax.Lit)
+		switch {
+		case ok && quoted:
+			sb.WriteString(lit.Value)
+		case ok:
+			sb.WriteString(unescapeHeredoc(lit.Value))
+		default:
+			s, dyn := p.dynamicPart(part)
+			out.Dynamic = out.Dynamic || dyn
+			sb.WriteString(s)
+		}
+	}
+	out.Text = sb.String()
+	return out
+}
+
+func unescapeHeredoc(s string) string {
+	if !strings.Contains(s, "\\") {
+		return s
+	}
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			switch s[i+1] {
+			case '$', '`', '\\':
+				i++
+			case '\n':
+				i++
+				continue
+			}
+		}
+		sb.WriteByte(s[i])
+	}
+	return sb.String()
+}
