@@ -121,8 +121,18 @@ type Decision struct {
 	Final bool `json:"final,omitempty"`
 	// UpdatedInput is the normalized call: absolute paths, unwrapped argv.
 	UpdatedInput *Input `json:"updated_input,omitempty"`
+	// Cause is, for a decision that resolved an ask (no terminal, the
+	// person declined, a timeout), the layer and reason that asked.
+	Cause *Cause `json:"cause,omitempty"`
 	// Trace is every layer's verdict for every part, in order, for --explain.
 	Trace []Step `json:"trace,omitempty"`
+}
+
+// Cause is the ask behind a decision that the human layer resolved.
+type Cause struct {
+	Layer   Layer  `json:"layer"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
 }
 
 // Input is the normalized form of a request.

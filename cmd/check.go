@@ -1,0 +1,211 @@
+package cmd
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gatekeep/gatekeep/policy"
+	"github.com/gatekeep/gatekeep/shellparse"
+)
+
+// checkOpts are check's own flags, shared by its tool subcommands.
+type checkOpts struct {
+	json    bool
+	explain bool
+	batch   string
+}
+
+func (a *app) checkCmd() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "check [--json] [--explain] (bash|read|write|edit ... | --batch FILE)",
+		Short: "Answer allow, ask or deny without running anything",
+		Long: `Answer allow, ask or deny without running or prompting.
+
+Exit status: 0 allow, 75 ask, 77 deny. --json prints the Decision on stdout;
+--explain shows every layer's verdict in order.
+
+With --batch FILE (- for stdin) it decides one call per line: a line that
+starts with { is JSON with a "command" field, any other line is a shell
+command. --json prints one Decision per line on stdout; a summary goes to
+stderr. The exit status is 0 once every line is decided.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			if a.chk.batch == "" {
+				return usageErr("check needs a tool (bash, read, write, edit) or --batch FILE")
+			}
+			return a.batch(a.chk.batch)
+		},
+	}
+	f := c.PersistentFlags()
+	f.BoolVar(&a.chk.json, "json", false, "print the Decision as JSON on stdout")
+	f.BoolVar(&a.chk.explain, "explain", false, "show every layer's verdict in order")
+	c.Flags().StringVar(&a.chk.batch, "batch", "", "decide one call per line of FILE (- for stdin)")
+	c.AddCommand(a.toolCmds(true)...)
+	return c
+}
+
+// report prints a check decision and returns check's exit status.
+func (a *app) report(d policy.Decision) error {
+	if !a.chk.explain {
+		d.Trace = nil
+	}
+	if a.chk.json {
+		writeJSONLine(a.stdout, decisionJSON{Source: "gatekeep", Version: SchemaVersion, Decision: d})
+	} else {
+		writeDecisionText(a.stdout, d, a.chk.explain)
+	}
+	return silentExit(exitFor(d.Effect))
+}
+
+// maxBatchLine is the longest batch line read; a longer one is decided as
+// input.too_large without being kept in memory.
+const maxBatchLine = shellparse.MaxSize + 64<<10
+
+// batchLine is one decision of check --batch --json.
+type batchLine struct {
+	Line int `json:"line"`
+	policy.Decision
+}
+
+// batch decides every line of a file. Memory stays flat: one line at a
+// time, and at most maxBatchLine bytes of it.
+func (a *app) batch(name string) error {
+	var in io.Reader = a.stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return withCode(ExitUsage, fmt.Errorf("opening the batch file: %w", err))
+		}
+		defer f.Close()
+		in = f
+	}
+	cfg, cwd, err := a.config()
+	if err != nil {
+		return err
+	}
+	out := bufio.NewWriter(a.stdout)
+	defer out.Flush()
+	r := bufio.NewReaderSize(in, 64<<10)
+	byEffect := map[policy.Effect]int{}
+	byCode := map[string]int{}
+	start := time.Now()
+	n := 0
+	for {
+		line, tooLong, err := readLine(r, maxBatchLine)
+		if err == io.EOF && line == nil && !tooLong {
+			break
+		}
+		if err != nil && err != io.EOF {
+			return withCode(ExitInternal, fmt.Errorf("reading the batch file: %w", err))
+		}
+		n++
+		d := a.batchDecide(cfg, cwd, line, tooLong)
+		byEffect[d.Effect]++
+		byCode[d.Code]++
+		if a.chk.json {
+			if !a.chk.explain {
+				d.Trace = nil
+			}
+			writeJSONLine(out, batchLine{Line: n, Decision: d})
+		}
+		if err == io.EOF {
+			break
+		}
+	}
+	out.Flush()
+	writeSummary(a.stderr, n, time.Since(start), byEffect, byCode)
+	return nil
+}
+
+// batchDecide decides one batch line.
+func (a *app) batchDecide(cfg *policy.Config, cwd string, line []byte, tooLong bool) policy.Decision {
+	bad := func(code, msg string) policy.Decision {
+		return policy.Decision{Effect: policy.Deny, Layer: policy.LayerInput, Code: code, Message: msg, Mode: cfg.Mode, Offset: -1}
+	}
+	if tooLong {
+		return bad(shellparse.CodeTooLarge, fmt.Sprintf("the line is over %d bytes", maxBatchLine))
+	}
+	text := string(line)
+	if bytes.HasPrefix(bytes.TrimLeft(line, " \t"), []byte("{")) {
+		var obj struct {
+			Command *string `json:"command"`
+		}
+		if err := json.Unmarshal(line, &obj); err != nil || obj.Command == nil {
+			return bad(shellparse.CodeInvalid, "the line is not JSON with a \"command\" string")
+		}
+		text = *obj.Command
+	}
+	return policy.Evaluate(cfg, policy.Request{Tool: policy.ToolBash, Command: text, Cwd: cwd})
+}
+
+// readLine reads one line without its newline (and a CR before it). A line
+// longer than max is skipped to its end and reported as tooLong.
+func readLine(r *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
+	var buf []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if !tooLong {
+			if len(buf)+len(chunk) > max {
+				tooLong, buf = true, nil
+			} else {
+				buf = append(buf, chunk...)
+			}
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if err == io.EOF && len(buf) == 0 && !tooLong {
+			return nil, false, io.EOF
+		}
+		buf = bytes.TrimSuffix(buf, []byte("\n"))
+		buf = bytes.TrimSuffix(buf, []byte("\r"))
+		if buf == nil {
+			buf = []byte{}
+		}
+		return buf, tooLong, err
+	}
+}
+
+func writeSummary(w io.Writer, n int, took time.Duration, byEffect map[policy.Effect]int, byCode map[string]int) {
+	fmt.Fprintf(w, "%d calls decided in %s\n\n", n, took.Round(time.Millisecond))
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "effect\tcount\tshare")
+	for _, e := range []policy.Effect{policy.Allow, policy.Ask, policy.Deny} {
+		fmt.Fprintf(tw, "%s\t%d\t%s\n", e, byEffect[e], pct(byEffect[e], n))
+	}
+	tw.Flush()
+	fmt.Fprintln(w)
+	codes := make([]string, 0, len(byCode))
+	for c := range byCode {
+		codes = append(codes, c)
+	}
+	sort.Slice(codes, func(i, j int) bool {
+		if byCode[codes[i]] != byCode[codes[j]] {
+			return byCode[codes[i]] > byCode[codes[j]]
+		}
+		return codes[i] < codes[j]
+	})
+	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "code\tcount\tshare")
+	for _, c := range codes {
+		fmt.Fprintf(tw, "%s\t%d\t%s\n", c, byCode[c], pct(byCode[c], n))
+	}
+	tw.Flush()
+}
+
+func pct(k, n int) string {
+	if n == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f%%", 100*float64(k)/float64(n))
+}

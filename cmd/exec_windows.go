@@ -1,0 +1,39 @@
+//go:build windows
+
+package cmd
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+)
+
+// execArgv runs argv as a child (Windows has no exec) and passes its exit
+// status on.
+func execArgv(argv []string) error {
+	path, err := lookCommand(argv[0])
+	if err != nil {
+		return err
+	}
+	return runChild(path, argv[1:], os.Environ())
+}
+
+// execShell runs `shell -c script [args...]` as a child.
+func execShell(shell, script string, args []string) error {
+	return runChild(shell, append([]string{"-c", script}, args...), shellEnv())
+}
+
+func runChild(path string, args, env []string) error {
+	c := exec.Command(path, args...)
+	c.Env = env
+	c.Stdin, c.Stdout, c.Stderr = os.Stdin, os.Stdout, os.Stderr
+	err := c.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return silentExit(ee.ExitCode())
+	}
+	if err != nil {
+		return withCode(ExitNotExec, err)
+	}
+	return silentExit(0)
+}

@@ -1,0 +1,110 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/spf13/cobra"
+)
+
+// Version is set at build time with -ldflags "-X .../cmd.Version=...".
+var Version = "0.1.0-dev"
+
+// app holds the global options and the streams of one run.
+type app struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+
+	mode           string
+	root           string
+	nonInteractive bool
+	planFile       string
+	denyExitCode   int
+	allowDirs      []string
+	promptTimeout  time.Duration
+
+	chk checkOpts // check's flags
+}
+
+func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
+	return &app{stdin: stdin, stdout: stdout, stderr: stderr}
+}
+
+func (a *app) rootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "gatekeep",
+		Short: "A permission gate for AI coding agents' tool calls",
+		Long: `gatekeep decides allow, ask or deny for an agent's tool call, then runs
+exactly what it checked or stops it with a one-line JSON reason.
+
+  gatekeep bash -- git push origin     check, then exec the argv
+  gatekeep bash -c 'make test'         check, then run the string with bash -c
+  gatekeep check bash -c 'rm -rf /'    answer without running (exit 0/75/77)`,
+		SilenceErrors:     true,
+		SilenceUsage:      true,
+		CompletionOptions: cobra.CompletionOptions{HiddenDefaultCmd: false},
+		PersistentPreRunE: func(c *cobra.Command, _ []string) error { return a.readEnv(c) },
+	}
+	root.SetIn(a.stdin)
+	root.SetOut(a.stdout)
+	root.SetErr(a.stderr)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return withCode(ExitUsage, err) })
+	f := root.PersistentFlags()
+	f.StringVar(&a.mode, "mode", "", "permission mode: default, acceptEdits, plan, custom, bypassPermissions (env GATEKEEP_MODE)")
+	f.StringVar(&a.root, "root", "", "project root (env GATEKEEP_ROOT; default: nearest ancestor with .gatekeep/ or .git/)")
+	f.BoolVar(&a.nonInteractive, "non-interactive", false, "never prompt: an ask becomes a deny (env GATEKEEP_NONINTERACTIVE=1)")
+	f.StringVar(&a.planFile, "plan-file", "", "the file plan mode lets be written")
+	f.IntVar(&a.denyExitCode, "deny-exit-code", ExitDeny, "exit status on deny (env GATEKEEP_DENY_EXIT_CODE)")
+	f.StringArrayVar(&a.allowDirs, "allow-dir", nil, "an extra sandbox root (repeatable)")
+	f.DurationVar(&a.promptTimeout, "prompt-timeout", 10*time.Minute, "how long a prompt waits before it denies")
+
+	root.AddCommand(a.toolCmds(false)...)
+	root.AddCommand(a.checkCmd(), a.versionCmd())
+	return root
+}
+
+// readEnv applies the environment equivalents of flags that were not given.
+func (a *app) readEnv(c *cobra.Command) error {
+	flags := c.Flags()
+	if !flags.Changed("mode") {
+		a.mode = os.Getenv("GATEKEEP_MODE")
+	}
+	if !flags.Changed("root") {
+		a.root = os.Getenv("GATEKEEP_ROOT")
+	}
+	if !flags.Changed("non-interactive") {
+		switch os.Getenv("GATEKEEP_NONINTERACTIVE") {
+		case "", "0", "false":
+		default:
+			a.nonInteractive = true
+		}
+	}
+	if !flags.Changed("deny-exit-code") {
+		if v := os.Getenv("GATEKEEP_DENY_EXIT_CODE"); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				return usageErr("GATEKEEP_DENY_EXIT_CODE=%q is not a number", v)
+			}
+			a.denyExitCode = n
+		}
+	}
+	if a.denyExitCode < 1 || a.denyExitCode > 255 {
+		return usageErr("deny exit code %d is not within 1..255", a.denyExitCode)
+	}
+	return nil
+}
+
+func (a *app) versionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print gatekeep's version and the JSON schema version",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			fmt.Fprintf(a.stdout, "gatekeep %s (decision schema %d)\n", Version, SchemaVersion)
+			return nil
+		},
+	}
+}

@@ -1,0 +1,98 @@
+package cmd
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gatekeep/gatekeep/policy"
+)
+
+// toolCmds builds the tool commands: bash, read, write, edit. Under check
+// they decide and report; at the top level they decide and then run.
+func (a *app) toolCmds(check bool) []*cobra.Command {
+	return []*cobra.Command{a.bashCmd(check), a.readCmd(check), a.writeCmd(check), a.editCmd(check)}
+}
+
+func (a *app) bashCmd(check bool) *cobra.Command {
+	var script string
+	c := &cobra.Command{
+		Use:   "bash (-c STRING [NAME ARG...] | -- ARGV...)",
+		Short: "Check a shell command, then run it",
+		Long: `Check a shell command, then run it.
+
+  bash -- ARGV...     exec ARGV directly (after a PATH lookup), no shell
+  bash -c STRING      exec bash -c STRING (no bash: /bin/sh -c, parsed as POSIX sh)
+
+What runs is byte for byte what was checked.`,
+		RunE: func(c *cobra.Command, args []string) error {
+			hasC := c.Flags().Changed("command")
+			if !hasC && len(args) == 0 {
+				return usageErr("bash needs -c STRING or -- ARGV...")
+			}
+			req := policy.Request{Tool: policy.ToolBash}
+			var shell string
+			if hasC {
+				req.Command = script
+				shell = findShell()
+			} else {
+				req.Argv = args
+			}
+			run := func(policy.Decision) error {
+				if hasC {
+					return execShell(shell, script, args)
+				}
+				return execArgv(args)
+			}
+			return a.handle(check, req, shell == "/bin/sh", run)
+		},
+	}
+	c.Flags().StringVarP(&script, "command", "c", "", "the shell string to check and run")
+	c.Flags().SetInterspersed(false)
+	return c
+}
+
+// findShell is the absolute path of bash, or /bin/sh where there is none.
+func findShell() string {
+	if p, err := exec.LookPath("bash"); err == nil {
+		return p
+	}
+	return "/bin/sh"
+}
+
+// shellEnv is the environment of a shell gatekeep starts: without BASH_ENV
+// and ENV, which would make it run a file gatekeep never saw.
+func shellEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if hasPrefix(kv, "BASH_ENV=") || hasPrefix(kv, "ENV=") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return env
+}
+
+func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
+
+// lookCommand resolves argv[0] as a shell would: a name with a slash is
+// used as it is, anything else is searched in PATH.
+func lookCommand(name string) (string, error) {
+	p, err := exec.LookPath(name)
+	if err == nil {
+		return p, nil
+	}
+	var ee *exec.Error
+	if errors.As(err, &ee) && errors.Is(ee.Err, exec.ErrNotFound) {
+		return "", withCode(ExitNotFound, errors.New(name+": command not found"))
+	}
+	if errors.Is(err, os.ErrPermission) {
+		return "", withCode(ExitNotExec, errors.New(name+": permission denied"))
+	}
+	if errors.Is(err, os.ErrNotExist) {
+		return "", withCode(ExitNotFound, errors.New(name+": no such file or directory"))
+	}
+	return "", withCode(ExitNotExec, err)
+}
