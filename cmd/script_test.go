@@ -1,0 +1,93 @@
+package cmd_test
+
+import (
+	"errors"
+	"flag"
+	"os"
+	"os/exec"
+	"strconv"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/gatekeep/gatekeep/cmd"
+)
+
+var update = flag.Bool("update", false, "rewrite cmp golden files in testdata/script")
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"gatekeep": func() { os.Exit(cmd.Main()) },
+	})
+}
+
+// TestScript runs the end-to-end scripts in testdata/script/*.txtar. Each
+// script starts in a fresh temp dir that is its own project root (a .git
+// directory marks it) with a temp HOME and XDG dirs, no terminal and
+// GATEKEEP_* variables cleared.
+func TestScript(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 "../testdata/script",
+		RequireExplicitExec: true,
+		UpdateScripts:       *update,
+		Setup: func(env *testscript.Env) error {
+			home := env.WorkDir + "/home"
+			if err := os.MkdirAll(env.WorkDir+"/.git", 0o755); err != nil {
+				return err
+			}
+			if err := os.MkdirAll(home, 0o755); err != nil {
+				return err
+			}
+			env.Setenv("HOME", home)
+			env.Setenv("XDG_CONFIG_HOME", home+"/.config")
+			env.Setenv("XDG_STATE_HOME", home+"/.local/state")
+			env.Setenv("GATEKEEP_MANAGED_CONFIG", env.WorkDir+"/managed.toml")
+			for _, k := range []string{"GATEKEEP_MODE", "GATEKEEP_ROOT", "GATEKEEP_NONINTERACTIVE", "GATEKEEP_DENY_EXIT_CODE"} {
+				env.Setenv(k, "")
+			}
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"status": cmdStatus,
+		},
+		Condition: func(cond string) (bool, error) {
+			switch cond {
+			case "root":
+				return os.Geteuid() == 0, nil
+			case "bash":
+				_, err := exec.LookPath("bash")
+				return err == nil, nil
+			}
+			return false, errors.New("unknown condition " + cond)
+		},
+	})
+}
+
+// cmdStatus runs a program like exec and asserts its exact exit status:
+//
+//	status 77 gatekeep bash -c 'rm -rf /'
+//
+// Its stdout and stderr are kept for the stdout/stderr commands after it.
+func cmdStatus(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("status does not support !")
+	}
+	if len(args) < 2 {
+		ts.Fatalf("usage: status CODE PROGRAM [ARGS...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("status: %q is not a number", args[0])
+	}
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("status: %v", err)
+		}
+		got = ee.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("exit status %d, want %d", got, want)
+	}
+}

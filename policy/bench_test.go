@@ -1,0 +1,64 @@
+package policy
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/gatekeep/gatekeep/pathguard"
+)
+
+// corpusSample reads up to n commands of the agent corpus, spread evenly.
+func corpusSample(tb testing.TB, n int) []string {
+	tb.Helper()
+	f, err := os.Open("../testdata/corpus/agent-commands.jsonl")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	var all []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var c struct{ Command string }
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			tb.Fatal(err)
+		}
+		all = append(all, c.Command)
+	}
+	if n >= len(all) {
+		return all
+	}
+	out := make([]string, 0, n)
+	for i := 0; i < n; i++ {
+		out = append(out, all[i*len(all)/n])
+	}
+	return out
+}
+
+// BenchmarkEvaluate decides commands of the agent corpus in-process, one
+// per iteration, with the machine's PATH lookup and a real sandbox, and
+// reports the median and 99th percentile of a single decision.
+//
+//	go test ./policy -run '^$' -bench Evaluate -benchtime 20000x
+func BenchmarkEvaluate(b *testing.B) {
+	cmds := corpusSample(b, 2000)
+	dir := b.TempDir()
+	g, _ := pathguard.New([]string{dir, os.TempDir()}, pathguard.Options{Home: os.Getenv("HOME")})
+	cfg := &Config{Mode: ModeDefault, Guard: g, Home: os.Getenv("HOME"), LookPath: exec.LookPath}
+	times := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		t0 := time.Now()
+		Evaluate(cfg, Request{Tool: ToolBash, Command: cmds[i%len(cmds)], Cwd: dir})
+		times = append(times, time.Since(t0))
+	}
+	b.StopTimer()
+	slices.Sort(times)
+	b.ReportMetric(float64(times[len(times)/2].Nanoseconds()), "ns/decision-p50")
+	b.ReportMetric(float64(times[len(times)*99/100].Nanoseconds()), "ns/decision-p99")
+}
