@@ -355,34 +355,39 @@ func (p *parser) pipeline(c *syntax.BinaryCmd) {
 
 // decl handles `export`, `declare`, `local`, `readonly`, `typeset`.
 func (p *parser) decl(c *syntax.DeclClause) {
+	idx := p.emit(Command{Parent: p.parent, Inner: -1})
+	if idx < 0 {
+		return
+	}
 	args := []Word{{Text: c.Variant.Value, Offset: p.off(c.Pos())}}
 	var assigns []Assign
 	for _, a := range c.Args {
 		if a.Naked && a.Name == nil && a.Value != nil {
-			w := p.nested(a.Value, -1)
-			args = append(args, w)
+			args = append(args, p.nested(a.Value, idx))
 			continue
 		}
 		if a.Name == nil {
 			continue
 		}
-		as := p.assign(a)
+		as := p.assignIn(a, idx)
 		assigns = append(assigns, as)
 		args = append(args, Word{Text: as.Name + "=" + as.Value, Dynamic: as.Dynamic, Offset: p.off(a.Pos())})
 	}
+	p.fill(idx, Command{Args: args, Offset: p.off(c.Pos()), End: p.off(c.End()), Text: p.src(c.Pos(), c.End()), Parent: p.parent, Inner: -1})
 	p.noteAssigns(assigns)
-	p.emit(Command{Args: args, Offset: p.off(c.Pos()), End: p.off(c.End()), Text: p.src(c.Pos(), c.End()), Parent: p.parent, Inner: -1})
 }
 
-func (p *parser) assign(a *syntax.Assign) Assign {
+// assignIn resolves an assignment; substitutions in its value get parent
+// as their parent command.
+func (p *parser) assignIn(a *syntax.Assign, parent int) Assign {
 	as := Assign{Name: a.Name.Value}
 	switch {
 	case a.Array != nil:
 		as.Dynamic = true
 		as.Value = p.src(a.Array.Pos(), a.Array.End())
-		p.nested(a.Array, -1)
+		p.nested(a.Array, parent)
 	case a.Value != nil:
-		w := p.nested(a.Value, -1)
+		w := p.nested(a.Value, parent)
 		as.Value, as.Dynamic = w.Text, w.Dynamic
 	}
 	if a.Index != nil {
@@ -461,7 +466,7 @@ func (p *parser) call(c *syntax.CallExpr, s *syntax.Stmt) {
 	if c != nil {
 		for _, a := range c.Assigns {
 			if a.Name != nil {
-				cmd.Assigns = append(cmd.Assigns, p.assign(a))
+				cmd.Assigns = append(cmd.Assigns, p.assignIn(a, idx))
 			}
 		}
 		for _, w := range c.Args {
@@ -471,10 +476,10 @@ func (p *parser) call(c *syntax.CallExpr, s *syntax.Stmt) {
 	for _, r := range s.Redirs {
 		cmd.Redirects = append(cmd.Redirects, p.redirect(r, idx))
 	}
+	p.fill(idx, cmd)
 	if c != nil && len(c.Args) == 0 {
 		p.noteAssigns(cmd.Assigns)
 	}
-	p.fill(idx, cmd)
 }
 
 func (p *parser) redirect(r *syntax.Redirect, parent int) Redirect {
@@ -530,15 +535,22 @@ func (p *parser) afterCommand(idx int) {
 		}
 		args = args[1:]
 	}
-	switch {
-	case len(args) == 0:
+	if len(args) == 0 {
 		p.state.dir, p.state.dirDynamic = p.opt.Home, p.opt.Home == ""
-	case args[0].Dynamic || args[0].Text == "-":
+		return
+	}
+	p.chdir(args[0])
+}
+
+// chdir changes the shell state's directory to dir, as `cd dir` does.
+func (p *parser) chdir(dir Word) {
+	switch {
+	case dir.Dynamic || dir.Text == "-":
 		p.state.dirDynamic = true
-	case strings.HasPrefix(args[0].Text, "/"):
-		p.state.dir = args[0].Text
+	case strings.HasPrefix(dir.Text, "/"):
+		p.state.dir = dir.Text
 	default:
-		p.state.dir = joinDir(p.state.dir, args[0].Text)
+		p.state.dir = joinDir(p.state.dir, dir.Text)
 	}
 }
 
