@@ -1,11 +1,15 @@
 // Package pathguard decides whether a path lies inside the sandbox roots.
 //
 // A Guard holds the allowed roots, each resolved to its real location. Check
-// expands `~`, makes a path absolute, cleans it, resolves symlinks (for a path
-// that does not exist yet, those of its nearest existing ancestor) and tests
-// containment component by component. It also marks protected paths inside
-// the roots (gatekeep's own config, .git/hooks ...). It does not decide allow
-// or deny: that is the policy package's business.
+// expands `~` and `$HOME`, makes a path absolute, resolves its symlinks
+// (Windows: and junctions) component by component the way the kernel does
+// (for a path that does not exist yet, those of its nearest existing
+// ancestor) and tests containment component by component; Protected names
+// the paths inside the roots whose writes must be asked about (gatekeep's
+// own config, .git/hooks ...). It does not decide allow or deny: that is
+// the policy package's business. It judges a path at one moment; guarding
+// the write itself against a later swap (O_NOFOLLOW, writing in the checked
+// directory) is the file tools' job.
 package pathguard
 
 import (
@@ -17,102 +21,276 @@ import (
 	"strings"
 )
 
-// Result codes of Check.
+// Result codes of Check. Every code but "" means the path is not inside;
+// the policy turns each into a deny with that code.
 const (
-	CodeOutside      = "sandbox.outside_root"
-	CodeDangling     = "sandbox.dangling_symlink"
-	CodeLoop         = "sandbox.symlink_loop"
+	// CodeOutside: the real location lies outside every root.
+	CodeOutside = "sandbox.outside_root"
+	// CodeDangling: a symlink on the way (the last component included)
+	// points to something that does not exist. Writing through it would
+	// create its target, wherever that is.
+	CodeDangling = "sandbox.dangling_symlink"
+	// CodeLoop: symlinks on the way form a loop (more than 255 followed).
+	CodeLoop = "sandbox.symlink_loop"
+	// CodePermission: a directory on the way cannot be searched.
+	CodePermission = "sandbox.permission_denied"
+	// CodeUnresolvable: any other resolution failure (a component that is
+	// not a directory, a name too long, an I/O error).
 	CodeUnresolvable = "sandbox.unresolvable"
+	// CodeInvalid: the request itself is malformed: an empty path, a NUL
+	// byte, a relative or missing working directory for a relative path,
+	// `~user`, or `~` with no known home.
+	CodeInvalid = "sandbox.invalid_path"
 )
 
-// Guard holds the sandbox roots.
+// CodeProtected is the code for a write to a path Protected names. Check
+// never returns it; it is here so that callers share one spelling.
+const CodeProtected = "sandbox.protected"
+
+// Guard holds the sandbox roots. Its methods are safe for concurrent use.
+// A nil Guard has no roots (and no home): Check still resolves, and calls
+// every path that resolves CodeOutside.
 type Guard struct {
-	roots []string // real, clean, absolute
-	home  string
+	roots      []string // real, clean, absolute; never `/` nor home
+	home       string   // absolute, clean, as given (not resolved)
+	realHome   string   // its real location, "" when unknown
+	configDirs []string // real locations of gatekeep's config dirs
 }
 
 // Options for New.
 type Options struct {
-	// Home is what `~` and `$HOME` expand to; a root that resolves to it is
-	// refused.
+	// Home is what `~` and `$HOME` expand to. A root that resolves to it
+	// is refused, and a root that holds it (/home, or /tmp when HOME is
+	// below /tmp) does not hold what is in it: home stays outside, except
+	// for roots inside it (a project under ~/src). Empty means
+	// os.UserHomeDir(); when that fails too, `~` is not expanded (such a
+	// path gets CodeInvalid) and home gets no special treatment.
 	Home string
+	// ConfigDirs are gatekeep's configuration and state directories
+	// outside the project; writes into them are protected when a root
+	// holds them. Nil means DefaultConfigDirs(Home); empty means none.
+	ConfigDirs []string
 }
 
-// New builds a Guard from roots. Each root is resolved to its real path;
-// a root that does not exist is skipped, and one that resolves to `/` or to
-// Home is refused. The refusals are returned, one error each, for the caller
-// to report.
-func New(roots []string, opt Options) (*Guard, []error) {
-	g := &Guard{home: opt.Home}
-	var errs []error
-	realHome := ""
-	if opt.Home != "" {
-		realHome, _ = filepath.EvalSymlinks(opt.Home)
+// RootError is the error New returns for a root it refuses.
+type RootError struct {
+	Root   string // as given
+	Real   string // its real location
+	Reason string // lowercase, no trailing period
+}
+
+func (e *RootError) Error() string {
+	return fmt.Sprintf("refuse sandbox root %s: %s", e.Root, e.Reason)
+}
+
+// DefaultRoots returns the roots design §5 names besides the configured
+// ones: project (when not empty), os.TempDir() (which follows $TMPDIR), and
+// on Unix /tmp and /var/tmp. Pass the result, plus any extra dirs, to New;
+// New resolves them, drops duplicates and missing ones, and refuses `/`.
+func DefaultRoots(project string) []string {
+	var roots []string
+	if project != "" {
+		roots = append(roots, project)
 	}
+	roots = append(roots, os.TempDir())
+	return append(roots, systemTempDirs...)
+}
+
+// DefaultConfigDirs returns gatekeep's configuration and state directories
+// outside a project, per the XDG Base Directory specification (a variable
+// that is not an absolute path is ignored): $XDG_CONFIG_HOME/gatekeep
+// (home/.config/gatekeep), $XDG_STATE_HOME/gatekeep
+// (home/.local/state/gatekeep, where `gatekeep trust` records hashes) and,
+// on Unix, the managed /etc/gatekeep.
+func DefaultConfigDirs(home string) []string {
+	var dirs []string
+	for _, d := range []struct{ env, fallback string }{
+		{"XDG_CONFIG_HOME", ".config"},
+		{"XDG_STATE_HOME", filepath.Join(".local", "state")},
+	} {
+		if x := os.Getenv(d.env); filepath.IsAbs(x) {
+			dirs = append(dirs, filepath.Join(x, "gatekeep"))
+		} else if home != "" {
+			dirs = append(dirs, filepath.Join(home, d.fallback, "gatekeep"))
+		}
+	}
+	return append(dirs, managedConfigDirs...)
+}
+
+// New builds a Guard from roots (absolute, or relative to the process's
+// working directory; `~` is expanded). Each root is resolved to its real
+// path. A root that does not exist (or is a dangling symlink) is skipped
+// silently. A root that resolves to a file system root (`/`, `C:\`) or to
+// Home is refused with a *RootError: it would open the whole disk or every
+// dotfile (a dotfiles repo, TMPDIR=/). A root that holds Home is kept, but
+// Home's contents stay outside it (see Options.Home).
+// Every refusal and resolution failure is returned, one error each, for
+// the caller to print on stderr; the Guard is usable regardless.
+func New(roots []string, opt Options) (*Guard, []error) {
+	g := &Guard{}
+	home := opt.Home
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	if home != "" {
+		if abs, err := filepath.Abs(home); err == nil {
+			g.home = abs
+		}
+	}
+	if g.home != "" {
+		if r, err := realPath(g.home); err == nil {
+			g.realHome = r
+		} else {
+			g.realHome = g.home
+		}
+	}
+	realHome := g.realHome
+	var errs []error
 	for _, r := range roots {
 		if r == "" {
 			continue
 		}
-		abs, err := filepath.Abs(g.expand(r))
+		real, err := g.resolveRoot(r)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("root %s: %w", r, err))
+			errs = append(errs, err)
 			continue
 		}
-		real, err := filepath.EvalSymlinks(abs)
-		if err != nil {
-			if !errors.Is(err, fs.ErrNotExist) {
-				errs = append(errs, fmt.Errorf("root %s: %w", r, err))
-			}
-			continue
+		if real == "" {
+			continue // missing
 		}
-		if real == filepath.Dir(real) || (realHome != "" && real == realHome) {
-			errs = append(errs, fmt.Errorf("root %s resolves to %s, which would open the whole disk or home directory; refused", r, real))
+		switch {
+		case real == filepath.Dir(real):
+			err = &RootError{Root: r, Real: real, Reason: "it resolves to " + real + ", the whole file system"}
+		case realHome != "" && real == realHome:
+			err = &RootError{Root: r, Real: real, Reason: "it resolves to the home directory " + real}
+		}
+		if err != nil {
+			errs = append(errs, err)
 			continue
 		}
 		if !contains(g.roots, real) {
 			g.roots = append(g.roots, real)
 		}
 	}
+	dirs := opt.ConfigDirs
+	if dirs == nil {
+		dirs = DefaultConfigDirs(g.home)
+	}
+	for _, d := range dirs {
+		if d == "" {
+			continue
+		}
+		p, err := g.expand(d)
+		if err != nil {
+			continue
+		}
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			continue
+		}
+		// Where the dir is, or would be once created (through a
+		// dangling ~/.config link too).
+		real, err := resolve(abs, true)
+		if err != nil {
+			real = filepath.Clean(abs) // a loop: judge it as spelled
+		}
+		g.configDirs = append(g.configDirs, normalize(real))
+	}
 	return g, errs
 }
 
-// Roots returns the real paths of the roots.
-func (g *Guard) Roots() []string { return append([]string(nil), g.roots...) }
+// resolveRoot returns the real location of root r, "" when it does not
+// exist.
+func (g *Guard) resolveRoot(r string) (string, error) {
+	p, err := g.expand(r)
+	if err != nil {
+		return "", fmt.Errorf("resolve sandbox root %s: %w", r, err)
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", fmt.Errorf("resolve sandbox root %s: %w", r, err)
+	}
+	real, err := realPath(abs)
+	if errors.Is(err, errDangling) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("resolve sandbox root %s: %w", r, err)
+	}
+	fi, err := os.Stat(real)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("resolve sandbox root %s: %w", r, err)
+	}
+	if !fi.IsDir() {
+		return "", fmt.Errorf("resolve sandbox root %s: %s is not a directory", r, real)
+	}
+	return real, nil
+}
+
+// Roots returns the real paths of the roots, in the order given to New.
+func (g *Guard) Roots() []string {
+	if g == nil {
+		return nil
+	}
+	return append([]string(nil), g.roots...)
+}
 
 // Result is what Check found about one path.
 type Result struct {
-	// Abs is the path made absolute and cleaned, symlinks not resolved.
+	// Abs is the path expanded, made absolute and cleaned lexically,
+	// symlinks not resolved: what to show a person. It is "" for
+	// CodeInvalid. Because it is lexical, `link/../x` is `x` here even
+	// where Real says otherwise.
 	Abs string
-	// Real is the resolved location: symlinks of the existing part
-	// resolved, the missing tail re-joined.
+	// Real is the resolved location: symlinks followed as the kernel
+	// would, the missing tail (if any) re-joined. It is set only when the
+	// path resolved, that is when Code is "" or CodeOutside.
 	Real string
-	// Root is the root that holds Real, or "".
+	// Root is the root that holds Real (the longest, when roots nest),
+	// or "".
+	//
+	// A root holds a path below it unless the path is in the home
+	// directory and the root is not (see Options.Home).
 	Root string
-	// Code is "" when Real is inside a root, else one of the Code* values.
+	// Code is "" when Real is inside a root, else one of the Code*
+	// values.
 	Code string
-	// Err is the resolution error behind a Code other than CodeOutside.
+	// Err is the failure behind a Code other than CodeOutside. With
+	// CodeOutside it is nil, or says that Real is in the home directory
+	// and no root inside home holds it.
 	Err error
 }
 
 // Inside reports whether the path lies in a root.
 func (r Result) Inside() bool { return r.Code == "" }
 
-// Check resolves path (relative to cwd) and tests it against the roots.
+// Check resolves path against cwd and tests it against the roots.
+//
+// path may start with `~`, `~/`, `$HOME`, `${HOME}` (expanded to Options.Home;
+// `~user` is not expanded and gets CodeInvalid). A relative path needs an
+// absolute cwd; a non-empty relative cwd is always CodeInvalid. The path is
+// then resolved component by component from cwd, so `..` after a symlink
+// leaves the link's target, as in the kernel (not the lexical
+// filepath.Clean). When a component does not exist, the rest is the missing
+// tail: the real location of the existing part plus the tail, cleaned
+// (creating `new/dir/f` under a symlinked dir is judged at the target).
+// A missing component inside a symlink's target makes the path dangling.
+// Check never writes, and never panics on any input.
 func (g *Guard) Check(cwd, path string) Result {
-	p := g.expand(path)
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(cwd, p)
+	if g == nil {
+		g = &Guard{}
 	}
-	res := Result{Abs: filepath.Clean(p)}
-	real, err := resolve(res.Abs)
+	raw, err := g.absolute(cwd, path)
 	if err != nil {
-		res.Err = err
-		res.Code = CodeUnresolvable
-		if errors.Is(err, errLoop) {
-			res.Code = CodeLoop
-		} else if errors.Is(err, errDangling) {
-			res.Code = CodeDangling
-		}
+		return Result{Code: CodeInvalid, Err: err}
+	}
+	res := Result{Abs: filepath.Clean(raw)}
+	real, err := realPath(raw)
+	if err != nil {
+		res.Code, res.Err = classify(err), err
 		return res
 	}
 	res.Real = real
@@ -120,89 +298,113 @@ func (g *Guard) Check(cwd, path string) Result {
 		res.Root = root
 	} else {
 		res.Code = CodeOutside
+		if g.realHome != "" && within(g.realHome, real) {
+			res.Err = fmt.Errorf("%s is in the home directory %s, which no root opens", real, g.realHome)
+		}
 	}
 	return res
 }
 
-// Inside reports whether a real (already resolved) path lies in a root.
+// Resolve returns the real location of the absolute path abs as Check
+// resolves it (symlinks followed component by component, a missing tail
+// re-joined), without judging it. The error is one Check would give a
+// code for; use Check to get the code.
+func Resolve(abs string) (string, error) {
+	if !filepath.IsAbs(abs) || strings.IndexByte(abs, 0) >= 0 {
+		return "", fmt.Errorf("resolve %q: not an absolute path", abs)
+	}
+	return realPath(abs)
+}
+
+// Inside reports whether a real (already resolved, clean, absolute) path
+// lies in a root.
 func (g *Guard) Inside(real string) bool { return g.rootOf(real) != "" }
 
 func (g *Guard) rootOf(real string) string {
+	if g == nil {
+		return ""
+	}
+	inHome := g.realHome != "" && within(g.realHome, real)
+	best := ""
 	for _, r := range g.roots {
-		if within(r, real) {
-			return r
+		if len(r) > len(best) && within(r, real) && (!inHome || within(g.realHome, r)) {
+			best = r
 		}
 	}
-	return ""
+	return best
 }
 
-// within reports whether p is root or below it, by path components.
+// within reports whether p is root or below it, by whole path components:
+// /work/project-evil is not within /work/project. Both must be clean and
+// absolute. The comparison is byte for byte: on a case-insensitive file
+// system (macOS by default, Windows) a path spelled in another case than
+// the root is judged outside, which fails closed; a false "inside" cannot
+// come from case. (On Windows the resolution normalizes the case of the
+// existing part, so roots and paths agree there.)
 func within(root, p string) bool {
-	rel, err := filepath.Rel(root, p)
-	if err != nil {
+	if !strings.HasPrefix(p, root) {
 		return false
 	}
-	return rel == "." || (rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel))
+	if len(p) == len(root) {
+		return true
+	}
+	return os.IsPathSeparator(p[len(root)]) || os.IsPathSeparator(root[len(root)-1])
 }
 
-func (g *Guard) expand(p string) string {
-	if g.home == "" {
-		return p
-	}
+// absolute expands path and makes it absolute against cwd, without
+// cleaning it: `..` must be resolved physically, after symlinks.
+func (g *Guard) absolute(cwd, path string) (string, error) {
 	switch {
-	case p == "~" || p == "$HOME" || p == "${HOME}":
-		return g.home
-	case strings.HasPrefix(p, "~/"):
-		return filepath.Join(g.home, p[2:])
-	case strings.HasPrefix(p, "$HOME/"):
-		return filepath.Join(g.home, p[6:])
-	case strings.HasPrefix(p, "${HOME}/"):
-		return filepath.Join(g.home, p[8:])
+	case path == "":
+		return "", errors.New("empty path")
+	case strings.IndexByte(path, 0) >= 0:
+		return "", errors.New("path holds a NUL byte")
+	case strings.IndexByte(cwd, 0) >= 0:
+		return "", errors.New("working directory holds a NUL byte")
+	case cwd != "" && !filepath.IsAbs(cwd):
+		return "", fmt.Errorf("working directory %s is not absolute", cwd)
 	}
-	return p
-}
-
-var (
-	errLoop     = errors.New("too many levels of symbolic links")
-	errDangling = errors.New("symbolic link points to nothing")
-)
-
-// resolve returns the real location of an absolute clean path. For a path
-// that does not exist, the nearest existing ancestor is resolved and the
-// missing tail re-joined; a dangling symlink on the way is an error.
-func resolve(abs string) (string, error) {
-	real, err := filepath.EvalSymlinks(abs)
-	if err == nil {
-		return real, nil
-	}
-	if !errors.Is(err, fs.ErrNotExist) {
-		if strings.Contains(err.Error(), "too many links") || strings.Contains(err.Error(), "too many levels") {
-			return "", fmt.Errorf("%s: %w", abs, errLoop)
-		}
-		return "", err
-	}
-	// Walk up to the nearest ancestor that exists.
-	dir, tail := abs, []string{}
-	for {
-		if fi, lerr := os.Lstat(dir); lerr == nil {
-			if fi.Mode()&fs.ModeSymlink != 0 {
-				// The path exists as a link but its target does not.
-				return "", fmt.Errorf("%s: %w", dir, errDangling)
-			}
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			break
-		}
-		tail = append([]string{filepath.Base(dir)}, tail...)
-		dir = parent
-	}
-	realDir, err := filepath.EvalSymlinks(dir)
+	p, err := g.expand(path)
 	if err != nil {
 		return "", err
 	}
-	return filepath.Join(append([]string{realDir}, tail...)...), nil
+	if filepath.IsAbs(p) {
+		return p, nil
+	}
+	if vol := filepath.VolumeName(p); vol != "" {
+		return "", fmt.Errorf("%s is relative to the current directory of drive %s", path, vol)
+	}
+	if cwd == "" {
+		return "", fmt.Errorf("relative path %s needs a working directory", path)
+	}
+	if os.IsPathSeparator(p[0]) { // Windows: `\x` is rooted on cwd's volume
+		return filepath.VolumeName(cwd) + p, nil
+	}
+	return cwd + string(filepath.Separator) + p, nil
+}
+
+// expand replaces a leading `~`, `$HOME` or `${HOME}` (alone or followed by
+// a separator) with the home directory. `~user` is refused: whether a tool
+// expands it is not known, so neither reading is safe to assume.
+func (g *Guard) expand(p string) (string, error) {
+	var rest string
+	switch {
+	case p == "~" || p == "$HOME" || p == "${HOME}":
+	case len(p) > 1 && p[0] == '~' && os.IsPathSeparator(p[1]):
+		rest = p[1:]
+	case len(p) > 5 && strings.HasPrefix(p, "$HOME") && os.IsPathSeparator(p[5]):
+		rest = p[5:]
+	case len(p) > 7 && strings.HasPrefix(p, "${HOME}") && os.IsPathSeparator(p[7]):
+		rest = p[7:]
+	case p[0] == '~':
+		return "", fmt.Errorf("%s names another user's home directory, which is not expanded", p)
+	default:
+		return p, nil
+	}
+	if g.home == "" {
+		return "", fmt.Errorf("%s needs the home directory, which is not known", p)
+	}
+	return g.home + rest, nil
 }
 
 func contains(list []string, s string) bool {
@@ -212,22 +414,4 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// Protected reports why a real path inside a root must not be written
-// without asking, or "" when it may be.
-func (g *Guard) Protected(real string) string {
-	root := g.rootOf(real)
-	if root == "" {
-		return ""
-	}
-	rel, _ := filepath.Rel(root, real)
-	rel = filepath.ToSlash(rel)
-	switch {
-	case rel == ".gatekeep" || strings.HasPrefix(rel, ".gatekeep/"):
-		return "gatekeep's own configuration is protected"
-	case rel == ".git/config" || rel == ".git/hooks" || strings.HasPrefix(rel, ".git/hooks/"):
-		return "git configuration and hooks run code later and are protected"
-	}
-	return ""
 }

@@ -1,0 +1,657 @@
+package pathguard
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// tree is a real temp tree with real symlinks:
+//
+//	base/
+//	  proj/                root
+//	    a.txt src/main.go sub/ hl.txt (hard link of outside/hl.txt)
+//	    link -> /etc            notes.txt -> home/.ssh/authorized_keys
+//	    notes2.txt -> home/.ssh/id_missing (dangling)
+//	    dangling -> nothing-here     dl -> dangling
+//	    loop1 -> loop2 -> loop1      self -> self
+//	    inlink -> sub           outdir -> ../outside
+//	    deep -> base/outside/d1/d2   up -> ..
+//	    hooklink -> .git/hooks
+//	    .gatekeep/config.toml .git/{config,HEAD,hooks/} sub/.git (file)
+//	    .envrc .bashrc cfg/gatekeep/
+//	  proj-evil/x          (prefix trick)
+//	  tmp/                 root
+//	  home/.ssh/authorized_keys home/work/   (Options.Home, not a root)
+//	  homelink -> home
+//	  outside/d1/d2/ outside/hl.txt
+type tree struct {
+	base, proj, tmp, home, out string
+	g                          *Guard
+}
+
+func newTree(t testing.TB) *tree {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skip("the tree uses Unix symlinks and /etc")
+	}
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := &tree{
+		base: base,
+		proj: filepath.Join(base, "proj"),
+		tmp:  filepath.Join(base, "tmp"),
+		home: filepath.Join(base, "home"),
+		out:  filepath.Join(base, "outside"),
+	}
+	for _, d := range []string{
+		"proj/src", "proj/sub", "proj/.gatekeep", "proj/.git/hooks", "proj/cfg/gatekeep",
+		"proj-evil", "tmp", "home/.ssh", "home/work", "outside/d1/d2",
+	} {
+		mkdir(t, filepath.Join(base, d))
+	}
+	for _, f := range []string{
+		"proj/a.txt", "proj/src/main.go", "proj/.gatekeep/config.toml", "proj/.git/config",
+		"proj/.git/HEAD", "proj/.envrc", "proj/.bashrc", "proj-evil/x",
+		"home/.ssh/authorized_keys", "outside/hl.txt",
+	} {
+		write(t, filepath.Join(base, f), "x\n")
+	}
+	write(t, filepath.Join(tr.proj, "sub/.git"), "gitdir: ../.git/modules/sub\n")
+	if err := os.Link(filepath.Join(tr.out, "hl.txt"), filepath.Join(tr.proj, "hl.txt")); err != nil {
+		t.Fatal(err)
+	}
+	for link, target := range map[string]string{
+		"link":       "/etc",
+		"notes.txt":  filepath.Join(tr.home, ".ssh/authorized_keys"),
+		"notes2.txt": filepath.Join(tr.home, ".ssh/id_missing"),
+		"dangling":   "nothing-here",
+		"dl":         "dangling",
+		"loop1":      "loop2",
+		"loop2":      "loop1",
+		"self":       "self",
+		"inlink":     "sub",
+		"outdir":     "../outside",
+		"deep":       filepath.Join(tr.out, "d1/d2"),
+		"up":         "..",
+		"hooklink":   ".git/hooks",
+	} {
+		symlink(t, target, filepath.Join(tr.proj, link))
+	}
+	symlink(t, tr.home, filepath.Join(base, "homelink"))
+	g, errs := New([]string{tr.proj, tr.tmp}, Options{Home: tr.home, ConfigDirs: []string{filepath.Join(tr.proj, "cfg/gatekeep")}})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	tr.g = g
+	return tr
+}
+
+func mkdir(t testing.TB, d string) {
+	t.Helper()
+	if err := os.MkdirAll(d, 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func write(t testing.TB, f, s string) {
+	t.Helper()
+	if err := os.WriteFile(f, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func symlink(t testing.TB, target, link string) {
+	t.Helper()
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// expand replaces {base} {proj} {tmp} {home} {out} {etc} in s.
+func (tr *tree) expand(s string) string {
+	etc, _ := filepath.EvalSymlinks("/etc") // /private/etc on macOS
+	return strings.NewReplacer("{base}", tr.base, "{proj}", tr.proj, "{tmp}", tr.tmp,
+		"{home}", tr.home, "{out}", tr.out, "{etc}", etc).Replace(s)
+}
+
+func TestCheck(t *testing.T) {
+	tr := newTree(t)
+	tests := []struct {
+		name string
+		cwd  string // "" means {proj}
+		path string
+		code string
+		real string // checked when not ""
+	}{
+		// inside
+		{name: "file", path: "a.txt", real: "{proj}/a.txt"},
+		{name: "nested", path: "src/main.go", real: "{proj}/src/main.go"},
+		{name: "absolute", path: "{proj}/src/main.go", real: "{proj}/src/main.go"},
+		{name: "root itself", path: ".", real: "{proj}"},
+		{name: "dot dot inside", path: "./src/../a.txt", real: "{proj}/a.txt"},
+		{name: "double slashes", path: "src//main.go", real: "{proj}/src/main.go"},
+		{name: "missing tail", path: "new/deeper/file.txt", real: "{proj}/new/deeper/file.txt"},
+		{name: "missing tail trailing slash", path: "sub/newdir/", real: "{proj}/sub/newdir"},
+		{name: "missing tail under symlinked dir", path: "inlink/new/dir/file.txt", real: "{proj}/sub/new/dir/file.txt"},
+		{name: "missing then back", path: "new/../a.txt", real: "{proj}/a.txt"},
+		{name: "missing then back into link", path: "new/x/../../inlink/f", real: "{proj}/sub/f"},
+		{name: "link up and back in", path: "up/proj/a.txt", real: "{proj}/a.txt"},
+		{name: "dot dot after link is physical (in)", path: "deep/../../../proj/a.txt", real: "{proj}/a.txt"},
+		{name: "logical cwd through link", cwd: "{proj}/inlink", path: "../a.txt", real: "{proj}/a.txt"},
+		{name: "second root", path: "{tmp}/x/y", real: "{tmp}/x/y"},
+		{name: "empty cwd absolute path", cwd: "-", path: "{proj}/a.txt", real: "{proj}/a.txt"},
+
+		// outside
+		{name: "link to etc", path: "link/passwd", code: CodeOutside, real: "{etc}/passwd"},
+		{name: "link itself", path: "link", code: CodeOutside, real: "{etc}"},
+		{name: "new file through link", path: "link/new/deeper/f", code: CodeOutside, real: "{etc}/new/deeper/f"},
+		{name: "link to authorized_keys", path: "notes.txt", code: CodeOutside, real: "{home}/.ssh/authorized_keys"},
+		{name: "parent escape", path: "../../x", code: CodeOutside},
+		{name: "absolute etc", path: "/etc/hosts", code: CodeOutside},
+		{name: "prefix trick", path: "{base}/proj-evil/x", code: CodeOutside, real: "{base}/proj-evil/x"},
+		{name: "prefix trick dir", path: "../proj-evil", code: CodeOutside, real: "{base}/proj-evil"},
+		{name: "prefix trick via link", path: "up/proj-evil/x", code: CodeOutside},
+		{name: "dot dot after link is physical (out)", path: "deep/../x", code: CodeOutside, real: "{out}/d1/x"},
+		{name: "dot dot after link, missing tail", path: "deep/../new/file", code: CodeOutside, real: "{out}/d1/new/file"},
+		{name: "dot dot after link to etc", path: "link/../hosts", code: CodeOutside},
+		{name: "missing then back into outside link", path: "new/../link/passwd", code: CodeOutside, real: "{etc}/passwd"},
+		{name: "relative link out", path: "outdir/new/file", code: CodeOutside, real: "{out}/new/file"},
+		{name: "link up and out", path: "up/outside/x", code: CodeOutside, real: "{out}/x"},
+		{name: "cwd through link", cwd: "{proj}/deep", path: "x", code: CodeOutside, real: "{out}/d1/d2/x"},
+		{name: "tilde", path: "~", code: CodeOutside, real: "{home}"},
+		{name: "tilde slash", path: "~/.ssh/authorized_keys", code: CodeOutside, real: "{home}/.ssh/authorized_keys"},
+		{name: "dollar home", path: "$HOME/.bashrc", code: CodeOutside, real: "{home}/.bashrc"},
+		{name: "braced home", path: "${HOME}/x", code: CodeOutside, real: "{home}/x"},
+		{name: "home via link", path: "{base}/homelink/x", code: CodeOutside, real: "{home}/x"},
+		{name: "root parent", path: "/..", code: CodeOutside, real: "/"},
+
+		// dangling, loops, not a directory
+		{name: "dangling final", path: "dangling", code: CodeDangling},
+		{name: "dangling middle", path: "dangling/x", code: CodeDangling},
+		{name: "dangling chain", path: "dl", code: CodeDangling},
+		{name: "dangling to home", path: "notes2.txt", code: CodeDangling},
+		{name: "loop", path: "loop1", code: CodeLoop},
+		{name: "loop middle", path: "loop1/x", code: CodeLoop},
+		{name: "self loop then dot dot", path: "self/../a.txt", code: CodeLoop},
+		{name: "file as dir", path: "a.txt/x", code: CodeUnresolvable},
+		{name: "file then dot dot", path: "a.txt/../b", code: CodeUnresolvable},
+		{name: "name too long", path: strings.Repeat("n", 300) + "/x", code: CodeUnresolvable},
+
+		// malformed requests
+		{name: "empty path", path: "", code: CodeInvalid},
+		{name: "relative cwd", cwd: "rel", path: "a.txt", code: CodeInvalid},
+		{name: "relative cwd absolute path", cwd: "rel", path: "/etc/hosts", code: CodeInvalid},
+		{name: "empty cwd", cwd: "-", path: "a.txt", code: CodeInvalid},
+		{name: "other user", path: "~root/.bashrc", code: CodeInvalid},
+		{name: "nul byte", path: "a\x00b", code: CodeInvalid},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cwd := tr.expand(tc.cwd)
+			switch tc.cwd {
+			case "":
+				cwd = tr.proj
+			case "-":
+				cwd = ""
+			}
+			r := tr.g.Check(cwd, tr.expand(tc.path))
+			if r.Code != tc.code {
+				t.Fatalf("Check(%q, %q) code = %q (real %q, err %v), want %q", cwd, tc.path, r.Code, r.Real, r.Err, tc.code)
+			}
+			if want := tr.expand(tc.real); tc.real != "" && r.Real != want {
+				t.Errorf("Check(%q, %q).Real = %q, want %q", cwd, tc.path, r.Real, want)
+			}
+			switch {
+			case r.Inside() && (r.Root == "" || !within(r.Root, r.Real)):
+				t.Errorf("inside, but Root %q does not hold Real %q", r.Root, r.Real)
+			case !r.Inside() && r.Root != "":
+				t.Errorf("not inside, but Root = %q", r.Root)
+			case r.Code != "" && r.Code != CodeOutside && (r.Err == nil || r.Real != ""):
+				t.Errorf("code %s: Err = %v, Real = %q; want an error and no Real", r.Code, r.Err, r.Real)
+			}
+		})
+	}
+}
+
+// TestCheckAgreesWithEvalSymlinks: for every path that exists, Check's Real
+// is what filepath.EvalSymlinks says.
+func TestCheckAgreesWithEvalSymlinks(t *testing.T) {
+	tr := newTree(t)
+	for _, p := range []string{
+		".", "a.txt", "link", "link/passwd", "link/../etc/hosts", "notes.txt", "inlink", "inlink/..",
+		"inlink/../a.txt", "outdir", "outdir/d1/d2/..", "deep", "deep/..", "deep/../..", "deep/../../../proj",
+		"up", "up/proj/up/proj", "up/homelink/work", "hooklink", "hooklink/..", "sub/.git", "../../../../..",
+	} {
+		raw := tr.proj + "/" + p
+		want, err := filepath.EvalSymlinks(raw)
+		if err != nil {
+			t.Fatalf("EvalSymlinks(%q): %v", raw, err)
+		}
+		if r := tr.g.Check(tr.proj, p); r.Real != want || (r.Code != "" && r.Code != CodeOutside) {
+			t.Errorf("Check(proj, %q) = %q (%s), EvalSymlinks gives %q", p, r.Real, r.Code, want)
+		}
+	}
+}
+
+func TestCheckPermission(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root searches any directory; classify is tested in TestClassify")
+	}
+	tr := newTree(t)
+	locked := filepath.Join(tr.proj, "locked")
+	mkdir(t, filepath.Join(locked, "in"))
+	if err := os.Chmod(locked, 0); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(locked, 0o755) })
+	for _, p := range []string{"locked/in/x", "locked/x", "locked/.."} {
+		r := tr.g.Check(tr.proj, p)
+		if p == "locked/.." {
+			// The lookup of `..` needs no search of locked's content.
+			if r.Code != "" {
+				t.Errorf("Check(%q) = %s (%v), want inside", p, r.Code, r.Err)
+			}
+			continue
+		}
+		if r.Code != CodePermission {
+			t.Errorf("Check(%q) = %q (%v), want %s", p, r.Code, r.Err, CodePermission)
+		}
+	}
+}
+
+func TestClassify(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		code string
+	}{
+		{&fs.PathError{Op: "lstat", Path: "/x", Err: syscall.EACCES}, CodePermission},
+		{&fs.PathError{Op: "lstat", Path: "/x", Err: syscall.EPERM}, CodePermission},
+		{&fs.PathError{Op: "lstat", Path: "/x", Err: syscall.ENOTDIR}, CodeUnresolvable},
+		{&fs.PathError{Op: "lstat", Path: "/x", Err: syscall.ENAMETOOLONG}, CodeUnresolvable},
+		{errLoop, CodeLoop},
+		{errDangling, CodeDangling},
+	} {
+		if got := classify(tc.err); got != tc.code {
+			t.Errorf("classify(%v) = %q, want %q", tc.err, got, tc.code)
+		}
+	}
+}
+
+func TestHomeExpansionInsideRoot(t *testing.T) {
+	tr := newTree(t)
+	g, errs := New([]string{"~/work"}, Options{Home: tr.home})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if got, want := g.Roots(), []string{filepath.Join(tr.home, "work")}; !slices.Equal(got, want) {
+		t.Fatalf("Roots() = %q, want %q", got, want)
+	}
+	for path, inside := range map[string]bool{
+		"~/work/f":            true,
+		"$HOME/work/a/b":      true,
+		"${HOME}/work":        true,
+		"~/work/../.bashrc":   false,
+		"~/workx/f":           false,
+		"~":                   false,
+		"~/.ssh/id_ed25519":   false,
+		"$HOMEX/work/f":       true, // not $HOME: a literal name under cwd
+		"{home}/work/../work": true,
+	} {
+		r := g.Check(filepath.Join(tr.home, "work"), tr.expand(path))
+		if r.Inside() != inside {
+			t.Errorf("Check(%q) inside = %v (%s, real %q), want %v", path, r.Inside(), r.Code, r.Real, inside)
+		}
+	}
+}
+
+func TestNewRoots(t *testing.T) {
+	tr := newTree(t)
+	tests := []struct {
+		name    string
+		roots   []string
+		want    []string // real roots kept
+		refused int      // *RootError count
+		failed  int      // other errors
+	}{
+		{name: "slash", roots: []string{"/"}, refused: 1},
+		{name: "slash spelled oddly", roots: []string{"/etc/.."}, refused: 1},
+		{name: "home", roots: []string{"{home}"}, refused: 1},
+		{name: "tilde", roots: []string{"~"}, refused: 1},
+		{name: "home via link", roots: []string{"{base}/homelink"}, refused: 1},
+		{name: "home via dot dot", roots: []string{"{home}/work/.."}, refused: 1},
+		{name: "holds home", roots: []string{"{base}"}, want: []string{"{base}"}},
+		{name: "below home", roots: []string{"{home}/work"}, want: []string{"{home}/work"}},
+		{name: "missing skipped", roots: []string{"{base}/nope", "{proj}"}, want: []string{"{proj}"}},
+		{name: "dangling skipped", roots: []string{"{proj}/dangling"}},
+		{name: "empty skipped", roots: []string{""}},
+		{name: "a file", roots: []string{"{proj}/a.txt"}, failed: 1},
+		{name: "loop", roots: []string{"{proj}/loop1"}, failed: 1},
+		{name: "dedup and resolve", roots: []string{"{proj}", "{proj}/", "{proj}/up/proj", "{proj}/inlink", "{proj}/deep"},
+			want: []string{"{proj}", "{proj}/sub", "{out}/d1/d2"}},
+		{name: "mixed", roots: []string{"/", "{proj}", "{home}", "{tmp}"}, want: []string{"{proj}", "{tmp}"}, refused: 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var roots []string
+			for _, r := range tc.roots {
+				roots = append(roots, tr.expand(r))
+			}
+			g, errs := New(roots, Options{Home: tr.home})
+			var want []string
+			for _, w := range tc.want {
+				want = append(want, tr.expand(w))
+			}
+			if got := g.Roots(); !slices.Equal(got, want) {
+				t.Errorf("Roots() = %q, want %q", got, want)
+			}
+			refused, failed := 0, 0
+			for _, err := range errs {
+				var re *RootError
+				if errors.As(err, &re) {
+					refused++
+				} else {
+					failed++
+				}
+				if msg := err.Error(); msg != strings.ToLower(msg[:1])+msg[1:] || strings.HasSuffix(msg, ".") {
+					t.Errorf("error %q: want lowercase, no trailing period", msg)
+				}
+			}
+			if refused != tc.refused || failed != tc.failed {
+				t.Errorf("errors %v: %d refused, %d failed; want %d, %d", errs, refused, failed, tc.refused, tc.failed)
+			}
+		})
+	}
+}
+
+func TestDefaultRoots(t *testing.T) {
+	tr := newTree(t)
+	t.Setenv("TMPDIR", tr.tmp)
+	roots := DefaultRoots(tr.proj)
+	want := []string{tr.proj, tr.tmp}
+	if runtime.GOOS != "windows" {
+		want = append(want, "/tmp", "/var/tmp")
+	}
+	if !slices.Equal(roots, want) {
+		t.Errorf("DefaultRoots = %q, want %q", roots, want)
+	}
+
+	// TMPDIR=/ must not open the whole disk.
+	t.Setenv("TMPDIR", "/")
+	g, errs := New(DefaultRoots(tr.proj), Options{Home: tr.home})
+	var re *RootError
+	if len(errs) != 1 || !errors.As(errs[0], &re) || re.Real != "/" {
+		t.Errorf("TMPDIR=/: errors %v, want one refusal of /", errs)
+	}
+	if r := g.Check(tr.proj, "/etc/hosts"); r.Inside() {
+		t.Errorf("TMPDIR=/: /etc/hosts is inside")
+	}
+	if r := g.Check(tr.proj, "a.txt"); !r.Inside() {
+		t.Errorf("TMPDIR=/: project file is outside: %s", r.Code)
+	}
+}
+
+// TestRootHoldingHome: a root that holds home (/tmp when HOME is below it)
+// is kept, but home stays outside it; roots inside home still hold.
+func TestRootHoldingHome(t *testing.T) {
+	tr := newTree(t)
+	g, errs := New([]string{tr.base, filepath.Join(tr.home, "work")}, Options{Home: tr.home})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	for path, want := range map[string]string{
+		"{proj}/a.txt":             tr.base,
+		"{base}/new/file":          tr.base,
+		"{home}/.bashrc":           "",
+		"{home}":                   "",
+		"~/.ssh/authorized_keys":   "",
+		"{base}/homelink/.profile": "",
+		"{proj}/notes.txt":         "",
+		"{home}/work/f":            filepath.Join(tr.home, "work"),
+		"~/work/../x":              "",
+		"{home}/../proj/a.txt":     tr.base,
+	} {
+		r := g.Check(tr.proj, tr.expand(path))
+		if r.Root != want || r.Inside() != (want != "") {
+			t.Errorf("Check(%q) = root %q (%s), want %q", path, r.Root, r.Code, want)
+		}
+		if want == "" && r.Code == CodeOutside && r.Err == nil {
+			t.Errorf("Check(%q): no error saying it is in home", path)
+		}
+	}
+}
+
+func TestResolve(t *testing.T) {
+	tr := newTree(t)
+	for path, want := range map[string]string{
+		"{proj}/inlink/new/f":  "{proj}/sub/new/f",
+		"{proj}/deep/../x":     "{out}/d1/x",
+		"{proj}/link/passwd":   "{etc}/passwd",
+		"{proj}/./a.txt/../..": "",
+		"{proj}/dangling":      "",
+		"relative":             "",
+	} {
+		got, err := Resolve(tr.expand(path))
+		if want == "" {
+			if err == nil {
+				t.Errorf("Resolve(%q) = %q, want an error", path, got)
+			}
+			continue
+		}
+		if err != nil || got != tr.expand(want) {
+			t.Errorf("Resolve(%q) = %q, %v; want %q", path, got, err, tr.expand(want))
+		}
+	}
+}
+
+func TestNilGuard(t *testing.T) {
+	var g *Guard
+	if r := g.Check("/", "/etc/hosts"); r.Inside() || r.Code != CodeOutside {
+		t.Errorf("nil guard: %+v", r)
+	}
+	if g.Inside("/tmp") || g.Protected("/tmp/.git/config") != "" || g.Roots() != nil {
+		t.Error("nil guard has roots")
+	}
+}
+
+func TestProtected(t *testing.T) {
+	tr := newTree(t)
+	tests := []struct {
+		path string
+		want string // substring of the reason; "" means not protected
+	}{
+		{"a.txt", ""},
+		{"src/main.go", ""},
+		{"new/file.go", ""},
+		{"sub", ""},
+		{".git/HEAD", ""},
+		{".git/info/exclude", ""},
+		{".gitignore", ""},
+		{"src/config", ""},
+		{"bashrc", ""},
+
+		{".gatekeep", "gatekeep's own configuration"},
+		{".gatekeep/config.toml", "gatekeep's own configuration"},
+		{".gatekeep/config.local.toml", "gatekeep's own configuration"},
+		{"sub/.gatekeep/config.local.toml", "gatekeep's own configuration"},
+		{".GateKeep/config.toml", "gatekeep's own configuration"},
+		{"cfg/gatekeep/config.toml", "gatekeep's configuration directory"},
+		{"cfg/gatekeep", "gatekeep's configuration directory"},
+
+		{".git/config", "git config"},
+		{".git/hooks", "git hooks"},
+		{".git/hooks/pre-commit", "git hooks"},
+		{"hooklink/pre-push", "git hooks"},
+		{".GIT/Hooks/pre-commit", "git hooks"},
+		{".git/modules/m/hooks/post-checkout", "git hooks"},
+		{".git/modules/m/config", "git config"},
+		{".git/worktrees/w/config.worktree", "git config"},
+		{"sub/.git", "gitdir file"},
+		{"other/.git/hooks/x", "git hooks"},
+		{".git", "git directory"},
+		{"vendor/lib/.git/config", "git config"},
+
+		{".envrc", "direnv"},
+		{"sub/.envrc", "direnv"},
+		{".bashrc", "shell startup"},
+		{"dotfiles/.zshrc", "shell startup"},
+		{".profile", "shell startup"},
+		{".zshenv", "shell startup"},
+		{".bash_logout", "shell startup"},
+		{"dotfiles/.gitconfig", "git configuration"},
+
+		{"hl.txt", "2 hard links"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.path, func(t *testing.T) {
+			r := tr.g.Check(tr.proj, tc.path)
+			if !r.Inside() {
+				t.Fatalf("Check(%q) = %s (%v), want inside", tc.path, r.Code, r.Err)
+			}
+			got := tr.g.Protected(r.Real)
+			if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
+				t.Errorf("Protected(%q) = %q, want %q", r.Real, got, tc.want)
+			}
+			if got != "" && got != strings.ToLower(got[:1])+got[1:] {
+				t.Errorf("reason %q is not lowercase", got)
+			}
+		})
+	}
+	// Outside every root: not the sandbox's protected business (denied).
+	if got := tr.g.Protected(filepath.Join(tr.out, "hl.txt")); got != "" {
+		t.Errorf("Protected(outside) = %q, want \"\"", got)
+	}
+	// A config dir reached through a symlink is still the config dir.
+	symlink(t, "cfg", filepath.Join(tr.proj, "cfglink"))
+	if r := tr.g.Check(tr.proj, "cfglink/gatekeep/config.toml"); tr.g.Protected(r.Real) == "" {
+		t.Errorf("config dir through a link is not protected (real %q)", r.Real)
+	}
+}
+
+// TestConfigDirThroughLink: config and state dirs given through symlinks
+// (~/.config -> proj/cfg, ~/.local -> proj/local) are protected at their
+// real locations, existing or not.
+func TestConfigDirThroughLink(t *testing.T) {
+	tr := newTree(t)
+	symlink(t, filepath.Join(tr.proj, "cfg"), filepath.Join(tr.home, ".config"))
+	symlink(t, filepath.Join(tr.proj, "local"), filepath.Join(tr.home, ".local")) // dangling until used
+	g, errs := New([]string{tr.proj}, Options{Home: tr.home, ConfigDirs: defaultConfigDirsFor(t, tr.home)})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	for _, p := range []string{"cfg/gatekeep/config.toml", "local/state/gatekeep/trust.json"} {
+		r := g.Check(tr.proj, p)
+		if why := g.Protected(r.Real); !strings.Contains(why, "configuration directory") {
+			t.Errorf("Protected(%q) = %q", r.Real, why)
+		}
+	}
+}
+
+// defaultConfigDirsFor returns DefaultConfigDirs(home) with the XDG
+// variables unset, after checking that they are honoured when set.
+func defaultConfigDirsFor(t *testing.T, home string) []string {
+	t.Setenv("XDG_CONFIG_HOME", "/xdg/config")
+	t.Setenv("XDG_STATE_HOME", "relative/is/ignored")
+	if d := DefaultConfigDirs(home); d[0] != "/xdg/config/gatekeep" || d[1] != filepath.Join(home, ".local/state/gatekeep") {
+		t.Fatalf("with XDG variables: %q", d)
+	}
+	t.Setenv("XDG_CONFIG_HOME", "")
+	t.Setenv("XDG_STATE_HOME", "")
+	dirs := DefaultConfigDirs(home)
+	if dirs[0] != filepath.Join(home, ".config/gatekeep") || dirs[1] != filepath.Join(home, ".local/state/gatekeep") {
+		t.Fatalf("DefaultConfigDirs = %q", dirs)
+	}
+	return dirs
+}
+
+// FuzzCheck: Check never panics, and a path it calls inside really is:
+// its Real, resolved again with filepath.EvalSymlinks (the nearest existing
+// ancestor, the missing tail re-joined), is the same path and lies within
+// Root. Where the whole path exists, Check agrees with EvalSymlinks.
+func FuzzCheck(f *testing.F) {
+	tr := newTree(f)
+	for _, s := range []string{
+		"a.txt", "link/passwd", "notes.txt", "../../x", "/etc/hosts", "new/deeper/file.txt",
+		"dangling", "loop1/x", "deep/../x", "deep/../../../proj/a.txt", "new/../link/passwd",
+		"~/x", "$HOME", "up/proj-evil", "inlink/../../proj/./sub//x/", "a.txt/..", "", "\x00",
+		"up/up/up/up/../proj/hooklink/../config", "outdir/../proj/new/../../proj-evil",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, path string) {
+		r := tr.g.Check(tr.proj, path)
+		if r.Inside() {
+			if r.Real != filepath.Clean(r.Real) || !filepath.IsAbs(r.Real) {
+				t.Fatalf("Check(%q).Real = %q: not clean and absolute", path, r.Real)
+			}
+			again := reResolve(t, r.Real)
+			if again != r.Real {
+				t.Fatalf("Check(%q).Real = %q, but it resolves to %q", path, r.Real, again)
+			}
+			rel, err := filepath.Rel(r.Root, again)
+			if err != nil || rel == ".." || strings.HasPrefix(rel, "../") || !slices.Contains(tr.g.Roots(), r.Root) {
+				t.Fatalf("Check(%q) inside root %q, but the real path is %q", path, r.Root, again)
+			}
+		}
+		if strings.ContainsAny(path, "~$\x00") || path == "" {
+			return
+		}
+		raw := path
+		if !filepath.IsAbs(raw) {
+			raw = tr.proj + "/" + path
+		}
+		if want, err := filepath.EvalSymlinks(raw); err == nil && (r.Code != "" && r.Code != CodeOutside || r.Real != want) {
+			t.Fatalf("Check(%q) = %q (%s, %v), EvalSymlinks gives %q", path, r.Real, r.Code, r.Err, want)
+		}
+	})
+}
+
+// reResolve resolves p with the standard library: EvalSymlinks of the
+// nearest existing ancestor, the rest joined.
+func reResolve(t *testing.T, p string) string {
+	tail := ""
+	for {
+		if _, err := os.Lstat(p); err == nil {
+			break
+		}
+		up := filepath.Dir(p)
+		if up == p {
+			break
+		}
+		tail = filepath.Join(filepath.Base(p), tail)
+		p = up
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		t.Fatalf("EvalSymlinks(%q): %v", p, err)
+	}
+	return filepath.Join(real, tail)
+}
+
+func BenchmarkCheckExisting(b *testing.B) {
+	tr := newTree(b)
+	mkdir(b, filepath.Join(tr.proj, "a/b/c/d"))
+	write(b, filepath.Join(tr.proj, "a/b/c/d/file.go"), "x")
+	for b.Loop() {
+		if r := tr.g.Check(tr.proj, "a/b/c/d/file.go"); !r.Inside() {
+			b.Fatal(r.Code)
+		}
+	}
+}
+
+func BenchmarkCheckMissingTail5(b *testing.B) {
+	tr := newTree(b)
+	for b.Loop() {
+		if r := tr.g.Check(tr.proj, "n1/n2/n3/n4/n5"); !r.Inside() {
+			b.Fatal(r.Code)
+		}
+	}
+}

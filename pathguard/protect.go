@@ -1,0 +1,113 @@
+package pathguard
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+)
+
+// shellStartupFiles are run by a later shell: bash(1) INVOCATION, zsh(1)
+// STARTUP/SHUTDOWN FILES, and .bash_aliases, which Debian's and Ubuntu's
+// default .bashrc sources. Matched by base name anywhere in a root (a
+// dotfiles repo, a ZDOTDIR).
+var shellStartupFiles = []string{
+	".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".bash_aliases", ".profile",
+	".zshrc", ".zprofile", ".zshenv", ".zlogin", ".zlogout",
+}
+
+// Protected reports why a write to real, a path Check resolved to inside
+// a root, must be asked about, or "" when it need not. The reason is
+// lowercase and names the rule. Paths outside every root get "" (the
+// sandbox denies those anyway). What is protected, because a later
+// command runs code from it or it governs gatekeep itself:
+//
+//   - a `.gatekeep` component anywhere (a project's config, any
+//     subdirectory that could become a project root) and gatekeep's
+//     configuration dirs (Options.ConfigDirs) when a root holds them;
+//   - in a git directory (a `.git` component, worktrees and submodules
+//     under .git/modules included): the `.git` entry itself (replacing it
+//     can point git at another git dir), a `hooks` component below it,
+//     and files named `config` or `config.worktree` below it;
+//   - `.envrc` (direnv), the shell startup files, `.gitconfig`;
+//   - an existing non-directory with more than one hard link: its other
+//     names may lie outside the roots.
+//
+// Names are compared case-insensitively on every system: on macOS and
+// Windows `.GIT/Hooks` is `.git/hooks`, and on Linux asking about it costs
+// little. On Windows a trailing run of dots and spaces and an NTFS stream
+// suffix (`config::$DATA`) are ignored too, as the file system does.
+// Unicode normalization (macOS NFD) is not handled: the names are ASCII.
+func (g *Guard) Protected(real string) string {
+	if g.rootOf(real) == "" {
+		return ""
+	}
+	for _, d := range g.configDirs {
+		if within(d, real) {
+			return fmt.Sprintf("%s is in gatekeep's configuration directory %s", real, d)
+		}
+	}
+	names := strings.FieldsFunc(real[len(filepath.VolumeName(real)):], func(r rune) bool {
+		return r == '/' || r == filepath.Separator
+	})
+	for i, n := range names {
+		switch {
+		case sameName(n, ".gatekeep"):
+			return fmt.Sprintf("%s is gatekeep's own configuration (.gatekeep)", real)
+		case sameName(n, ".git"):
+			if why := gitReason(real, names[i+1:]); why != "" {
+				return why
+			}
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	base := names[len(names)-1]
+	switch {
+	case sameName(base, ".envrc"):
+		return fmt.Sprintf("%s is run by direnv when a shell enters its directory", real)
+	case sameName(base, ".gitconfig"):
+		return fmt.Sprintf("%s is a git configuration file, which can make git run commands", real)
+	}
+	for _, f := range shellStartupFiles {
+		if sameName(base, f) {
+			return fmt.Sprintf("%s is a shell startup file, run by later shells", real)
+		}
+	}
+	if fi, err := os.Stat(real); err == nil && !fi.IsDir() {
+		if n := linkCount(real, fi); n > 1 {
+			return fmt.Sprintf("%s has %d hard links, and its other names may lie outside the sandbox", real, n)
+		}
+	}
+	return ""
+}
+
+// gitReason judges the names below a `.git` component.
+func gitReason(real string, below []string) string {
+	if len(below) == 0 {
+		return fmt.Sprintf("%s is a git directory or gitdir file; replacing it can point git at other hooks and config", real)
+	}
+	for _, n := range below {
+		if sameName(n, "hooks") {
+			return fmt.Sprintf("%s is in git hooks, which run code on later git commands", real)
+		}
+	}
+	if last := below[len(below)-1]; sameName(last, "config") || sameName(last, "config.worktree") {
+		return fmt.Sprintf("%s is a git config file, which can make git run commands", real)
+	}
+	return ""
+}
+
+// sameName compares a path component with a protected name the way a
+// case-insensitive file system would.
+func sameName(n, name string) bool {
+	if runtime.GOOS == "windows" {
+		if i := strings.IndexByte(n, ':'); i >= 0 {
+			n = n[:i]
+		}
+		n = strings.TrimRight(n, ". ")
+	}
+	return strings.EqualFold(n, name)
+}

@@ -1,0 +1,16 @@
+//go:build !unix && !windows
+
+package pathguard
+
+import "io/fs"
+
+var (
+	systemTempDirs    []string
+	managedConfigDirs []string
+)
+
+func linkCount(string, fs.FileInfo) uint64 { return 0 }
+
+func normalize(p string) string { return p }
+
+func isLink(fi fs.FileInfo) bool { return fi.Mode()&fs.ModeSymlink != 0 }
