@@ -1,7 +1,127 @@
 package policy
 
-// RuleSet is the Tool(pattern) rules of every configuration layer.
-type RuleSet struct{}
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gatekeep/gatekeep/shellparse"
+)
+
+// Rule is one `Tool(pattern)` of a `[[rule]]` table. A table with a list
+// (`deny = ["A", "B"]`) gives one Rule per item, sharing the table's Ref
+// but for Ref.Rule.
+type Rule struct {
+	// Ref names the rule in Decisions: as written, effect, layer, file,
+	// line of its [[rule]] header, index of the table, reason.
+	Ref RuleRef `json:"ref"`
+	// Tool is the tool name as written ("Bash", "Read", "WebFetch" ...).
+	Tool string `json:"tool"`
+	// Pattern is the text between the parentheses, "" for a bare tool.
+	Pattern string `json:"pattern,omitempty"`
+	// Trusted is false for a rule of a file that needs trust and lacks it.
+	Trusted bool `json:"trusted"`
+	// Active is false for an allow rule of an untrusted file: it is listed
+	// but never matched.
+	Active bool `json:"active"`
+
+	m matcher
+}
+
+// DangerRule is one `[[danger]]` entry: a Go regexp (package regexp
+// syntax, unanchored) over the normalized text of a simple command, that
+// is its argv joined by single spaces, tried with the command name as
+// written, as its basename, and for git without its global options. A match
+// is a hard deny in the danger layer, from any layer, trusted or not.
+type DangerRule struct {
+	Ref RuleRef `json:"ref"`
+	re  interface{ MatchString(string) bool }
+}
+
+// RuleSet is the Tool(pattern) rules and [[danger]] entries of every
+// configuration layer. The zero value (and nil) has no rules.
+type RuleSet struct {
+	layers [][]*Rule // in Sources order; each layer in file order
+	danger []*DangerRule
+}
+
+// add appends a file's rules to its layer. Files of one layer are never
+// more than one, but add keeps their order if they were.
+func (rs *RuleSet) add(source string, rules []*Rule, danger []*DangerRule) {
+	if rs.layers == nil {
+		rs.layers = make([][]*Rule, len(Sources))
+	}
+	for i, s := range Sources {
+		if s == source {
+			rs.layers[i] = append(rs.layers[i], rules...)
+		}
+	}
+	rs.danger = append(rs.danger, danger...)
+}
+
+// Rules returns every rule in evaluation order: layer by layer (managed,
+// user, project, local, default) and, inside a layer, from the last rule
+// of the file to the first, since the last matching rule wins. Inactive
+// rules (allow rules of untrusted files) are included with Active false.
+func (rs *RuleSet) Rules() []*Rule {
+	if rs == nil {
+		return nil
+	}
+	var out []*Rule
+	for _, layer := range rs.layers {
+		for i := len(layer) - 1; i >= 0; i-- {
+			out = append(out, layer[i])
+		}
+	}
+	return out
+}
+
+// DangerRules returns the [[danger]] entries of every layer, in layer
+// order.
+func (rs *RuleSet) DangerRules() []*DangerRule {
+	if rs == nil {
+		return nil
+	}
+	return append([]*DangerRule(nil), rs.danger...)
+}
+
+// Danger reports the first [[danger]] entry whose pattern matches the
+// normalized text of one simple command (argv joined by single spaces).
+func (rs *RuleSet) Danger(cmdText string) (*RuleRef, bool) {
+	if rs == nil {
+		return nil, false
+	}
+	for _, d := range rs.danger {
+		if d.re.MatchString(cmdText) {
+			ref := d.Ref
+			return &ref, true
+		}
+	}
+	return nil, false
+}
+
+// configDanger is the part of the danger layer (3) that the configuration
+// adds: the [[danger]] entries of every layer, over each normalized form of
+// the command. dangerLayer calls it first.
+func configDanger(e *evaluation, p *part) verdict {
+	if p.cmd == nil || len(p.cmd.Args) == 0 || e.cfg.Rules == nil || len(e.cfg.Rules.danger) == 0 {
+		return verdict{}
+	}
+	for _, words := range denyForms(p.cmd) {
+		argv := make([]string, len(words))
+		for i, w := range words {
+			argv[i] = w.Text
+		}
+		if ref, ok := e.cfg.Rules.Danger(strings.Join(argv, " ")); ok {
+			msg := "the command matches a dangerous pattern of the " + ref.Source + " config"
+			if ref.Reason != "" {
+				msg += ": " + reasonText(ref.Reason)
+			}
+			return verdict{ok: true, effect: Deny, code: "danger.config", message: msg, rule: ref}
+		}
+	}
+	return verdict{}
+}
 
 // rulesLayer (5) answers from the first configuration layer with a matching
 // rule.
@@ -9,10 +129,99 @@ func rulesLayer(e *evaluation, p *part) verdict {
 	return e.ruleVerdict(p, Allow, Ask, Deny)
 }
 
-// ruleVerdict matches p against the rules whose effect is one of effects.
+// ruleVerdict finds the rule that decides p (design §6: the first layer
+// with a matching rule, and in it the last matching rule) and answers with
+// it when its effect is one of effects; otherwise it gives no answer. The
+// safe layer asks for Deny and Ask only, so a matching allow rule of a
+// higher layer keeps a lower deny from stopping a safe command, as it
+// would in this layer.
+//
+// Two kinds of allow rule decide without answering, so the chain goes on
+// to the mode: an allow rule of the embedded default policy (its allow
+// rules only carve exceptions out of its own denies, `.env.example` out of
+// `.env.*`, and never open more than the mode does), and in plan mode an
+// allow rule for a write or a command (design §7).
 func (e *evaluation) ruleVerdict(p *part, effects ...Effect) verdict {
-	if e.cfg.Rules == nil {
+	rs := e.cfg.Rules
+	if rs == nil || len(rs.layers) == 0 {
 		return verdict{}
 	}
-	return verdict{}
+	s := e.subjectOf(p)
+	if s == nil {
+		return verdict{}
+	}
+	var found *Rule
+	for _, layer := range rs.layers {
+		for i := len(layer) - 1; i >= 0; i-- {
+			r := layer[i]
+			if r.Active && r.m.match(s, r.Ref.Effect) {
+				found = r
+				break
+			}
+		}
+		if found != nil {
+			break
+		}
+	}
+	if found == nil {
+		return verdict{}
+	}
+	eff := found.Ref.Effect
+	if eff == Allow && (found.Ref.Source == SourceDefault || e.cfg.Mode == ModePlan && p.category != CatRead) {
+		return verdict{}
+	}
+	want := false
+	for _, x := range effects {
+		want = want || x == eff
+	}
+	if !want {
+		return verdict{}
+	}
+	ref := found.Ref
+	return verdict{ok: true, effect: eff, code: "rule." + eff.String(), message: ruleMessage(&ref), rule: &ref}
+}
+
+// ruleMessage says which rule decided, for the model.
+func ruleMessage(r *RuleRef) string {
+	var msg string
+	switch r.Effect {
+	case Allow:
+		msg = fmt.Sprintf("allowed by the %s rule %s", r.Source, r.Rule)
+	case Ask:
+		msg = fmt.Sprintf("the %s rule %s asks for approval", r.Source, r.Rule)
+	default:
+		msg = fmt.Sprintf("denied by the %s rule %s", r.Source, r.Rule)
+	}
+	if r.Reason != "" {
+		msg += ": " + reasonText(r.Reason)
+	}
+	return msg
+}
+
+// reasonText is a rule's reason as a message part: no final period.
+func reasonText(s string) string {
+	return strings.TrimRight(strings.TrimSpace(s), ".")
+}
+
+// denyForms are the argv forms deny and ask rules and [[danger]] entries
+// are matched against (design §4, normalize toward denial): as written,
+// with the command name reduced to its basename (`/usr/bin/git`), and for
+// git without its global options (`git -C dir push`).
+func denyForms(c *shellparse.Command) [][]shellparse.Word {
+	forms := [][]shellparse.Word{c.Args}
+	if len(c.Args) == 0 {
+		return forms
+	}
+	base := c.Args
+	if name := c.Name(); name != c.Args[0].Text && !c.Args[0].Dynamic {
+		base = slices.Clone(c.Args)
+		base[0].Text = name
+		forms = append(forms, base)
+	}
+	if base[0].Text == "git" && !base[0].Dynamic {
+		if stripped, ok := stripGitGlobals(base); ok {
+			forms = append(forms, stripped)
+		}
+	}
+	return forms
 }

@@ -1,0 +1,325 @@
+package policy
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Config layers (design §6), highest precedence first. They name a rule's
+// source in RuleRef.Source and a file in FileInfo.Source.
+const (
+	SourceManaged = "managed"
+	SourceUser    = "user"
+	SourceProject = "project"
+	SourceLocal   = "local"
+	SourceDefault = "default"
+)
+
+// Sources lists the config layers in the order they are scanned.
+var Sources = []string{SourceManaged, SourceUser, SourceProject, SourceLocal, SourceDefault}
+
+// Where the config files live (design §6).
+const (
+	// ManagedConfigFile is the administrator's file. The environment
+	// variable ManagedConfigEnv overrides it (for tests and packaging).
+	ManagedConfigFile = "/etc/gatekeep/config.toml"
+	ManagedConfigEnv  = "GATEKEEP_MANAGED_CONFIG"
+	// ProjectConfigDir is the directory under the project root that holds
+	// ProjectConfigName and LocalConfigName; its presence also marks a root.
+	ProjectConfigDir  = ".gatekeep"
+	ProjectConfigName = "config.toml"
+	LocalConfigName   = "config.local.toml"
+	// DefaultConfigFile is how the embedded default policy is named in
+	// RuleRef.File and in errors.
+	DefaultConfigFile = "embedded:default.toml"
+)
+
+// Paths are the files outside the project that the loader reads.
+type Paths struct {
+	// Managed is the managed config file (ManagedConfigFile unless
+	// overridden).
+	Managed string
+	// User is the person's config file.
+	User string
+	// Trust is the trust store of project files (trust.json).
+	Trust string
+}
+
+// DefaultPaths computes Paths from the environment, read through getenv
+// (os.Getenv in cmd): GATEKEEP_MANAGED_CONFIG, XDG_CONFIG_HOME (default
+// home/.config) and XDG_STATE_HOME (default home/.local/state). XDG values
+// that are not absolute are ignored, as the XDG Base Directory
+// Specification requires.
+func DefaultPaths(getenv func(string) string, home string) Paths {
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	p := Paths{Managed: ManagedConfigFile}
+	if v := getenv(ManagedConfigEnv); v != "" {
+		p.Managed = v
+	}
+	cfgHome := getenv("XDG_CONFIG_HOME")
+	if !filepath.IsAbs(cfgHome) {
+		cfgHome = filepath.Join(home, ".config")
+	}
+	stateHome := getenv("XDG_STATE_HOME")
+	if !filepath.IsAbs(stateHome) {
+		stateHome = filepath.Join(home, ".local", "state")
+	}
+	p.User = filepath.Join(cfgHome, "gatekeep", "config.toml")
+	p.Trust = filepath.Join(stateHome, "gatekeep", "trust.json")
+	return p
+}
+
+// FindRoot returns the project root for the working directory cwd
+// (absolute): override when it is set (the --root flag, else
+// GATEKEEP_ROOT; relative to cwd), else the nearest ancestor of cwd, cwd
+// included, that holds a `.gatekeep` directory or a `.git` entry (a
+// directory, or the file of a worktree or submodule), else cwd itself. The
+// result is absolute and clean, symlinks not resolved. An override that is
+// not a directory is an error.
+func FindRoot(cwd, override string) (string, error) {
+	if !filepath.IsAbs(cwd) {
+		return "", fmt.Errorf("find project root: working directory %q is not absolute", cwd)
+	}
+	cwd = filepath.Clean(cwd)
+	if override != "" {
+		r := override
+		if !filepath.IsAbs(r) {
+			r = filepath.Join(cwd, r)
+		}
+		r = filepath.Clean(r)
+		fi, err := os.Stat(r)
+		if err != nil {
+			return "", fmt.Errorf("find project root: %w", err)
+		}
+		if !fi.IsDir() {
+			return "", fmt.Errorf("find project root: %s is not a directory", r)
+		}
+		return r, nil
+	}
+	for dir := cwd; ; {
+		if fi, err := os.Stat(filepath.Join(dir, ProjectConfigDir)); err == nil && fi.IsDir() {
+			return dir, nil
+		}
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return dir, nil
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return cwd, nil
+		}
+		dir = up
+	}
+}
+
+// ConfigError is one problem in a config file: a syntax error, an unknown
+// key, a malformed rule or value. Load returns every problem it finds,
+// joined with errors.Join; ConfigErrors takes them apart again.
+type ConfigError struct {
+	// File is the path of the file as read (DefaultConfigFile for the
+	// embedded one).
+	File string `json:"file"`
+	// Line is the 1-based line of the problem: the TOML library's line for
+	// syntax and type errors, the line of the `[[rule]]` (`[[danger]]`,
+	// `[[test]]`) header for a problem inside one, the key's line where it
+	// can be found otherwise; 0 when unknown.
+	Line int `json:"line,omitempty"`
+	// Key is the key path: "mode", "sandbox.allow_dirs", "rule[3]",
+	// "rule[3].deny[1]" (indices 0-based, like RuleRef.Index); "" for the
+	// file as a whole.
+	Key string `json:"key,omitempty"`
+	// Msg is a lowercase description.
+	Msg string `json:"message"`
+}
+
+// Error renders "FILE:LINE: KEY: MSG", leaving out what is unknown.
+func (e *ConfigError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d", e.Line)
+	}
+	if e.Key != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Key)
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// ConfigErrors returns every *ConfigError in err, in order, looking
+// through errors.Join and %w wrapping. It returns nil when err holds none.
+func ConfigErrors(err error) []*ConfigError {
+	var out []*ConfigError
+	var walk func(error)
+	walk = func(err error) {
+		if err == nil {
+			return
+		}
+		if ce, ok := err.(*ConfigError); ok {
+			out = append(out, ce)
+			return
+		}
+		switch u := err.(type) {
+		case interface{ Unwrap() []error }:
+			for _, e := range u.Unwrap() {
+				walk(e)
+			}
+		case interface{ Unwrap() error }:
+			walk(u.Unwrap())
+		}
+	}
+	walk(err)
+	return out
+}
+
+// IsConfigError reports whether err holds at least one *ConfigError; cmd
+// maps such errors to exit 78.
+func IsConfigError(err error) bool {
+	var ce *ConfigError
+	return errors.As(err, &ce)
+}
+
+// FileInfo describes one config layer's file, for `gatekeep config path`
+// and `gatekeep rules`.
+type FileInfo struct {
+	Source string `json:"source"` // managed, user, project, local, default
+	// Path is where the file is or would be (DefaultConfigFile for the
+	// embedded default).
+	Path   string `json:"path"`
+	Exists bool   `json:"exists"`
+	// NeedsTrust is true for the project file, and for the local file when
+	// git tracks it: such a file only tightens until it is trusted.
+	NeedsTrust bool `json:"needs_trust,omitempty"`
+	// Trusted is true for a file that needs no trust, or whose SHA-256 is
+	// recorded in the trust store.
+	Trusted bool `json:"trusted"`
+	// Changed is true when the trust store holds a different hash: the
+	// file was edited after it was trusted.
+	Changed bool `json:"changed,omitempty"`
+	// SHA256 is the hex digest of the file's bytes, "" when it does not
+	// exist.
+	SHA256 string `json:"sha256,omitempty"`
+}
+
+// TestCase is one `[[test]]` entry: a call and the effect it must get.
+type TestCase struct {
+	Name  string `json:"name,omitempty"`
+	Tool  string `json:"tool"`
+	Input string `json:"input"`
+	// Mode, when set, replaces the effective mode for this case.
+	Mode   Mode   `json:"mode,omitempty"`
+	Expect Effect `json:"expect"`
+	// Where the entry is written.
+	Source string `json:"source"`
+	File   string `json:"file"`
+	Line   int    `json:"line,omitempty"`
+	Index  int    `json:"index"`
+}
+
+// Loaded is the effective configuration of every layer, merged. Settings
+// from a file that needs trust and lacks it are left out (Warnings says
+// so); its deny and ask rules and [[danger]] entries are in Rules anyway.
+type Loaded struct {
+	// Root is the project root the files were looked up under.
+	Root string
+	// Rules are all rules and [[danger]] entries of all layers.
+	Rules *RuleSet
+	// Mode is the mode of the highest layer that sets one, ModeDefault when
+	// none does; ModeSource names that layer ("" when none). The flag and
+	// the environment come first: see ResolveMode.
+	Mode       Mode
+	ModeSource string
+	// DisableBypass is set by `disable_bypass = true` in the managed file.
+	DisableBypass bool
+	// AllowDirs are the `[sandbox] allow_dirs` of every layer, in layer
+	// order, made absolute (`~` expanded, relative ones against Root),
+	// symlinks not resolved. The project root and the temp dirs are not
+	// included.
+	AllowDirs []string
+	// PlanFile is the `[plan] file` of the highest layer that sets one,
+	// as its real path (symlinks resolved, a missing tail re-joined), ""
+	// when none does.
+	PlanFile string
+	// PlanTools are the `[plan] tools` of the highest layer that sets them.
+	PlanTools []string
+	// AuditFile is the `[audit] file` of the highest layer that sets one,
+	// absolute; "" for none.
+	AuditFile string
+	// PromptTimeout is the `[prompt] timeout` of the highest layer that
+	// sets one; 0 when none does (the prompt package's default applies).
+	PromptTimeout time.Duration
+	// Tests are the [[test]] entries of every layer, in layer order.
+	Tests []TestCase
+	// Warnings are lowercase sentences about settings that were ignored
+	// (an untrusted file, bypassPermissions from a project file), for cmd
+	// to print once on stderr.
+	Warnings []string
+	// Files describes each layer's file, in Sources order.
+	Files []FileInfo
+}
+
+// Apply copies what the chain reads from the configuration into cfg: the
+// rules, the plan file and the plan tools. Mode, Guard, Home and LookPath
+// are cmd's to fill (see ResolveMode); a --plan-file flag replaces
+// PlanFile afterwards (see ResolvePlanFile).
+func (l *Loaded) Apply(cfg *Config) {
+	cfg.Rules = l.Rules
+	cfg.PlanFile = l.PlanFile
+	cfg.PlanTools = append([]string(nil), l.PlanTools...)
+}
+
+// ResolveMode picks the mode: flag (--mode) over env (GATEKEEP_MODE) over
+// the highest config layer that sets one (l.Mode) over ModeDefault (design
+// §7). Empty flag and env values are unset. When the managed file sets
+// disable_bypass, a request for bypassPermissions from any source falls
+// back to ModeDefault and a warning says so. An unknown mode name in flag
+// or env is an error (a usage error for cmd); l may be nil.
+func ResolveMode(flag, env string, l *Loaded) (Mode, []string, error) {
+	var m Mode
+	from := ""
+	switch {
+	case flag != "":
+		v, err := ParseMode(flag)
+		if err != nil {
+			return ModeDefault, nil, fmt.Errorf("--mode: %w", err)
+		}
+		m, from = v, "the --mode flag"
+	case env != "":
+		v, err := ParseMode(env)
+		if err != nil {
+			return ModeDefault, nil, fmt.Errorf("GATEKEEP_MODE: %w", err)
+		}
+		m, from = v, "GATEKEEP_MODE"
+	case l != nil && l.ModeSource != "":
+		m, from = l.Mode, "the "+l.ModeSource+" config"
+	default:
+		m = ModeDefault
+	}
+	if m == ModeBypass && l != nil && l.DisableBypass {
+		return ModeDefault, []string{fmt.Sprintf("bypassPermissions (from %s) is disabled by the managed config; using default mode", from)}, nil
+	}
+	return m, nil, nil
+}
+
+// ResolvePlanFile turns a plan file as written (a --plan-file flag or a
+// `[plan] file` value: `~/x`, absolute, or relative to root) into the real
+// path planLayer compares with: symlinks resolved, a missing tail
+// re-joined. It returns the cleaned absolute path when it cannot be
+// resolved, and "" for "".
+func ResolvePlanFile(root, home, file string) string {
+	if file == "" {
+		return ""
+	}
+	abs, err := expandPath(file, root, home)
+	if err != nil {
+		return ""
+	}
+	return realOrAbs(abs)
+}

@@ -1,0 +1,566 @@
+package policy
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestLoadConfigErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		toml string
+		want []ConfigError // File is filled in; Msg is a substring
+	}{
+		{
+			name: "unknown key names rule index and header line",
+			toml: `[[rule]]
+allow = "Bash(make *)"
+
+[[rule]]
+deny = "Bash(rm *)"
+
+[[rule]]
+ask = "Bash(git push *)"
+
+# the fourth
+[[rule]]
+deny = "Read(secrets/**)"
+reasn = "typo"
+`,
+			want: []ConfigError{{Line: 11, Key: "rule[3]", Msg: `unknown key "reasn" (did you mean "reason"?)`}},
+		},
+		{
+			name: "two effects",
+			toml: "[[rule]]\nallow = \"Bash(make)\"\ndeny = \"Bash(make)\"\n",
+			want: []ConfigError{{Line: 1, Key: "rule[0]", Msg: "sets allow and deny"}},
+		},
+		{
+			name: "no effect",
+			toml: "[[rule]]\nreason = \"x\"\n",
+			want: []ConfigError{{Line: 1, Key: "rule[0]", Msg: "no effect"}},
+		},
+		{
+			name: "bad patterns",
+			toml: `[[rule]]
+deny = ["Bash(git push", "Read([)", "Bash(a; b)", "Bash()", "Bsh(x)", "bash(x)", "WebFetch(example.com)", "Read(~root/x)"]
+`,
+			want: []ConfigError{
+				{Line: 1, Key: "rule[0].deny[0]", Msg: `missing ")"`},
+				{Line: 1, Key: "rule[0].deny[1]", Msg: "not a valid glob"},
+				{Line: 1, Key: "rule[0].deny[2]", Msg: "one simple command"},
+				{Line: 1, Key: "rule[0].deny[3]", Msg: "empty"},
+				{Line: 1, Key: "rule[0].deny[4]", Msg: `unknown tool "Bsh"`},
+				{Line: 1, Key: "rule[0].deny[5]", Msg: `did you mean "Bash"`},
+				{Line: 1, Key: "rule[0].deny[6]", Msg: "domain:HOST"},
+				{Line: 1, Key: "rule[0].deny[7]", Msg: "~user"},
+			},
+		},
+		{
+			name: "bad mode",
+			toml: "# c\nmode = \"yolo\"\n",
+			want: []ConfigError{{Line: 2, Key: "mode", Msg: `unknown mode "yolo"`}},
+		},
+		{
+			name: "syntax error line",
+			toml: "mode = \"default\"\nallow = = \"Bash\"\n",
+			want: []ConfigError{{Line: 2, Key: "allow", Msg: "expected value"}},
+		},
+		{
+			name: "wrong types",
+			toml: "mode = 3\n[[rule]]\ndeny = 3\n[[rule]]\nallow = [\"Bash(x)\", 4]\n[prompt]\ntimeout = \"soon\"\n",
+			want: []ConfigError{
+				{Line: 1, Key: "mode", Msg: "want a string, got an integer"},
+				{Line: 2, Key: "rule[0].deny", Msg: "want a string or a list of strings"},
+				{Line: 4, Key: "rule[1].allow", Msg: "item 1"},
+				{Line: 7, Key: "prompt.timeout", Msg: "does not parse"},
+			},
+		},
+		{
+			name: "several problems at once",
+			toml: `mod = "plan"
+mode = "yolo"
+
+[sandbox]
+allowdirs = ["/x"]
+
+[[rule]]
+allow = "Bash(x)"
+ask = "Bash(y)"
+
+[[danger]]
+pattern = "rm (-rf"
+
+[[test]]
+tool = "Bash"
+input = "ls"
+expect = "maybe"
+`,
+			want: []ConfigError{
+				{Line: 1, Msg: `unknown key "mod" (did you mean "mode"?)`},
+				{Line: 2, Key: "mode", Msg: "unknown mode"},
+				{Line: 5, Key: "sandbox", Msg: `unknown key "allowdirs" (did you mean "allow_dirs"?)`},
+				{Line: 7, Key: "rule[0]", Msg: "sets allow and ask"},
+				{Line: 11, Key: "danger[0].pattern", Msg: "missing closing )"},
+				{Line: 14, Key: "test[0].expect", Msg: `unknown effect "maybe"`},
+			},
+		},
+		{
+			name: "disable_bypass outside the managed file",
+			toml: "disable_bypass = true\n",
+			want: []ConfigError{{Line: 1, Key: "disable_bypass", Msg: "only the managed config"}},
+		},
+		{
+			name: "unknown table",
+			toml: "[sandbx]\nallow_dirs = []\n",
+			want: []ConfigError{{Line: 1, Msg: `unknown key "sandbx" (did you mean "sandbox"?)`}},
+		},
+		{
+			name: "test entries",
+			toml: "[[test]]\ntool = \"Bash\"\n[[test]]\ntool = \"Nope\"\ninput = \"x\"\nexpect = \"allow\"\nmode = \"plan\"\n",
+			want: []ConfigError{
+				{Line: 1, Key: "test[0]", Msg: "input is missing"},
+				{Line: 1, Key: "test[0]", Msg: "expect is missing"},
+				{Line: 3, Key: "test[1].tool", Msg: `unknown tool "Nope"`},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := newCfgEnv(t)
+			v.write(v.paths.User, tt.toml)
+			l, err := Load(v.opts())
+			if err == nil {
+				t.Fatalf("Load: no error, want %d", len(tt.want))
+			}
+			if l != nil {
+				t.Errorf("Load returned a config along with errors")
+			}
+			if !IsConfigError(err) {
+				t.Errorf("IsConfigError(%v) = false", err)
+			}
+			got := ConfigErrors(err)
+			if len(got) != len(tt.want) {
+				t.Fatalf("got %d errors, want %d:\n%v", len(got), len(tt.want), err)
+			}
+			for i, w := range tt.want {
+				g := got[i]
+				if g.File != v.paths.User || g.Line != w.Line || g.Key != w.Key || !strings.Contains(g.Msg, w.Msg) {
+					t.Errorf("error %d = %+v, want line %d key %q msg containing %q", i, *g, w.Line, w.Key, w.Msg)
+				}
+			}
+		})
+	}
+}
+
+func TestLoadConfigErrorText(t *testing.T) {
+	v := newCfgEnv(t)
+	v.write(v.projectFile(), "[[rule]]\ndeny = \"Bash(x)\"\n[[rule]]\ndeny = \"Bash(y)\"\n[[rule]]\ndeny = \"Bash(z)\"\n[[rule]]\ndeny = \"Bash(w)\"\nreasn = \"typo\"\n")
+	_, err := Load(v.opts())
+	want := v.projectFile() + `:7: rule[3]: unknown key "reasn" (did you mean "reason"?)`
+	if err == nil || err.Error() != want {
+		t.Fatalf("error = %v\nwant    %s", err, want)
+	}
+}
+
+func TestLoadConfigErrorsEveryFile(t *testing.T) {
+	v := newCfgEnv(t)
+	v.write(v.paths.Managed, "mode = \"nope\"\n")
+	v.write(v.localFile(), "[[rule]]\n")
+	_, err := Load(v.opts())
+	got := ConfigErrors(err)
+	if len(got) != 2 || got[0].File != v.paths.Managed || got[1].File != v.localFile() {
+		t.Fatalf("errors = %v", err)
+	}
+}
+
+func TestLoadDefaultPolicy(t *testing.T) {
+	v := newCfgEnv(t)
+	l := v.load()
+	if l.Mode != ModeDefault || l.ModeSource != "" {
+		t.Errorf("mode = %q from %q", l.Mode, l.ModeSource)
+	}
+	var n int
+	for _, r := range l.Rules.Rules() {
+		if r.Ref.Source != SourceDefault || r.Ref.File != DefaultConfigFile || r.Ref.Line == 0 || r.Ref.Reason == "" {
+			t.Errorf("default rule %+v", r.Ref)
+		}
+		n++
+	}
+	if n == 0 {
+		t.Fatal("the default policy has no rules")
+	}
+	if lints := LintRules(l.Rules); len(lints) != 0 {
+		t.Errorf("lints on an empty config: %v", lints)
+	}
+	if len(l.Warnings) != 0 {
+		t.Errorf("warnings: %v", l.Warnings)
+	}
+	if len(l.Files) != len(Sources) || !l.Files[4].Exists || l.Files[0].Exists {
+		t.Errorf("files = %+v", l.Files)
+	}
+}
+
+func TestLoadSettings(t *testing.T) {
+	v := newCfgEnv(t)
+	v.write(v.paths.Managed, "[audit]\nfile = \"/var/log/gatekeep.jsonl\"\n")
+	v.write(v.paths.User, `mode = "acceptEdits"
+[sandbox]
+allow_dirs = ["~/go/pkg/mod"]
+[plan]
+file = "notes/PLAN.md"
+tools = ["TodoWrite"]
+[audit]
+file = "~/audit.jsonl"
+[prompt]
+timeout = "45s"
+`)
+	v.write(v.localFile(), "mode = \"plan\"\n[sandbox]\nallow_dirs = [\"../shared\"]\n[prompt]\ntimeout = 10\n")
+	l := v.load()
+	if l.Mode != ModeAcceptEdits || l.ModeSource != SourceUser {
+		t.Errorf("mode = %q from %q", l.Mode, l.ModeSource)
+	}
+	wantDirs := []string{filepath.Join(v.home, "go/pkg/mod"), filepath.Join(filepath.Dir(v.root), "shared")}
+	if strings.Join(l.AllowDirs, ",") != strings.Join(wantDirs, ",") {
+		t.Errorf("allow dirs = %v, want %v", l.AllowDirs, wantDirs)
+	}
+	if want := filepath.Join(v.root, "notes/PLAN.md"); l.PlanFile != want {
+		t.Errorf("plan file = %q, want %q", l.PlanFile, want)
+	}
+	if len(l.PlanTools) != 1 || l.PlanTools[0] != "TodoWrite" {
+		t.Errorf("plan tools = %v", l.PlanTools)
+	}
+	if l.AuditFile != "/var/log/gatekeep.jsonl" {
+		t.Errorf("audit file = %q (the managed one wins)", l.AuditFile)
+	}
+	if l.PromptTimeout != 45*time.Second {
+		t.Errorf("prompt timeout = %v", l.PromptTimeout)
+	}
+}
+
+func TestLoadTrustChangesSettings(t *testing.T) {
+	v := newCfgEnv(t)
+	v.write(v.projectFile(), `mode = "acceptEdits"
+[sandbox]
+allow_dirs = ["/opt/data"]
+[plan]
+file = "PLAN.md"
+[[rule]]
+allow = "Bash(*)"
+[[rule]]
+deny = "Bash(git push *)"
+[[danger]]
+pattern = "^terraform destroy"
+reason = "destroys the environment"
+`)
+	l := v.load()
+	if l.Mode != ModeDefault || len(l.AllowDirs) != 0 || l.PlanFile != "" {
+		t.Errorf("untrusted settings applied: mode %q dirs %v plan %q", l.Mode, l.AllowDirs, l.PlanFile)
+	}
+	if len(l.Warnings) != 1 || !strings.Contains(l.Warnings[0], "is not trusted") || !strings.Contains(l.Warnings[0], "1 allow rule") ||
+		!strings.Contains(l.Warnings[0], "mode") || !strings.Contains(l.Warnings[0], "sandbox.allow_dirs") {
+		t.Errorf("warnings = %q", l.Warnings)
+	}
+	if fi := l.Files[2]; !fi.Exists || !fi.NeedsTrust || fi.Trusted || fi.Changed {
+		t.Errorf("project file info = %+v", fi)
+	}
+	cfg := v.config(l, "")
+	if d := v.bash(cfg, "python3 x.py"); d.Effect == Allow {
+		t.Errorf("untrusted allow Bash(*) allowed python3: %v", d)
+	}
+	if d := v.bash(cfg, "git push"); d.Effect != Deny || d.Rule == nil || d.Rule.Source != SourceProject {
+		t.Errorf("untrusted deny did not apply: %v", d)
+	}
+	if d := v.bash(cfg, "terraform destroy -auto-approve"); d.Effect != Deny || d.Code != "danger.config" || d.Layer != LayerDanger {
+		t.Errorf("untrusted danger did not apply: %+v", d)
+	}
+
+	store := TrustStore{Path: v.paths.Trust}
+	if _, err := store.Trust(v.projectFile()); err != nil {
+		t.Fatal(err)
+	}
+	l = v.load()
+	if l.Mode != ModeAcceptEdits || len(l.AllowDirs) != 1 || l.PlanFile == "" || len(l.Warnings) != 0 {
+		t.Errorf("trusted settings: mode %q dirs %v plan %q warnings %q", l.Mode, l.AllowDirs, l.PlanFile, l.Warnings)
+	}
+	cfg = v.config(l, ModeDefault)
+	if d := v.bash(cfg, "python3 x.py"); d.Effect != Allow || d.Code != "rule.allow" {
+		t.Errorf("trusted allow Bash(*) did not allow python3: %v", d)
+	}
+	if d := v.bash(cfg, "git push origin"); d.Effect != Deny {
+		t.Errorf("git push = %v (last rule wins)", d)
+	}
+
+	// Editing the file revokes trust.
+	v.write(v.projectFile(), "[[rule]]\nallow = \"Bash(*)\"\n# edited\n")
+	l = v.load()
+	cfg = v.config(l, ModeDefault)
+	if d := v.bash(cfg, "python3 x.py"); d.Effect == Allow {
+		t.Errorf("edited file still trusted: %v", d)
+	}
+	if fi := l.Files[2]; fi.Trusted || !fi.Changed {
+		t.Errorf("edited project file info = %+v", fi)
+	}
+	if len(l.Warnings) != 1 || !strings.Contains(l.Warnings[0], "changed since it was trusted") {
+		t.Errorf("warnings = %q", l.Warnings)
+	}
+}
+
+func TestLoadLocalFileTrust(t *testing.T) {
+	v := newCfgEnv(t)
+	v.write(v.localFile(), "mode = \"bypassPermissions\"\n[[rule]]\nallow = \"Bash(make *)\"\n")
+	l := v.load()
+	if l.Mode != ModeBypass || len(l.Warnings) != 0 {
+		t.Errorf("untracked local file: mode %q warnings %q", l.Mode, l.Warnings)
+	}
+	if d := v.bash(v.config(l, ModeDefault), "make all"); d.Effect != Allow {
+		t.Errorf("untracked local allow = %v", d)
+	}
+	v.tracked[v.localFile()] = true
+	l = v.load()
+	if l.Mode != ModeDefault || len(l.Warnings) != 1 {
+		t.Errorf("tracked local file: mode %q warnings %q", l.Mode, l.Warnings)
+	}
+	if d := v.bash(v.config(l, ModeDefault), "make all"); d.Effect == Allow {
+		t.Errorf("tracked untrusted local allow = %v", d)
+	}
+	if _, err := (TrustStore{Path: v.paths.Trust}).Trust(v.localFile()); err != nil {
+		t.Fatal(err)
+	}
+	l = v.load()
+	if d := v.bash(v.config(l, ModeDefault), "make all"); d.Effect != Allow {
+		t.Errorf("tracked trusted local allow = %v", d)
+	}
+	if l.Mode != ModeDefault || len(l.Warnings) != 1 || !strings.Contains(l.Warnings[0], "bypassPermissions") {
+		t.Errorf("tracked trusted local file set bypass: mode %q warnings %q", l.Mode, l.Warnings)
+	}
+}
+
+func TestLoadProjectCannotSetBypass(t *testing.T) {
+	v := newCfgEnv(t)
+	v.write(v.projectFile(), "mode = \"bypassPermissions\"\n")
+	v.write(v.localFile(), "mode = \"acceptEdits\"\n")
+	if _, err := (TrustStore{Path: v.paths.Trust}).Trust(v.projectFile()); err != nil {
+		t.Fatal(err)
+	}
+	l := v.load()
+	if l.Mode != ModeAcceptEdits || l.ModeSource != SourceLocal {
+		t.Errorf("mode = %q from %q, want acceptEdits from local", l.Mode, l.ModeSource)
+	}
+	if len(l.Warnings) != 1 || !strings.Contains(l.Warnings[0], "cannot set bypassPermissions") {
+		t.Errorf("warnings = %q", l.Warnings)
+	}
+}
+
+func TestResolveMode(t *testing.T) {
+	user := &Loaded{Mode: ModeAcceptEdits, ModeSource: SourceUser}
+	noBypass := &Loaded{Mode: ModeBypass, ModeSource: SourceUser, DisableBypass: true}
+	tests := []struct {
+		flag, env string
+		l         *Loaded
+		want      Mode
+		warn      bool
+		err       bool
+	}{
+		{"", "", nil, ModeDefault, false, false},
+		{"", "", &Loaded{Mode: ModeDefault}, ModeDefault, false, false},
+		{"", "", user, ModeAcceptEdits, false, false},
+		{"", "plan", user, ModePlan, false, false},
+		{"custom", "plan", user, ModeCustom, false, false},
+		{"bypassPermissions", "", user, ModeBypass, false, false},
+		{"bypassPermissions", "", noBypass, ModeDefault, true, false},
+		{"", "", noBypass, ModeDefault, true, false},
+		{"", "bypassPermissions", noBypass, ModeDefault, true, false},
+		{"yolo", "", user, ModeDefault, false, true},
+		{"", "yolo", user, ModeDefault, false, true},
+	}
+	for _, tt := range tests {
+		m, warns, err := ResolveMode(tt.flag, tt.env, tt.l)
+		if m != tt.want || (len(warns) > 0) != tt.warn || (err != nil) != tt.err {
+			t.Errorf("ResolveMode(%q, %q) = %q, %q, %v", tt.flag, tt.env, m, warns, err)
+		}
+	}
+}
+
+func TestDisableBypassManaged(t *testing.T) {
+	v := newCfgEnv(t)
+	v.write(v.paths.Managed, "disable_bypass = true\n")
+	v.write(v.paths.User, "mode = \"bypassPermissions\"\n")
+	l := v.load()
+	if !l.DisableBypass {
+		t.Fatal("disable_bypass not read")
+	}
+	m, warns, err := ResolveMode("", "", l)
+	if m != ModeDefault || len(warns) != 1 || err != nil {
+		t.Errorf("mode = %q, %q, %v", m, warns, err)
+	}
+}
+
+func TestFindRoot(t *testing.T) {
+	tmp, _ := filepath.EvalSymlinks(t.TempDir())
+	mk := func(p string) string {
+		if err := os.MkdirAll(filepath.Join(tmp, p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return filepath.Join(tmp, p)
+	}
+	gitRoot := mk("a/.git")
+	deep := mk("a/b/c")
+	gk := mk("a/b/.gatekeep")
+	none := mk("z")
+	_ = gitRoot
+	tests := []struct {
+		cwd, override, want string
+		err                 bool
+	}{
+		{deep, "", filepath.Dir(gk), false},
+		{filepath.Join(tmp, "a"), "", filepath.Join(tmp, "a"), false},
+		{none, "", none, false},
+		{deep, "..", filepath.Join(tmp, "a/b"), false},
+		{deep, "/nonexistent/dir", "", true},
+		{"rel", "", "", true},
+	}
+	for _, tt := range tests {
+		got, err := FindRoot(tt.cwd, tt.override)
+		if got != tt.want || (err != nil) != tt.err {
+			t.Errorf("FindRoot(%q, %q) = %q, %v; want %q", tt.cwd, tt.override, got, err, tt.want)
+		}
+	}
+}
+
+func TestDefaultPaths(t *testing.T) {
+	env := map[string]string{}
+	get := func(k string) string { return env[k] }
+	p := DefaultPaths(get, "/home/u")
+	if p.Managed != ManagedConfigFile || p.User != "/home/u/.config/gatekeep/config.toml" || p.Trust != "/home/u/.local/state/gatekeep/trust.json" {
+		t.Errorf("defaults = %+v", p)
+	}
+	env = map[string]string{ManagedConfigEnv: "/m.toml", "XDG_CONFIG_HOME": "/c", "XDG_STATE_HOME": "relative"}
+	p = DefaultPaths(get, "/home/u")
+	if p.Managed != "/m.toml" || p.User != "/c/gatekeep/config.toml" || p.Trust != "/home/u/.local/state/gatekeep/trust.json" {
+		t.Errorf("from env = %+v", p)
+	}
+}
+
+func TestConfigFiles(t *testing.T) {
+	v := newCfgEnv(t)
+	v.write(v.projectFile(), "[[rule]]\nbroken =\n")
+	files := ConfigFiles(v.opts())
+	if len(files) != 5 {
+		t.Fatalf("files = %+v", files)
+	}
+	if f := files[2]; f.Path != v.projectFile() || !f.Exists || !f.NeedsTrust || f.Trusted || f.SHA256 == "" {
+		t.Errorf("project = %+v", f)
+	}
+	if f := files[1]; f.Path != v.paths.User || f.Exists {
+		t.Errorf("user = %+v", f)
+	}
+}
+
+func TestConfigErrorsUnwrap(t *testing.T) {
+	a, b := &ConfigError{File: "a", Msg: "x"}, &ConfigError{File: "b", Line: 2, Key: "k", Msg: "y"}
+	err := errors.Join(a, errors.Join(b))
+	got := ConfigErrors(err)
+	if len(got) != 2 || got[0] != a || got[1] != b {
+		t.Errorf("ConfigErrors = %v", got)
+	}
+	if b.Error() != "b:2: k: y" || a.Error() != "a: x" {
+		t.Errorf("texts %q %q", a.Error(), b.Error())
+	}
+}
+
+// TestLoadTestdataErrors loads each testdata/config/*.toml as the user file
+// and compares the errors with its `# error: LINE KEY: MESSAGE` comments
+// (KEY "-" for none; MESSAGE is a prefix).
+func TestLoadTestdataErrors(t *testing.T) {
+	files, err := filepath.Glob("../testdata/config/*.toml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no testdata: %v", err)
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []string
+			for _, l := range strings.Split(string(data), "\n") {
+				if w, ok := strings.CutPrefix(l, "# error: "); ok {
+					want = append(want, w)
+				}
+			}
+			v := newCfgEnv(t)
+			v.write(v.paths.User, string(data))
+			_, err = Load(v.opts())
+			got := ConfigErrors(err)
+			if len(got) != len(want) {
+				t.Fatalf("got %d errors, want %d:\n%v", len(got), len(want), err)
+			}
+			for i, w := range want {
+				lineKey, msg, _ := strings.Cut(w, ": ")
+				line, key, _ := strings.Cut(lineKey, " ")
+				if key == "-" {
+					key = ""
+				}
+				g := got[i]
+				if strconv.Itoa(g.Line) != line || g.Key != key || !strings.HasPrefix(g.Msg, msg) {
+					t.Errorf("error %d = %d %q: %q\nwant    %s %q: %q", i, g.Line, g.Key, g.Msg, line, key, msg)
+				}
+			}
+		})
+	}
+}
+
+// TestRunTestsSamplePolicy runs the [[test]] entries of the sample policy
+// in testdata/policy: all pass in config.toml, one fails in failing.toml.
+func TestRunTestsSamplePolicy(t *testing.T) {
+	for _, tt := range []struct {
+		file  string
+		fails []int
+	}{
+		{"config.toml", nil},
+		{"failing.toml", []int{2}},
+	} {
+		t.Run(tt.file, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("../testdata/policy", tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := newCfgEnv(t)
+			v.write(v.projectFile(), string(data))
+			if _, err := (TrustStore{Path: v.paths.Trust}).Trust(v.projectFile()); err != nil {
+				t.Fatal(err)
+			}
+			l := v.load()
+			if len(l.Tests) == 0 {
+				t.Fatal("no tests loaded")
+			}
+			results := RunTests(v.config(l, ""), v.root, l.Tests)
+			var fails []int
+			for _, r := range results {
+				if !r.Pass {
+					fails = append(fails, r.Case.Index)
+					t.Log(r)
+				}
+			}
+			if fmt.Sprint(fails) != fmt.Sprint(tt.fails) {
+				for _, r := range results {
+					t.Log(r)
+				}
+				t.Fatalf("failing cases %v, want %v", fails, tt.fails)
+			}
+			if len(fails) > 0 {
+				s := results[fails[0]].String()
+				if !strings.Contains(s, `"pushes ask"`) || !strings.Contains(s, "want allow, got ask") || !strings.Contains(s, "rules") ||
+					!strings.Contains(s, v.projectFile()+":") {
+					t.Errorf("failure text %q", s)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,1047 @@
+package policy
+
+import (
+	"bytes"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/gatekeep/gatekeep/pathguard"
+)
+
+// defaultTOML is the embedded default policy: secret files denied to reads
+// and writes (design §6). It is read by the same loader as every file.
+//
+//go:embed default.toml
+var defaultTOML []byte
+
+// DefaultPolicy returns the text of the embedded default policy.
+func DefaultPolicy() []byte { return bytes.Clone(defaultTOML) }
+
+// MaxConfigSize is the largest config file Load reads, in bytes (4 MiB).
+const MaxConfigSize = 4 << 20
+
+// LoadOptions says where Load finds the files and how it judges trust.
+type LoadOptions struct {
+	// Root is the project root (absolute), from FindRoot.
+	Root string
+	// Home is the home directory (absolute), for `~` in patterns and
+	// paths. A `~` pattern with no Home is a config error.
+	Home string
+	// Paths are the managed and user files and the trust store, from
+	// DefaultPaths. An empty path skips that file (or, for Trust, trusts
+	// nothing).
+	Paths Paths
+	// Tracked reports whether git tracks a file (cmd implements it with
+	// `git ls-files --error-unmatch`). A tracked local file needs trust
+	// like the project file. Nil counts every local file as untracked.
+	Tracked func(path string) bool
+	// NoDefault leaves out the embedded default policy (for tests).
+	NoDefault bool
+}
+
+// Load reads every config layer (managed, user, project, local, then the
+// embedded default), validates each, and merges them. Missing files are
+// skipped. Every problem found in any file is returned at once, as
+// *ConfigError values joined with errors.Join, and the Loaded is then nil:
+// the caller must fail closed (exit 78). Other errors (an unreadable file)
+// are wrapped in a *ConfigError naming the file as well.
+func Load(opts LoadOptions) (*Loaded, error) {
+	if !filepath.IsAbs(opts.Root) {
+		return nil, &ConfigError{File: opts.Root, Msg: "the project root must be an absolute path"}
+	}
+	root := filepath.Clean(opts.Root)
+	c := &compiler{root: root, home: opts.Home}
+	c.init()
+	trust := readTrustStore(opts.Paths.Trust)
+	l := &Loaded{Root: root, Rules: &RuleSet{}}
+	if trust.err != nil {
+		l.Warnings = append(l.Warnings, fmt.Sprintf("trust store %s cannot be read (%v); every project file counts as untrusted", opts.Paths.Trust, trust.err))
+	}
+	var errs []error
+	for _, src := range Sources {
+		fi := FileInfo{Source: src, Trusted: true}
+		var data []byte
+		switch src {
+		case SourceManaged:
+			fi.Path = opts.Paths.Managed
+		case SourceUser:
+			fi.Path = opts.Paths.User
+		case SourceProject:
+			fi.Path = filepath.Join(root, ProjectConfigDir, ProjectConfigName)
+			fi.NeedsTrust = true
+		case SourceLocal:
+			fi.Path = filepath.Join(root, ProjectConfigDir, LocalConfigName)
+		case SourceDefault:
+			fi.Path = DefaultConfigFile
+			if opts.NoDefault {
+				l.Files = append(l.Files, fi)
+				continue
+			}
+			fi.Exists, data = true, defaultTOML
+		}
+		if src != SourceDefault {
+			if fi.Path == "" {
+				l.Files = append(l.Files, fi)
+				continue
+			}
+			b, err := readConfigFile(fi.Path)
+			if err != nil {
+				errs = append(errs, &ConfigError{File: fi.Path, Msg: err.Error()})
+				l.Files = append(l.Files, fi)
+				continue
+			}
+			if b == nil {
+				l.Files = append(l.Files, fi)
+				continue
+			}
+			fi.Exists, data = true, b
+		}
+		sum := sha256.Sum256(data)
+		fi.SHA256 = hex.EncodeToString(sum[:])
+		if src == SourceLocal && opts.Tracked != nil && opts.Tracked(fi.Path) {
+			fi.NeedsTrust = true
+		}
+		if fi.NeedsTrust {
+			fi.Trusted, fi.Changed = trust.check(fi.Path, fi.SHA256)
+		}
+		l.Files = append(l.Files, fi)
+		f, ferrs := c.parse(src, fi.Path, data)
+		errs = append(errs, ferrs...)
+		if f != nil {
+			l.merge(f, fi)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	if l.ModeSource == "" {
+		l.Mode = ModeDefault
+	}
+	return l, nil
+}
+
+// ConfigFiles lists where each layer's file is or would be, in Sources
+// order, with existence and trust, without parsing them: `gatekeep config
+// path` works even when a file is broken.
+func ConfigFiles(opts LoadOptions) []FileInfo {
+	root := filepath.Clean(opts.Root)
+	trust := readTrustStore(opts.Paths.Trust)
+	var out []FileInfo
+	for _, src := range Sources {
+		fi := FileInfo{Source: src, Trusted: true}
+		switch src {
+		case SourceManaged:
+			fi.Path = opts.Paths.Managed
+		case SourceUser:
+			fi.Path = opts.Paths.User
+		case SourceProject:
+			fi.Path = filepath.Join(root, ProjectConfigDir, ProjectConfigName)
+			fi.NeedsTrust = true
+		case SourceLocal:
+			fi.Path = filepath.Join(root, ProjectConfigDir, LocalConfigName)
+			fi.NeedsTrust = opts.Tracked != nil && opts.Tracked(fi.Path)
+		case SourceDefault:
+			fi.Path, fi.Exists = DefaultConfigFile, !opts.NoDefault
+		}
+		if src != SourceDefault && fi.Path != "" {
+			if b, err := readConfigFile(fi.Path); err == nil && b != nil {
+				sum := sha256.Sum256(b)
+				fi.Exists, fi.SHA256 = true, hex.EncodeToString(sum[:])
+				if fi.NeedsTrust {
+					fi.Trusted, fi.Changed = trust.check(fi.Path, fi.SHA256)
+				}
+			}
+		}
+		out = append(out, fi)
+	}
+	return out
+}
+
+// readConfigFile returns the file's bytes, nil (and no error) when it does
+// not exist.
+func readConfigFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the file: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the file: %w", err)
+	}
+	if fi.IsDir() {
+		return nil, errors.New("is a directory, not a file")
+	}
+	b, err := io.ReadAll(io.LimitReader(f, MaxConfigSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the file: %w", err)
+	}
+	if len(b) > MaxConfigSize {
+		return nil, fmt.Errorf("is over the %d-byte limit", MaxConfigSize)
+	}
+	if b == nil {
+		b = []byte{}
+	}
+	return b, nil
+}
+
+// fileConfig is one file, parsed and validated.
+type fileConfig struct {
+	source        string
+	path          string
+	mode          Mode
+	modeSet       bool
+	disableBypass bool
+	allowDirs     []string
+	planFile      string
+	planTools     []string
+	planToolsSet  bool
+	auditFile     string
+	promptTimeout time.Duration
+	rules         []*Rule
+	danger        []*DangerRule
+	tests         []TestCase
+}
+
+// merge adds one file to the effective configuration, leaving out what an
+// untrusted file may not set.
+func (l *Loaded) merge(f *fileConfig, fi FileInfo) {
+	trusted := !fi.NeedsTrust || fi.Trusted
+	var ignored []string
+	nAllow := 0
+	for _, r := range f.rules {
+		r.Trusted = trusted
+		r.Active = trusted || r.Ref.Effect != Allow
+		if !r.Active {
+			nAllow++
+		}
+	}
+	if nAllow > 0 {
+		ignored = append(ignored, plural(nAllow, "allow rule", "allow rules"))
+	}
+	l.Rules.add(f.source, f.rules, f.danger)
+	l.Tests = append(l.Tests, f.tests...)
+	if f.disableBypass {
+		l.DisableBypass = true
+	}
+	if f.modeSet {
+		switch {
+		case !trusted:
+			ignored = append(ignored, "mode")
+		case f.mode == ModeBypass && fi.NeedsTrust:
+			l.Warnings = append(l.Warnings, fmt.Sprintf("%s: mode = %q is ignored: a %s file cannot set bypassPermissions", f.path, f.mode, f.source))
+		case l.ModeSource == "":
+			l.Mode, l.ModeSource = f.mode, f.source
+		}
+	}
+	if len(f.allowDirs) > 0 {
+		if trusted {
+			l.AllowDirs = append(l.AllowDirs, f.allowDirs...)
+		} else {
+			ignored = append(ignored, "sandbox.allow_dirs")
+		}
+	}
+	if f.planFile != "" || f.planToolsSet {
+		switch {
+		case !trusted:
+			ignored = append(ignored, "[plan]")
+		default:
+			if f.planFile != "" && l.PlanFile == "" {
+				l.PlanFile = f.planFile
+			}
+			if f.planToolsSet && l.PlanTools == nil {
+				l.PlanTools = append([]string{}, f.planTools...)
+			}
+		}
+	}
+	if f.auditFile != "" {
+		if !trusted {
+			ignored = append(ignored, "[audit]")
+		} else if l.AuditFile == "" {
+			l.AuditFile = f.auditFile
+		}
+	}
+	if f.promptTimeout != 0 {
+		if !trusted {
+			ignored = append(ignored, "[prompt]")
+		} else if l.PromptTimeout == 0 {
+			l.PromptTimeout = f.promptTimeout
+		}
+	}
+	if len(ignored) > 0 {
+		why := "is not trusted"
+		if fi.Changed {
+			why = "changed since it was trusted"
+		}
+		l.Warnings = append(l.Warnings, fmt.Sprintf("%s %s, so its %s %s ignored (its deny and ask rules apply); run `gatekeep trust` after reviewing it",
+			f.path, why, strings.Join(ignored, ", "), isAre(len(ignored), nAllow)))
+	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+func isAre(items, nAllow int) string {
+	if items == 1 && nAllow <= 1 {
+		return "is"
+	}
+	return "are"
+}
+
+// Raw TOML shapes. Every section is a Primitive, decoded on its own, so
+// that one bad section does not hide the problems of the others.
+type rawFile struct {
+	Mode          toml.Primitive   `toml:"mode"`
+	DisableBypass toml.Primitive   `toml:"disable_bypass"`
+	Sandbox       toml.Primitive   `toml:"sandbox"`
+	Plan          toml.Primitive   `toml:"plan"`
+	Audit         toml.Primitive   `toml:"audit"`
+	Prompt        toml.Primitive   `toml:"prompt"`
+	Rule          []toml.Primitive `toml:"rule"`
+	Danger        []toml.Primitive `toml:"danger"`
+	Test          []toml.Primitive `toml:"test"`
+}
+
+type rawSandbox struct {
+	AllowDirs tomlStrings `toml:"allow_dirs"`
+}
+
+type rawPlan struct {
+	File  tomlString  `toml:"file"`
+	Tools tomlStrings `toml:"tools"`
+}
+
+type rawAudit struct {
+	File tomlString `toml:"file"`
+}
+
+type rawPrompt struct {
+	Timeout tomlDuration `toml:"timeout"`
+}
+
+type rawRule struct {
+	Allow  tomlStrings `toml:"allow"`
+	Deny   tomlStrings `toml:"deny"`
+	Ask    tomlStrings `toml:"ask"`
+	Reason tomlString  `toml:"reason"`
+}
+
+type rawDanger struct {
+	Pattern tomlString `toml:"pattern"`
+	Reason  tomlString `toml:"reason"`
+}
+
+type rawTest struct {
+	Name   tomlString `toml:"name"`
+	Tool   tomlString `toml:"tool"`
+	Input  tomlString `toml:"input"`
+	Mode   tomlString `toml:"mode"`
+	Expect tomlString `toml:"expect"`
+}
+
+// tomlString accepts a TOML string; any other type is recorded in bad
+// rather than failing the decode, so every problem is reported.
+type tomlString struct {
+	set bool
+	s   string
+	bad string
+}
+
+func (t *tomlString) UnmarshalTOML(v any) error {
+	t.set = true
+	s, ok := v.(string)
+	if !ok {
+		t.bad = "want a string, got " + tomlType(v)
+		return nil
+	}
+	t.s = s
+	return nil
+}
+
+// tomlStrings accepts a string or a list of strings.
+type tomlStrings struct {
+	set    bool
+	single bool // written as one string, not a list
+	list   []string
+	bad    string
+}
+
+func (t *tomlStrings) UnmarshalTOML(v any) error {
+	t.set = true
+	switch x := v.(type) {
+	case string:
+		t.single, t.list = true, []string{x}
+	case []any:
+		for i, e := range x {
+			s, ok := e.(string)
+			if !ok {
+				t.bad = fmt.Sprintf("item %d: want a string, got %s", i, tomlType(e))
+				return nil
+			}
+			t.list = append(t.list, s)
+		}
+		if len(t.list) == 0 {
+			t.bad = "the list is empty"
+		}
+	default:
+		t.bad = "want a string or a list of strings, got " + tomlType(v)
+	}
+	return nil
+}
+
+// tomlDuration accepts a Go duration string ("30s", "2m") or a whole
+// number of seconds.
+type tomlDuration struct {
+	set bool
+	d   time.Duration
+	bad string
+}
+
+func (t *tomlDuration) UnmarshalTOML(v any) error {
+	t.set = true
+	switch x := v.(type) {
+	case string:
+		d, err := time.ParseDuration(x)
+		if err != nil {
+			t.bad = fmt.Sprintf("want a duration such as \"30s\" or a number of seconds: %q does not parse", x)
+			return nil
+		}
+		t.d = d
+	case int64:
+		t.d = time.Duration(x) * time.Second
+	default:
+		t.bad = "want a duration such as \"30s\" or a number of seconds, got " + tomlType(v)
+		return nil
+	}
+	if t.d <= 0 {
+		t.bad = "the timeout must be positive"
+	}
+	return nil
+}
+
+func tomlType(v any) string {
+	switch v.(type) {
+	case string:
+		return "a string"
+	case int64:
+		return "an integer"
+	case float64:
+		return "a float"
+	case bool:
+		return "a boolean"
+	case []any:
+		return "a list"
+	case map[string]any:
+		return "a table"
+	case []map[string]any:
+		return "a list of tables"
+	case time.Time:
+		return "a date-time"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// compiler turns files into rules. It holds what patterns are resolved
+// against.
+type compiler struct {
+	root, home         string
+	realRoot, realHome string
+}
+
+func (c *compiler) init() {
+	c.realRoot = realOrAbs(c.root)
+	if c.home != "" {
+		c.realHome = realOrAbs(filepath.Clean(c.home))
+	}
+}
+
+// fileErrs collects the problems of one file.
+type fileErrs struct {
+	path  string
+	lines []string
+	errs  []error
+}
+
+func (fe *fileErrs) add(line int, key, format string, args ...any) {
+	fe.errs = append(fe.errs, &ConfigError{File: fe.path, Line: line, Key: key, Msg: fmt.Sprintf(format, args...)})
+}
+
+// arrays are the arrays of tables a file may hold.
+var arrays = []string{"rule", "danger", "test"}
+
+// parse reads one file. It returns the file's settings and rules, and every
+// problem found.
+func (c *compiler) parse(source, path string, data []byte) (*fileConfig, []error) {
+	fe := &fileErrs{path: path, lines: strings.Split(string(data), "\n")}
+	var raw rawFile
+	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&raw)
+	if err != nil {
+		fe.errs = append(fe.errs, tomlError(path, err))
+		return nil, fe.errs
+	}
+	f := &fileConfig{source: source, path: path}
+	failed := map[string]bool{} // sections whose keys are not to be reported as unknown
+	decode := func(key string, p toml.Primitive, v any) bool {
+		if err := md.PrimitiveDecode(p, v); err != nil {
+			ce := tomlError(path, err)
+			ce.Key = key
+			fe.errs = append(fe.errs, ce)
+			failed[key] = true
+			return false
+		}
+		return true
+	}
+
+	if md.IsDefined("mode") {
+		var s tomlString
+		if decode("mode", raw.Mode, &s) {
+			line := fe.keyLine("", "mode")
+			if s.bad != "" {
+				fe.add(line, "mode", "%s", s.bad)
+			} else if m, err := ParseMode(s.s); err != nil {
+				fe.add(line, "mode", "%v", err)
+			} else {
+				f.mode, f.modeSet = m, true
+			}
+		}
+	}
+	if md.IsDefined("disable_bypass") {
+		var b any
+		if decode("disable_bypass", raw.DisableBypass, &b) {
+			line := fe.keyLine("", "disable_bypass")
+			v, ok := b.(bool)
+			switch {
+			case !ok:
+				fe.add(line, "disable_bypass", "want true or false, got %s", tomlType(b))
+			case source != SourceManaged:
+				fe.add(line, "disable_bypass", "only the managed config (%s) may set this", ManagedConfigFile)
+			default:
+				f.disableBypass = v
+			}
+		}
+	}
+	if md.IsDefined("sandbox") {
+		var s rawSandbox
+		if decode("sandbox", raw.Sandbox, &s) && s.AllowDirs.set {
+			line := fe.keyLine("sandbox", "allow_dirs")
+			if s.AllowDirs.bad != "" {
+				fe.add(line, "sandbox.allow_dirs", "%s", s.AllowDirs.bad)
+			}
+			for i, d := range s.AllowDirs.list {
+				abs, err := expandPath(d, c.root, c.home)
+				if err != nil {
+					fe.add(line, fmt.Sprintf("sandbox.allow_dirs[%d]", i), "%v", err)
+					continue
+				}
+				f.allowDirs = append(f.allowDirs, abs)
+			}
+		}
+	}
+	if md.IsDefined("plan") {
+		var p rawPlan
+		if decode("plan", raw.Plan, &p) {
+			if p.File.set {
+				line := fe.keyLine("plan", "file")
+				switch {
+				case p.File.bad != "":
+					fe.add(line, "plan.file", "%s", p.File.bad)
+				case p.File.s == "":
+					fe.add(line, "plan.file", "the plan file is empty")
+				default:
+					if abs, err := expandPath(p.File.s, c.root, c.home); err != nil {
+						fe.add(line, "plan.file", "%v", err)
+					} else {
+						f.planFile = realOrAbs(abs)
+					}
+				}
+			}
+			if p.Tools.set {
+				line := fe.keyLine("plan", "tools")
+				if p.Tools.bad != "" && p.Tools.bad != "the list is empty" {
+					fe.add(line, "plan.tools", "%s", p.Tools.bad)
+				}
+				f.planToolsSet = true
+				f.planTools = []string{}
+				for i, t := range p.Tools.list {
+					if msg := checkToolName(t); msg != "" {
+						fe.add(line, fmt.Sprintf("plan.tools[%d]", i), "%s", msg)
+						continue
+					}
+					f.planTools = append(f.planTools, t)
+				}
+			}
+		}
+	}
+	if md.IsDefined("audit") {
+		var a rawAudit
+		if decode("audit", raw.Audit, &a) && a.File.set {
+			line := fe.keyLine("audit", "file")
+			switch {
+			case a.File.bad != "":
+				fe.add(line, "audit.file", "%s", a.File.bad)
+			case a.File.s == "":
+				fe.add(line, "audit.file", "the audit file is empty")
+			default:
+				if abs, err := expandPath(a.File.s, c.root, c.home); err != nil {
+					fe.add(line, "audit.file", "%v", err)
+				} else {
+					f.auditFile = abs
+				}
+			}
+		}
+	}
+	if md.IsDefined("prompt") {
+		var p rawPrompt
+		if decode("prompt", raw.Prompt, &p) && p.Timeout.set {
+			if p.Timeout.bad != "" {
+				fe.add(fe.keyLine("prompt", "timeout"), "prompt.timeout", "%s", p.Timeout.bad)
+			} else {
+				f.promptTimeout = p.Timeout.d
+			}
+		}
+	}
+
+	ruleLines := fe.headerLines("rule", len(raw.Rule))
+	for i, p := range raw.Rule {
+		key := fmt.Sprintf("rule[%d]", i)
+		var r rawRule
+		if !decode(key, p, &r) {
+			continue
+		}
+		f.rules = append(f.rules, c.rule(fe, source, i, ruleLines[i], r)...)
+	}
+	dangerLines := fe.headerLines("danger", len(raw.Danger))
+	for i, p := range raw.Danger {
+		key := fmt.Sprintf("danger[%d]", i)
+		var r rawDanger
+		if !decode(key, p, &r) {
+			continue
+		}
+		if d := c.danger(fe, source, i, dangerLines[i], r); d != nil {
+			f.danger = append(f.danger, d)
+		}
+	}
+	testLines := fe.headerLines("test", len(raw.Test))
+	for i, p := range raw.Test {
+		key := fmt.Sprintf("test[%d]", i)
+		var r rawTest
+		if !decode(key, p, &r) {
+			continue
+		}
+		if t, ok := testCase(fe, source, i, testLines[i], r); ok {
+			f.tests = append(f.tests, t)
+		}
+	}
+
+	// Unknown keys, named with the index of the table they are in. Only
+	// the outermost unknown key is reported (`[foo] bar = 1`: "foo").
+	undecoded := map[string]bool{}
+	for _, k := range md.Undecoded() {
+		undecoded[k.String()] = true
+	}
+	count := map[string]int{}
+	for _, k := range md.Keys() {
+		if len(k) == 1 && isArray(k[0]) {
+			count[k[0]]++
+		}
+		if !undecoded[k.String()] || failed[k[0]] {
+			continue
+		}
+		if len(k) > 1 && undecoded[k[:len(k)-1].String()] {
+			continue
+		}
+		name := k[len(k)-1]
+		key, line := "", 0
+		switch {
+		case len(k) == 1:
+			line = fe.keyLine("", name)
+		case isArray(k[0]):
+			idx := max(count[k[0]]-1, 0)
+			section := fmt.Sprintf("%s[%d]", k[0], idx)
+			if failed[section] {
+				continue
+			}
+			key = section + keySuffix(k[1:len(k)-1])
+			switch k[0] {
+			case "rule":
+				line = lineAt(ruleLines, idx)
+			case "danger":
+				line = lineAt(dangerLines, idx)
+			case "test":
+				line = lineAt(testLines, idx)
+			}
+		default:
+			key = strings.Join(k[:len(k)-1], ".")
+			line = fe.keyLine(key, name)
+		}
+		fe.add(line, key, "unknown key %q%s", name, suggest(k))
+	}
+	if len(fe.errs) > 0 {
+		// In the order of the file; problems without a line last.
+		slices.SortStableFunc(fe.errs, func(a, b error) int {
+			la, lb := a.(*ConfigError).Line, b.(*ConfigError).Line
+			if la == 0 || lb == 0 {
+				return lb - la
+			}
+			return la - lb
+		})
+		return f, fe.errs
+	}
+	return f, nil
+}
+
+var knownSection = map[string][]string{
+	"":        {"mode", "disable_bypass", "sandbox", "plan", "audit", "prompt", "rule", "danger", "test"},
+	"sandbox": {"allow_dirs"},
+	"plan":    {"file", "tools"},
+	"audit":   {"file"},
+	"prompt":  {"timeout"},
+	"rule":    {"allow", "deny", "ask", "reason"},
+	"danger":  {"pattern", "reason"},
+	"test":    {"name", "tool", "input", "mode", "expect"},
+}
+
+// suggest names the known key closest to an unknown one, when one is
+// close: ` (did you mean "reason"?)`.
+func suggest(k toml.Key) string {
+	section := ""
+	if len(k) > 1 {
+		section = k[0]
+	}
+	name := k[len(k)-1]
+	best, bestD := "", 3
+	for _, known := range knownSection[section] {
+		if d := editDistance(name, known); d < bestD {
+			best, bestD = known, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+func isArray(name string) bool {
+	for _, a := range arrays {
+		if a == name {
+			return true
+		}
+	}
+	return false
+}
+
+func keySuffix(k []string) string {
+	if len(k) == 0 {
+		return ""
+	}
+	return "." + strings.Join(k, ".")
+}
+
+func lineAt(lines []int, i int) int {
+	if i < len(lines) {
+		return lines[i]
+	}
+	return 0
+}
+
+var tomlLineRe = regexp.MustCompile(`^toml: line (\d+)(?: \(last key "[^"]*"\))?: `)
+
+// tomlError turns an error of the TOML library into a *ConfigError with
+// the line it reports.
+func tomlError(path string, err error) *ConfigError {
+	var pe toml.ParseError
+	if errors.As(err, &pe) {
+		line := pe.Position.Line
+		if line == 0 {
+			line = pe.Line
+		}
+		return &ConfigError{File: path, Line: line, Key: pe.LastKey, Msg: pe.Message}
+	}
+	msg := err.Error()
+	ce := &ConfigError{File: path}
+	if m := tomlLineRe.FindStringSubmatch(msg); m != nil {
+		ce.Line, _ = strconv.Atoi(m[1])
+		msg = msg[len(m[0]):]
+	}
+	ce.Msg = strings.TrimPrefix(msg, "toml: ")
+	return ce
+}
+
+var headerRe = regexp.MustCompile(`^\s*\[\[\s*([A-Za-z0-9_-]+)\s*\]\]\s*(#.*)?$`)
+var tableRe = regexp.MustCompile(`^\s*\[\s*([A-Za-z0-9_.-]+)\s*\]\s*(#.*)?$`)
+
+// headerLines returns the 1-based lines of the `[[name]]` headers, found
+// by scanning the lines (TOML, not shell: a header is a line of its own).
+// When the count does not agree with the decoded tables (a header inside a
+// multi-line string, an inline array of tables), it returns zeros.
+func (fe *fileErrs) headerLines(name string, n int) []int {
+	out := make([]int, 0, n)
+	for i, l := range fe.lines {
+		t := strings.TrimLeft(l, " \t")
+		if !strings.HasPrefix(t, "[[") || !strings.Contains(t, name) {
+			continue
+		}
+		if m := headerRe.FindStringSubmatch(t); m != nil && m[1] == name {
+			out = append(out, i+1)
+		}
+	}
+	if len(out) != n {
+		return make([]int, n)
+	}
+	return out
+}
+
+// keyLine finds the line of `key = ...` in table section ("" for the top
+// level), best effort; 0 when not found.
+func (fe *fileErrs) keyLine(section, key string) int {
+	in := section == ""
+	re := regexp.MustCompile(`^\s*("?)` + regexp.QuoteMeta(key) + `("?)\s*=`)
+	for i, l := range fe.lines {
+		if m := tableRe.FindStringSubmatch(l); m != nil {
+			in = m[1] == section
+			continue
+		}
+		if headerRe.MatchString(l) {
+			in = false
+			continue
+		}
+		if in && re.MatchString(l) {
+			return i + 1
+		}
+	}
+	// A table of that name: `[section]`, or `[key]` at the top level.
+	want := section
+	if want == "" {
+		want = key
+	}
+	for i, l := range fe.lines {
+		if m := tableRe.FindStringSubmatch(l); m != nil && (m[1] == want || strings.HasPrefix(m[1], want+".")) {
+			return i + 1
+		}
+		if m := headerRe.FindStringSubmatch(l); m != nil && m[1] == want {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// rule validates one [[rule]] table and returns one Rule per pattern.
+func (c *compiler) rule(fe *fileErrs, source string, idx, line int, r rawRule) []*Rule {
+	key := fmt.Sprintf("rule[%d]", idx)
+	type eff struct {
+		name   string
+		effect Effect
+		v      tomlStrings
+	}
+	var set []eff
+	for _, e := range []eff{{"allow", Allow, r.Allow}, {"deny", Deny, r.Deny}, {"ask", Ask, r.Ask}} {
+		if e.v.set {
+			set = append(set, e)
+		}
+	}
+	reason := ""
+	if r.Reason.set {
+		if r.Reason.bad != "" {
+			fe.add(line, key+".reason", "%s", r.Reason.bad)
+		}
+		reason = strings.TrimSpace(r.Reason.s)
+	}
+	switch len(set) {
+	case 0:
+		fe.add(line, key, "the rule has no effect: set one of allow, deny or ask")
+		return nil
+	case 1:
+	default:
+		names := make([]string, len(set))
+		for i, e := range set {
+			names[i] = e.name
+		}
+		fe.add(line, key, "the rule sets %s: a rule has exactly one of allow, deny or ask", strings.Join(names, " and "))
+		return nil
+	}
+	e := set[0]
+	if e.v.bad != "" {
+		fe.add(line, key+"."+e.name, "%s", e.v.bad)
+		return nil
+	}
+	var out []*Rule
+	for j, text := range e.v.list {
+		k := fmt.Sprintf("%s.%s[%d]", key, e.name, j)
+		if e.v.single {
+			k = key + "." + e.name
+		}
+		tool, pattern, hasPattern, err := splitRule(text)
+		var m matcher
+		if err == nil {
+			m, err = c.compile(tool, pattern, hasPattern)
+		}
+		if err != nil {
+			fe.add(line, k, "%s: %v", strconv.Quote(text), err)
+			continue
+		}
+		out = append(out, &Rule{
+			Ref:     RuleRef{Rule: strings.TrimSpace(text), Effect: e.effect, Source: source, File: fe.path, Line: line, Index: idx, Reason: reason},
+			Tool:    tool,
+			Pattern: pattern,
+			m:       m,
+		})
+	}
+	return out
+}
+
+// danger validates one [[danger]] table.
+func (c *compiler) danger(fe *fileErrs, source string, idx, line int, r rawDanger) *DangerRule {
+	key := fmt.Sprintf("danger[%d]", idx)
+	ok := true
+	if r.Reason.bad != "" {
+		fe.add(line, key+".reason", "%s", r.Reason.bad)
+		ok = false
+	}
+	switch {
+	case !r.Pattern.set:
+		fe.add(line, key, "pattern is missing")
+		return nil
+	case r.Pattern.bad != "":
+		fe.add(line, key+".pattern", "%s", r.Pattern.bad)
+		return nil
+	case r.Pattern.s == "":
+		fe.add(line, key+".pattern", "the pattern is empty")
+		return nil
+	}
+	re, err := regexp.Compile(r.Pattern.s)
+	if err != nil {
+		fe.add(line, key+".pattern", "%v", err)
+		return nil
+	}
+	if re.MatchString("") {
+		fe.add(line, key+".pattern", "the pattern %q matches every command", r.Pattern.s)
+		return nil
+	}
+	if !ok {
+		return nil
+	}
+	return &DangerRule{
+		Ref: RuleRef{Rule: r.Pattern.s, Effect: Deny, Source: source, File: fe.path, Line: line, Index: idx, Reason: strings.TrimSpace(r.Reason.s)},
+		re:  re,
+	}
+}
+
+// testCase validates one [[test]] table.
+func testCase(fe *fileErrs, source string, idx, line int, r rawTest) (TestCase, bool) {
+	key := fmt.Sprintf("test[%d]", idx)
+	t := TestCase{Source: source, File: fe.path, Line: line, Index: idx}
+	ok := true
+	str := func(name string, v tomlString, required bool) string {
+		switch {
+		case v.bad != "":
+			fe.add(line, key+"."+name, "%s", v.bad)
+			ok = false
+		case required && (!v.set || v.s == ""):
+			fe.add(line, key, "%s is missing", name)
+			ok = false
+		}
+		return v.s
+	}
+	t.Name = str("name", r.Name, false)
+	t.Tool = str("tool", r.Tool, true)
+	t.Input = str("input", r.Input, true)
+	mode := str("mode", r.Mode, false)
+	expect := str("expect", r.Expect, true)
+	if t.Tool != "" {
+		if msg := checkToolName(t.Tool); msg != "" {
+			fe.add(line, key+".tool", "%s", msg)
+			ok = false
+		}
+	}
+	if r.Mode.set && r.Mode.bad == "" {
+		m, err := ParseMode(mode)
+		if err != nil || mode == "" {
+			if err == nil {
+				err = errors.New("the mode is empty")
+			}
+			fe.add(line, key+".mode", "%v", err)
+			ok = false
+		}
+		t.Mode = m
+	}
+	if expect != "" {
+		e, err := ParseEffect(expect)
+		if err != nil {
+			fe.add(line, key+".expect", "%v", err)
+			ok = false
+		}
+		t.Expect = e
+	}
+	return t, ok
+}
+
+// expandPath makes a path from a config file absolute: `~` and `~/x`
+// against home, a relative path against root. `~user` is refused.
+func expandPath(p, root, home string) (string, error) {
+	switch {
+	case p == "":
+		return "", errors.New("the path is empty")
+	case p == "~" || strings.HasPrefix(p, "~/"):
+		if home == "" {
+			return "", fmt.Errorf("%q needs the home directory, which is not known", p)
+		}
+		return filepath.Join(home, p[1:]), nil
+	case strings.HasPrefix(p, "~"):
+		return "", fmt.Errorf("%q: ~user is not supported; write the path out", p)
+	case filepath.IsAbs(p):
+		return filepath.Clean(p), nil
+	}
+	return filepath.Join(root, p), nil
+}
+
+// realOrAbs returns the real location of an absolute path (symlinks
+// resolved, a missing tail re-joined), or the path itself when it cannot be
+// resolved.
+func realOrAbs(abs string) string {
+	var g *pathguard.Guard
+	if r := g.Check(abs, abs); r.Real != "" {
+		return r.Real
+	}
+	return filepath.Clean(abs)
+}

@@ -1,0 +1,644 @@
+package policy
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/mattn/go-shellwords"
+
+	"github.com/gatekeep/gatekeep/shellparse"
+)
+
+// ruleKind is what a rule judges.
+type ruleKind uint8
+
+const (
+	kindBash  ruleKind = iota + 1 // a simple command
+	kindRead                      // a file read: the Read tool, or a shell read
+	kindWrite                     // a file write: Write, Edit, or a shell write
+	kindOther                     // any other tool, by name
+)
+
+// KnownTools are the tool names a rule, a [[test]] or `[plan] tools` may
+// name, besides `mcp__server__tool` names: gatekeep's own (Bash, Read,
+// ReadFile, Write, WriteFile, Edit) and those the supported agents' hooks
+// send (Claude Code's tool list; Gemini CLI's and Codex's built-in tool
+// names). A misspelt name is a config error rather than a rule that never
+// matches.
+var KnownTools = []string{
+	ToolBash, ToolRead, "ReadFile", ToolWrite, "WriteFile", ToolEdit,
+	// Claude Code
+	"Agent", "Task", "Glob", "Grep", "LS", "MultiEdit", "NotebookEdit", "NotebookRead",
+	"WebFetch", "WebSearch", "TodoWrite", "TodoRead", "ExitPlanMode", "BashOutput",
+	"KillShell", "KillBash", "SlashCommand", "Skill",
+	// Gemini CLI
+	"run_shell_command", "read_file", "read_many_files", "write_file", "replace", "glob",
+	"search_file_content", "list_directory", "web_fetch", "google_web_search", "save_memory",
+	// Codex
+	"shell", "local_shell", "apply_patch", "update_plan", "view_image", "web_search",
+}
+
+// checkToolName returns why name is not a tool name a config may use, or
+// "".
+func checkToolName(name string) string {
+	if !isToolName(name) {
+		return fmt.Sprintf("%q is not a tool name", name)
+	}
+	if strings.HasPrefix(name, "mcp__") || slices.Contains(KnownTools, name) {
+		return ""
+	}
+	for _, k := range KnownTools {
+		if strings.EqualFold(k, name) {
+			return fmt.Sprintf("unknown tool %q (did you mean %q?)", name, k)
+		}
+	}
+	return fmt.Sprintf("unknown tool %q (want Bash, Read, Write, Edit, another agent tool such as WebFetch, or mcp__server__tool)", name)
+}
+
+// isToolName: a letter, then letters, digits, `_` and `-`.
+func isToolName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'A' && c <= 'Z', c >= 'a' && c <= 'z':
+		case i > 0 && (c >= '0' && c <= '9' || c == '_' || c == '-'):
+		default:
+			return false
+		}
+	}
+	return s != ""
+}
+
+func toolKind(tool string) ruleKind {
+	switch tool {
+	case ToolBash:
+		return kindBash
+	case ToolRead, "ReadFile":
+		return kindRead
+	case ToolWrite, "WriteFile", ToolEdit:
+		return kindWrite
+	}
+	return kindOther
+}
+
+// splitRule reads `Tool` or `Tool(pattern)`.
+func splitRule(text string) (tool, pattern string, has bool, err error) {
+	t := strings.TrimSpace(text)
+	if t == "" {
+		return "", "", false, errors.New("the rule is empty")
+	}
+	i := strings.IndexByte(t, '(')
+	if i < 0 {
+		tool = t
+	} else {
+		if !strings.HasSuffix(t, ")") {
+			return "", "", false, errors.New(`want Tool or Tool(pattern): missing ")" at the end`)
+		}
+		tool, pattern, has = strings.TrimSpace(t[:i]), t[i+1:len(t)-1], true
+	}
+	if msg := checkToolName(tool); msg != "" {
+		return "", "", false, errors.New(msg)
+	}
+	return tool, pattern, has, nil
+}
+
+// matcher is a compiled rule pattern.
+type matcher interface {
+	// match reports whether the rule matches the subject, judged as a rule
+	// of effect eff: allow rules match only what is known statically;
+	// deny and ask rules match every form the command could take.
+	match(s *subject, eff Effect) bool
+}
+
+// compile turns a rule's pattern into a matcher.
+func (c *compiler) compile(tool, pattern string, has bool) (matcher, error) {
+	kind := toolKind(tool)
+	switch kind {
+	case kindBash:
+		if !has || strings.TrimSpace(pattern) == "*" {
+			return &bashMatcher{all: true}, nil
+		}
+		return compileBash(pattern)
+	case kindRead, kindWrite:
+		if !has {
+			return &fileMatcher{kind: kind, all: true}, nil
+		}
+		return c.compileFile(kind, pattern)
+	}
+	m := &toolMatcher{tool: tool}
+	switch {
+	case !has || strings.TrimSpace(pattern) == "*":
+		m.all = true
+	case tool == "WebFetch" && strings.HasPrefix(pattern, "domain:"):
+		host := strings.ToLower(strings.TrimSpace(strings.TrimPrefix(pattern, "domain:")))
+		if host == "" || strings.ContainsAny(host, "/:@ ") {
+			return nil, fmt.Errorf("want domain:HOST, such as domain:example.com or domain:*.example.com")
+		}
+		if _, err := path.Match(host, ""); err != nil {
+			return nil, fmt.Errorf("%q is not a valid host pattern", host)
+		}
+		m.domain = host
+	case tool == "WebFetch":
+		return nil, fmt.Errorf("WebFetch patterns are domain:HOST (or * for every fetch)")
+	default:
+		return nil, fmt.Errorf("%s rules take no pattern but *: write %s or %s(*)", tool, tool, tool)
+	}
+	return m, nil
+}
+
+// subject is a part as the rules see it, computed once per part.
+type subject struct {
+	kind ruleKind
+	tool string
+	// A simple command: the forms deny and ask rules match (as written,
+	// basename, git global options stripped; dynamic words are
+	// wildcards), and the one form allow rules match when allowOK.
+	forms     []form
+	allow     form
+	allowOK   bool
+	trailArgs bool
+	// A file: its path made absolute, and its real location ("" when it
+	// cannot be resolved). For a path only known at run time, dynamic is
+	// set and expanded lists what its glob matches on disk now.
+	abs, real string
+	dynamic   bool
+	expanded  [][2]string
+	// Another tool: the URL's host, "" when there is none.
+	host string
+}
+
+// form is one argv as a token string: bytes, tokSep between words, and
+// tokStar for a dynamic word.
+type form struct {
+	toks     []int32
+	first    string
+	firstDyn bool
+	dyn      bool
+}
+
+const (
+	tokStar int32 = -1 // any run of characters, word breaks included
+	tokSep  int32 = -2 // a word break
+)
+
+func makeForm(words []shellparse.Word, trailing bool) form {
+	var f form
+	for i, w := range words {
+		if i > 0 {
+			f.toks = append(f.toks, tokSep)
+		}
+		if w.Dynamic {
+			f.toks = append(f.toks, tokStar)
+			f.dyn = true
+			if i == 0 {
+				f.firstDyn = true
+			}
+			continue
+		}
+		for j := 0; j < len(w.Text); j++ {
+			f.toks = append(f.toks, int32(w.Text[j]))
+		}
+		if i == 0 {
+			f.first = w.Text
+		}
+	}
+	if trailing {
+		// More words are appended at run time (`xargs CMD`).
+		if len(words) > 0 {
+			f.toks = append(f.toks, tokSep)
+		}
+		f.toks = append(f.toks, tokStar)
+		f.dyn = true
+	}
+	return f
+}
+
+// subjectOf computes what the rules match for p, or nil when no rule
+// judges it.
+func (e *evaluation) subjectOf(p *part) *subject {
+	switch {
+	case p.cmd != nil:
+		if p.tool != ToolBash && p.tool != "" {
+			return nil
+		}
+		return e.commandSubject(p)
+	case p.tool == ToolRead || p.tool == "ReadFile":
+		return e.fileSubject(p, kindRead)
+	case p.tool == ToolWrite || p.tool == "WriteFile" || p.tool == ToolEdit:
+		return e.fileSubject(p, kindWrite)
+	case p.tool == ToolBash || p.tool == "":
+		return nil
+	}
+	s := &subject{kind: kindOther, tool: p.tool}
+	if p.url != "" {
+		if u, err := url.Parse(p.url); err == nil {
+			s.host = strings.ToLower(u.Hostname())
+		}
+	}
+	return s
+}
+
+func (e *evaluation) commandSubject(p *part) *subject {
+	c := p.cmd
+	s := &subject{kind: kindBash, trailArgs: c.TrailingArgs}
+	for _, words := range denyForms(c) {
+		s.forms = append(s.forms, makeForm(words, c.TrailingArgs))
+	}
+	s.allowOK = len(c.Args) > 0 && c.Unknown == "" && !c.StdinCode && c.Bare() && !c.HasDynamic(0) &&
+		!p.dynamic && e.notSafeContext(c) == "" && e.resolvesOutsideRoots(c.Args[0].Text)
+	if s.allowOK {
+		s.allow = makeForm(c.Args, false)
+	}
+	return s
+}
+
+func (e *evaluation) fileSubject(p *part, kind ruleKind) *subject {
+	s := &subject{kind: kind, dynamic: p.dynamic}
+	if p.path == "" {
+		s.dynamic = true
+		return s
+	}
+	if !p.dynamic {
+		s.abs, s.real = e.resolveFile(p.dir, p.path)
+		return s
+	}
+	// A path only known at run time: no allow rule matches it, but a glob
+	// written in it is expanded against the disk as it is now, so that
+	// `cat .en?` still meets `deny Read(.env)`.
+	dirDynamic := p.script != nil && p.index >= 0 && p.index < len(p.script.Commands) && p.script.Commands[p.index].DirDynamic
+	if dirDynamic || strings.ContainsAny(p.path, "$`") || strings.Contains(p.path, "<(") || !filepath.IsAbs(p.dir) {
+		return s
+	}
+	pat := p.path
+	if !filepath.IsAbs(pat) {
+		pat = filepath.Join(p.dir, pat)
+	}
+	matches, err := filepath.Glob(pat)
+	if err != nil {
+		return s
+	}
+	for i, m := range matches {
+		if i == maxGlobMatches {
+			break
+		}
+		abs, real := e.resolveFile(p.dir, m)
+		s.expanded = append(s.expanded, [2]string{abs, real})
+	}
+	return s
+}
+
+// maxGlobMatches caps how many files a dynamic path's glob is checked
+// against.
+const maxGlobMatches = 256
+
+// resolveFile returns a path made absolute and its real location, both
+// with forward slashes; real is "" when the path does not resolve.
+func (e *evaluation) resolveFile(dir, p string) (abs, real string) {
+	g := e.cfg.Guard
+	if g == nil && e.cfg.Home != "" {
+		switch {
+		case p == "~" || p == "$HOME" || p == "${HOME}":
+			p = e.cfg.Home
+		case strings.HasPrefix(p, "~/"):
+			p = filepath.Join(e.cfg.Home, p[2:])
+		case strings.HasPrefix(p, "$HOME/"):
+			p = filepath.Join(e.cfg.Home, p[6:])
+		case strings.HasPrefix(p, "${HOME}/"):
+			p = filepath.Join(e.cfg.Home, p[8:])
+		}
+	}
+	r := g.Check(dir, p)
+	abs, real = r.Abs, r.Real
+	if abs == "" && filepath.IsAbs(p) {
+		abs = filepath.Clean(p)
+	}
+	return filepath.ToSlash(abs), filepath.ToSlash(real)
+}
+
+// bashMatcher matches one simple command (design §6): the pattern's words
+// (split like a shell would, with go-shellwords) against the command's
+// words; `*` matches any run of characters, spaces included; a trailing
+// ` *` (or `:*`) also matches no further words, at a word boundary.
+type bashMatcher struct {
+	all      bool
+	toks     []int32 // the pattern, without a trailing " *"
+	trail    []int32 // toks + word break + any, when trailing
+	first    string  // the first word when it holds no `*`, for a quick reject
+	endsWild bool    // the pattern accepts any further words
+	words    []string
+}
+
+func compileBash(pattern string) (*bashMatcher, error) {
+	text := strings.TrimSpace(pattern)
+	if text == "" {
+		return nil, errors.New("the pattern is empty; write Bash or Bash(*) to match every command")
+	}
+	if strings.HasSuffix(text, ":*") {
+		text = strings.TrimSuffix(text, ":*") + " *"
+	}
+	p := shellwords.NewParser()
+	words, err := p.Parse(text)
+	if err != nil {
+		return nil, fmt.Errorf("cannot split the pattern into words: %v", err)
+	}
+	if p.Position >= 0 {
+		return nil, errors.New("a pattern matches one simple command: it cannot hold ;, |, &, > or <")
+	}
+	if len(words) == 0 {
+		return nil, errors.New("the pattern has no words")
+	}
+	m := &bashMatcher{words: words}
+	if len(words) == 1 && words[0] == "*" {
+		m.all = true
+		return m, nil
+	}
+	trailing := len(words) > 1 && words[len(words)-1] == "*" &&
+		(strings.HasSuffix(text, " *") || strings.HasSuffix(text, "\t*"))
+	if trailing {
+		words = words[:len(words)-1]
+	}
+	for i, w := range words {
+		if i > 0 {
+			m.toks = append(m.toks, tokSep)
+		}
+		for j := 0; j < len(w); j++ {
+			if w[j] == '*' {
+				m.toks = append(m.toks, tokStar)
+			} else {
+				m.toks = append(m.toks, int32(w[j]))
+			}
+		}
+	}
+	if !strings.Contains(words[0], "*") {
+		m.first = words[0]
+	}
+	if trailing {
+		m.trail = append(append(slices.Clone(m.toks), tokSep), tokStar)
+	}
+	m.endsWild = trailing || m.toks[len(m.toks)-1] == tokStar
+	return m, nil
+}
+
+func (m *bashMatcher) match(s *subject, eff Effect) bool {
+	if s.kind != kindBash {
+		return false
+	}
+	if eff == Allow {
+		if !s.allowOK || s.trailArgs && !m.endsWild {
+			return false
+		}
+		return m.all || m.matchForm(&s.allow)
+	}
+	if m.all {
+		return true
+	}
+	for i := range s.forms {
+		if m.matchForm(&s.forms[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *bashMatcher) matchForm(f *form) bool {
+	if m.first != "" && !f.firstDyn && f.first != m.first {
+		return false
+	}
+	if f.dyn {
+		return overlap(m.toks, f.toks) || m.trail != nil && overlap(m.trail, f.toks)
+	}
+	return glob(m.toks, f.toks) || m.trail != nil && glob(m.trail, f.toks)
+}
+
+// glob reports whether s (no tokStar) matches the pattern p, where tokStar
+// matches any run of tokens. Greedy with one backtrack point, linear in
+// practice.
+func glob(p, s []int32) bool {
+	px, sx := 0, 0
+	starP, starS := -1, 0
+	for sx < len(s) {
+		switch {
+		case px < len(p) && p[px] == tokStar:
+			starP, starS = px, sx
+			px++
+		case px < len(p) && p[px] == s[sx]:
+			px++
+			sx++
+		case starP >= 0:
+			starS++
+			px, sx = starP+1, starS
+		default:
+			return false
+		}
+	}
+	for px < len(p) && p[px] == tokStar {
+		px++
+	}
+	return px == len(p)
+}
+
+// maxOverlapCells bounds the work of overlap; past it a deny or ask rule
+// is taken to match (toward denial).
+const maxOverlapCells = 1 << 22
+
+// overlap reports whether some text matches both a and b, where tokStar
+// in either matches any run of tokens: can a command with dynamic words
+// (wildcards in b) be what the pattern a describes?
+func overlap(a, b []int32) bool {
+	n, m := len(a), len(b)
+	if (n+1)*(m+1) > maxOverlapCells {
+		return true
+	}
+	// next[j] is the answer for a[i+1:], b[j:]; cur for a[i:], b[j:].
+	next := make([]bool, m+1)
+	cur := make([]bool, m+1)
+	// i == n: only wildcards may remain in b.
+	next[m] = true
+	for j := m - 1; j >= 0; j-- {
+		next[j] = b[j] == tokStar && next[j+1]
+	}
+	for i := n - 1; i >= 0; i-- {
+		cur[m] = a[i] == tokStar && next[m]
+		for j := m - 1; j >= 0; j-- {
+			switch {
+			case a[i] == tokStar:
+				cur[j] = next[j] || cur[j+1]
+			case b[j] == tokStar:
+				cur[j] = cur[j+1] || next[j]
+			default:
+				cur[j] = a[i] == b[j] && next[j+1]
+			}
+		}
+		next, cur = cur, next
+	}
+	return next[0]
+}
+
+// stripGitGlobals removes git's global options (git(1) OPTIONS) between
+// `git` and its subcommand: `git -C dir -c k=v --no-pager push` becomes
+// `git push`. ok is false when there were none.
+func stripGitGlobals(args []shellparse.Word) ([]shellparse.Word, bool) {
+	i := 1
+	for i < len(args) {
+		t := args[i].Text
+		if args[i].Dynamic || !strings.HasPrefix(t, "-") || t == "-" {
+			break
+		}
+		i++
+		if t == "--" {
+			break
+		}
+		if slices.Contains(gitGlobalsWithArg, t) {
+			i++
+		}
+	}
+	if i == 1 {
+		return nil, false
+	}
+	out := make([]shellparse.Word, 0, len(args)-i+1)
+	out = append(out, args[0])
+	if i < len(args) {
+		out = append(out, args[i:]...)
+	}
+	return out, true
+}
+
+// gitGlobalsWithArg are git's global options that take the next word as
+// their value (git(1) OPTIONS); the others are a single word, or
+// `--opt=value`.
+var gitGlobalsWithArg = []string{"-C", "-c", "--git-dir", "--work-tree", "--namespace",
+	"--super-prefix", "--config-env", "--attr-source", "--exec-path", "--list-cmds"}
+
+// fileMatcher matches a file path (design §6): gitignore-style globs with
+// doublestar over the path made absolute and over its real location.
+// `/abs/**` is absolute, `~/x` under home, a pattern with a slash is
+// relative to the project root, and a bare name (`.env`, `*.pem`) matches
+// at any depth. A pattern also matches everything below what it names,
+// as a gitignore line does.
+type fileMatcher struct {
+	kind  ruleKind
+	all   bool
+	globs []string // each with its "/**" twin
+}
+
+func (c *compiler) compileFile(kind ruleKind, pattern string) (*fileMatcher, error) {
+	m := &fileMatcher{kind: kind}
+	pat := filepath.ToSlash(pattern)
+	switch pat {
+	case "":
+		return nil, errors.New("the pattern is empty; write Read or Read(*) to match every file")
+	case "*", "**", "/**", "/":
+		m.all = true
+		return m, nil
+	}
+	if len(pat) > 1 {
+		pat = strings.TrimRight(pat, "/")
+	}
+	var bases []string
+	rest := pat
+	switch {
+	case pat == "~" || strings.HasPrefix(pat, "~/"):
+		if c.home == "" {
+			return nil, errors.New("~ needs the home directory, which is not known")
+		}
+		bases, rest = []string{filepath.ToSlash(c.home), filepath.ToSlash(c.realHome)}, pat[1:]
+	case strings.HasPrefix(pat, "~"):
+		return nil, errors.New("~user is not supported; write the path out")
+	case strings.HasPrefix(pat, "/"):
+		bases = []string{""}
+	case strings.Contains(pat, "/"):
+		bases, rest = []string{filepath.ToSlash(c.root), filepath.ToSlash(c.realRoot)}, "/"+strings.TrimPrefix(pat, "./")
+	default:
+		bases, rest = []string{""}, "**/"+pat
+	}
+	for _, b := range bases {
+		g := rest
+		if b != "" || strings.HasPrefix(rest, "/") {
+			g = path.Clean(escapeGlob(b) + rest)
+		}
+		if !doublestar.ValidatePattern(g) {
+			return nil, fmt.Errorf("%q is not a valid glob", pattern)
+		}
+		if !slices.Contains(m.globs, g) {
+			m.globs = append(m.globs, g)
+		}
+	}
+	return m, nil
+}
+
+// escapeGlob quotes the glob characters of a literal path.
+func escapeGlob(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`*?[]{}\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func (m *fileMatcher) match(s *subject, eff Effect) bool {
+	if s.kind != m.kind {
+		return false
+	}
+	if eff == Allow {
+		if s.dynamic || s.real == "" {
+			return false
+		}
+		return m.all || m.matchPath(s.abs) && m.matchPath(s.real)
+	}
+	if m.all {
+		return true
+	}
+	if m.matchPath(s.abs) || m.matchPath(s.real) {
+		return true
+	}
+	for _, x := range s.expanded {
+		if m.matchPath(x[0]) || m.matchPath(x[1]) {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *fileMatcher) matchPath(p string) bool {
+	if p == "" {
+		return false
+	}
+	for _, g := range m.globs {
+		if doublestar.MatchUnvalidated(g, p) || doublestar.MatchUnvalidated(g+"/**", p) {
+			return true
+		}
+	}
+	return false
+}
+
+// toolMatcher matches the calls of another tool: all of them, or for
+// WebFetch the URL's host (`domain:example.com`, `domain:*.example.com`).
+type toolMatcher struct {
+	tool   string
+	all    bool
+	domain string
+}
+
+func (m *toolMatcher) match(s *subject, eff Effect) bool {
+	if s.kind != kindOther || s.tool != m.tool {
+		return false
+	}
+	if m.all {
+		return true
+	}
+	if s.host == "" {
+		// No host to judge: deny and ask rules hold, allow rules do not.
+		return eff != Allow
+	}
+	ok, _ := path.Match(m.domain, s.host)
+	return ok
+}
