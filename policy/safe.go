@@ -12,7 +12,12 @@ func riskyVar(name string) bool {
 	switch name {
 	case "PATH", "BASH_ENV", "ENV", "IFS", "CDPATH", "GLOBIGNORE", "SHELLOPTS", "BASHOPTS",
 		"PAGER", "GIT_PAGER", "MANPAGER", "EDITOR", "VISUAL", "PROMPT_COMMAND", "PS4",
-		"NODE_OPTIONS", "RUBYOPT", "PERL5OPT", "PERL5LIB", "HOME", "SHELL", "LESSOPEN", "LESSCLOSE":
+		"NODE_OPTIONS", "RUBYOPT", "PERL5OPT", "PERL5LIB", "HOME", "SHELL", "LESSOPEN", "LESSCLOSE",
+		// XDG_CONFIG_HOME: git reads $XDG_CONFIG_HOME/git/config (core.pager,
+		// diff.external ...); RIPGREP_CONFIG_PATH: rg reads its options
+		// (--pre) from that file; GCONV_PATH, LOCPATH: glibc loads modules
+		// and locale data from there; BROWSER: `git help -w` runs it.
+		"XDG_CONFIG_HOME", "RIPGREP_CONFIG_PATH", "GCONV_PATH", "LOCPATH", "BROWSER":
 		return true
 	}
 	for _, prefix := range []string{"LD_", "DYLD_", "PYTHON", "GIT_", "BASH_FUNC_"} {
@@ -108,10 +113,4 @@ func (e *evaluation) resolvesOutsideRoots(name string) bool {
 		real = p
 	}
 	return !e.cfg.Guard.Inside(filepath.Dir(real))
-}
-
-// safeCommand reports whether a simple command only reads, by the
-// argument-aware table of safe commands.
-func safeCommand(c *shellparse.Command) bool {
-	return false
 }

@@ -1,0 +1,989 @@
+package policy
+
+import (
+	"strings"
+
+	"github.com/gatekeep/gatekeep/shellparse"
+)
+
+// safeEntry is one command of the read-only table.
+type safeEntry struct {
+	// dynamicOK: the command neither reads named files nor has an option
+	// that writes or runs anything, so an argument only known at run time
+	// (a variable, a substitution, words appended by xargs) is still safe
+	// (design §4: `echo $PATH`).
+	dynamicOK bool
+	// args judges the arguments after the name; nil accepts any. It sees
+	// only static words unless dynamicOK is set.
+	args func(args []shellparse.Word) bool
+}
+
+// safeTable is the argument-aware list of commands that only read or print
+// (design §4, issue 2 item 3). Each entry names the man page its argument
+// rules come from. Redirects and the files a command reads are judged as
+// parts of their own, so an entry only answers "does this command, by its
+// name and arguments, change nothing and run nothing else".
+//
+// Left out on purpose: `less`/`more`/`man` (pagers run commands with `!`),
+// `awk`/`perl`/`python` (run arbitrary code: `system()`), `xargs`/`env`
+// with a command (wrappers, judged through what they run), `hash` (`-p`
+// rebinds a command name), `tee` (writes).
+var safeTable = map[string]safeEntry{
+	// ls(1), dir(1), vdir(1): list directories; no option writes.
+	"ls":   {},
+	"dir":  {},
+	"vdir": {},
+	// tree(1): -o writes the listing to a file; -R runs tree again with
+	// `-o 00Tree.html` in every directory.
+	"tree": {args: forbid("oR", "output")},
+	// cat(1), head(1), tail(1), wc(1), nl(1), tac(1), rev(1): print files.
+	"cat":  {},
+	"head": {},
+	"tail": {},
+	"wc":   {},
+	"nl":   {},
+	"tac":  {},
+	"rev":  {},
+	// grep(1), egrep, fgrep: search files; GNU and BSD grep have no option
+	// that writes or runs a program.
+	"grep":  {},
+	"egrep": {},
+	"fgrep": {},
+	// rg(1): --pre runs a preprocessor, --hostname-bin runs a program,
+	// -z/--search-zip runs decompressors found on PATH. Its config file
+	// (RIPGREP_CONFIG_PATH) is a risky variable, see riskyVar.
+	"rg": {args: forbid("z", "pre", "hostname-bin", "search-zip")},
+	// find(1) ACTIONS: -exec*, -ok* run commands, -delete removes,
+	// -fprint*, -fls write files.
+	"find": {args: findArgs},
+	// sed(1): only -n with a script that selects and prints (see sedArgs);
+	// never -i/--in-place, -f (a script the gate cannot see), or the w, W,
+	// e, r, R commands.
+	"sed": {args: sedArgs},
+	// sort(1): -o/--output writes a file, --compress-program runs one.
+	"sort": {args: forbid("o", "output", "compress-program")},
+	// uniq(1): `uniq IN OUT` writes OUT, so at most one file operand.
+	"uniq": {args: uniqArgs},
+	// cut(1), paste(1), column(1), comm(1), join(1), fold(1), fmt(1),
+	// expand(1), unexpand(1): filter text to standard output. (column -o is
+	// util-linux's output separator, a string.)
+	"cut":      {},
+	"paste":    {},
+	"column":   {},
+	"comm":     {},
+	"join":     {},
+	"fold":     {},
+	"fmt":      {},
+	"expand":   {},
+	"unexpand": {},
+	// tr(1): reads only standard input; its operands are character sets.
+	"tr": {dynamicOK: true},
+	// diff(1): -l/--paginate pipes the output through pr(1) found on PATH.
+	"diff": {args: forbid("l", "paginate")},
+	// cmp(1): compares files to standard output.
+	"cmp": {},
+	// stat(1), du(1), df(1), realpath(1), readlink(1): file metadata.
+	"stat":     {},
+	"du":       {},
+	"df":       {},
+	"realpath": {},
+	"readlink": {},
+	// file(1): -m/--magic-file and -f/--files-from name files to load,
+	// -C/--compile writes a compiled magic file, -z/-Z (--uncompress*) may
+	// run decompressors found on PATH.
+	"file": {args: forbid("mfCzZ", "magic-file", "files-from", "compile", "uncompress", "uncompress-noreport")},
+	// od(1), hexdump(1), strings(1): dump files to standard output.
+	"od":      {},
+	"hexdump": {},
+	"strings": {},
+	// xxd(1): `xxd IN OUT` writes OUT, so at most one file operand.
+	"xxd": {args: xxdArgs},
+	// md5sum(1), sha*sum(1), b2sum(1), cksum(1), sum(1), shasum(1),
+	// md5(1): checksums; -c only reads the list and the files.
+	"md5sum":    {},
+	"sha1sum":   {},
+	"sha224sum": {},
+	"sha256sum": {},
+	"sha384sum": {},
+	"sha512sum": {},
+	"b2sum":     {},
+	"cksum":     {},
+	"sum":       {},
+	"shasum":    {},
+	"md5":       {},
+	// base64(1): BSD/macOS -o/--output writes a file.
+	"base64": {args: forbid("o", "output")},
+	// jq(1): filters JSON; it has no builtin that writes or runs a program
+	// (-f, --rawfile, --slurpfile and -L only read).
+	"jq": {},
+	// echo(1), pwd(1), true(1), false(1), `:`, test(1)/[, which(1),
+	// type/cd/command -v (bash(1) SHELL BUILTIN COMMANDS), whoami(1), id(1),
+	// uname(1), basename(1), dirname(1), seq(1), expr(1), numfmt(1),
+	// nproc(1), arch(1), groups(1), tty(1), sleep(1), printenv(1): print
+	// or test something; no option writes or runs anything.
+	"echo":     {dynamicOK: true},
+	"pwd":      {dynamicOK: true},
+	"true":     {dynamicOK: true},
+	"false":    {dynamicOK: true},
+	":":        {dynamicOK: true},
+	"test":     {dynamicOK: true},
+	"[":        {dynamicOK: true},
+	"which":    {dynamicOK: true},
+	"type":     {dynamicOK: true},
+	"cd":       {dynamicOK: true},
+	"command":  {dynamicOK: true, args: commandArgs},
+	"whoami":   {dynamicOK: true},
+	"id":       {dynamicOK: true},
+	"uname":    {dynamicOK: true},
+	"basename": {dynamicOK: true},
+	"dirname":  {dynamicOK: true},
+	"seq":      {dynamicOK: true},
+	"expr":     {dynamicOK: true},
+	"numfmt":   {dynamicOK: true},
+	"nproc":    {dynamicOK: true},
+	"arch":     {dynamicOK: true},
+	"groups":   {dynamicOK: true},
+	"tty":      {dynamicOK: true},
+	"sleep":    {dynamicOK: true},
+	"printenv": {dynamicOK: true},
+	// printf (bash(1) builtin): -v VAR assigns a variable instead of
+	// printing; it can only come first, so the first word must be static.
+	"printf": {dynamicOK: true, args: printfArgs},
+	// env(1) reaches this table only when it runs no command (the parser
+	// unwraps it otherwise): it prints the environment. A dynamic word
+	// could split into a command, so it is not dynamicOK.
+	"env": {args: envArgs},
+	// date(1): -s/--set or an operand that is not `+FORMAT` sets the clock
+	// (BSD: also with -f); only the display options are accepted.
+	"date": {args: dateArgs},
+	// hostname(1): an operand, -F or -b sets the host name; only the
+	// display options are accepted.
+	"hostname": {args: hostnameArgs},
+	// git(1): read-only subcommands only, see gitArgs.
+	"git": {args: gitArgs},
+}
+
+// safeCommand reports whether a simple command only reads or prints, by
+// safeTable. The caller has checked that the name is a bare word resolved
+// outside the roots and that c.Unknown is empty.
+func safeCommand(c *shellparse.Command) bool {
+	if len(c.Args) == 0 {
+		return false
+	}
+	entry, ok := safeTable[c.Args[0].Text]
+	if !ok {
+		return false
+	}
+	args := c.Args[1:]
+	if !entry.dynamicOK {
+		// A dynamic word could be a file to read (Read rules cannot be
+		// checked) or the dangerous option; after `cd "$X"` every relative
+		// path is dynamic (design §4).
+		if c.HasDynamic(1) || c.TrailingArgs || c.DirDynamic {
+			return false
+		}
+	} else if c.TrailingArgs {
+		// Words appended at run time (xargs) are dynamic words at the end.
+		args = append(args[:len(args):len(args)], shellparse.Word{Dynamic: true})
+	}
+	return entry.args == nil || entry.args(args)
+}
+
+// forbid returns an argument check that refuses the short option letters
+// in short (anywhere in a cluster such as `-uo`) and the long options in
+// long, with or without `=value`, and any abbreviation of them that
+// getopt_long(3) would accept (`--out` for `--output`). Words after `--`
+// are operands. An option's argument is not skipped: a word that only
+// looks like a forbidden option is refused too, which errs toward asking.
+func forbid(short string, long ...string) func([]shellparse.Word) bool {
+	return func(args []shellparse.Word) bool {
+		for _, w := range args {
+			t := w.Text
+			switch {
+			case t == "--":
+				return true
+			case strings.HasPrefix(t, "--"):
+				name, _, _ := strings.Cut(t[2:], "=")
+				if isLongOrAbbrev(name, long) {
+					return false
+				}
+			case strings.HasPrefix(t, "-") && len(t) > 1:
+				if strings.ContainsAny(t[1:], short) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+}
+
+// isLongOrAbbrev reports whether name is one of long or a prefix of one.
+func isLongOrAbbrev(name string, long []string) bool {
+	if name == "" {
+		return false
+	}
+	for _, l := range long {
+		if strings.HasPrefix(l, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// findArgs refuses find's actions that run, delete or write (find(1)
+// ACTIONS: -exec, -execdir, -ok, -okdir, -delete, -fprint, -fprint0,
+// -fprintf, -fls). The predicates are matched as whole words, so any word
+// starting like one of them is refused.
+func findArgs(args []shellparse.Word) bool {
+	for _, w := range args {
+		t := w.Text
+		for _, p := range []string{"-exec", "-ok", "-delete", "-fprint", "-fls"} {
+			if strings.HasPrefix(t, p) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// uniqArgs allows at most one file operand (uniq(1): `uniq [INPUT
+// [OUTPUT]]`). -f, -s, -w and their long forms take an argument.
+func uniqArgs(args []shellparse.Word) bool {
+	operands := 0
+	for i := 0; i < len(args); i++ {
+		t := args[i].Text
+		switch {
+		case t == "--":
+			operands += len(args) - i - 1
+			i = len(args)
+		case strings.HasPrefix(t, "--"):
+			switch t[2:] {
+			case "skip-fields", "skip-chars", "check-chars":
+				i++ // the value is the next word
+			}
+		case strings.HasPrefix(t, "-") && len(t) > 1:
+			for j := 1; j < len(t); j++ {
+				if strings.IndexByte("fsw", t[j]) >= 0 {
+					if j == len(t)-1 {
+						i++
+					}
+					break
+				}
+			}
+		default:
+			operands++
+		}
+	}
+	return operands <= 1
+}
+
+// xxdArgs allows at most one file operand (xxd(1): `xxd [options] [infile
+// [outfile]]`). xxd reads one option per word until the first operand; the
+// options -c, -g, -l, -n, -o, -s take the next word as their value when
+// written alone or spelled long (`-len`, `--seek`). An option whose value
+// handling is unsure is taken not to consume a word, which only counts
+// more operands.
+func xxdArgs(args []shellparse.Word) bool {
+	long := map[byte]string{'c': "ols", 'g': "roup", 'l': "en", 'n': "ame", 'o': "ffset", 's': "eek"}
+	i := 0
+	for i < len(args) {
+		pp := args[i].Text
+		if strings.HasPrefix(pp, "--") && len(pp) > 2 {
+			pp = pp[1:]
+		}
+		if pp == "--" {
+			i++
+			break
+		}
+		if !strings.HasPrefix(pp, "-") || pp == "-" {
+			break
+		}
+		if rest, ok := long[pp[1]]; ok && (len(pp) == 2 || strings.HasPrefix(pp[2:], rest)) {
+			i++ // the value
+		}
+		i++
+	}
+	return len(args)-i <= 1
+}
+
+// commandArgs: `command` reaches the table only when it runs nothing
+// (bash(1): `command -v`/`-V` describe a name). One name only: the peers
+// refuse `command -V git reset --hard`, which reads like a command.
+func commandArgs(args []shellparse.Word) bool {
+	describe, names := false, 0
+	for _, w := range args {
+		t := w.Text
+		switch {
+		case strings.HasPrefix(t, "-") && len(t) > 1 && strings.Trim(t[1:], "pvV") == "":
+			describe = describe || strings.ContainsAny(t, "vV")
+		default:
+			names++
+		}
+	}
+	return describe && names == 1
+}
+
+// printfArgs refuses `printf -v VAR` (bash(1): assigns instead of
+// printing) and a dynamic first word, which could split into `-v`.
+func printfArgs(args []shellparse.Word) bool {
+	if len(args) == 0 {
+		return true
+	}
+	first := args[0]
+	return !first.Dynamic && !strings.HasPrefix(first.Text, "-v")
+}
+
+// dateArgs accepts only display options and `+FORMAT` operands (date(1),
+// GNU and BSD): -s/--set, an operand that is a date, and BSD's -f with a
+// date set the system clock.
+func dateArgs(args []shellparse.Word) bool {
+	for i := 0; i < len(args); i++ {
+		t := args[i].Text
+		switch {
+		case strings.HasPrefix(t, "+"):
+		case t == "--":
+			for _, w := range args[i+1:] {
+				if !strings.HasPrefix(w.Text, "+") {
+					return false
+				}
+			}
+			return true
+		case t == "-d" || t == "-r" || t == "-v" || t == "--date" || t == "--reference":
+			i++ // the value: a date string, a file or a BSD display adjustment
+		case strings.HasPrefix(t, "--date=") || strings.HasPrefix(t, "--reference=") ||
+			strings.HasPrefix(t, "--iso-8601") || strings.HasPrefix(t, "--rfc-3339="):
+		case strings.HasPrefix(t, "-d") || strings.HasPrefix(t, "-r") || strings.HasPrefix(t, "-v") ||
+			strings.HasPrefix(t, "-I"):
+		case t == "-u" || t == "--utc" || t == "--universal" || t == "-R" || t == "--rfc-2822" ||
+			t == "--rfc-email" || t == "-j" || t == "--debug":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// hostnameArgs accepts only the display options of hostname(1) (Linux
+// net-tools/inetutils and BSD); an operand, -F and -b set the name.
+func hostnameArgs(args []shellparse.Word) bool {
+	for _, w := range args {
+		switch w.Text {
+		case "-s", "--short", "-f", "--fqdn", "--long", "-d", "--domain", "-i", "--ip-address",
+			"-I", "--all-ip-addresses", "-A", "--all-fqdns", "-a", "--alias":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// sedArgs accepts sed(1) only with -n (--quiet, --silent) and a script that
+// selects and prints (sedPrintOnly). Options are looked for in every word,
+// since GNU sed takes them after operands too (`sed -n 1p f -i`). Refused:
+// -i/--in-place, -f/--file, -l (GNU takes a value, BSD does not), and any
+// option not listed here.
+func sedArgs(args []shellparse.Word) bool {
+	quiet, haveE := false, false
+	var scripts, operands []string
+	for i := 0; i < len(args); i++ {
+		t := args[i].Text
+		switch {
+		case t == "--":
+			for _, w := range args[i+1:] {
+				operands = append(operands, w.Text)
+			}
+			i = len(args)
+		case strings.HasPrefix(t, "--"):
+			name, val, hasVal := strings.Cut(t[2:], "=")
+			switch name {
+			case "quiet", "silent":
+				quiet = true
+			case "expression":
+				if !hasVal {
+					i++
+					if i >= len(args) {
+						return false
+					}
+					val = args[i].Text
+				}
+				scripts, haveE = append(scripts, val), true
+				continue
+			case "regexp-extended", "separate", "unbuffered", "null-data", "posix", "sandbox", "debug":
+			default:
+				return false
+			}
+			if hasVal {
+				return false
+			}
+		case strings.HasPrefix(t, "-") && len(t) > 1:
+		cluster:
+			for j := 1; j < len(t); j++ {
+				switch t[j] {
+				case 'n':
+					quiet = true
+				case 'E', 'r', 's', 'u', 'z':
+				case 'e':
+					val := t[j+1:]
+					if val == "" {
+						i++
+						if i >= len(args) {
+							return false
+						}
+						val = args[i].Text
+					}
+					scripts, haveE = append(scripts, val), true
+					break cluster
+				default:
+					return false
+				}
+			}
+		default:
+			operands = append(operands, t)
+		}
+	}
+	if !haveE {
+		if len(operands) == 0 {
+			return false
+		}
+		scripts = operands[:1]
+	}
+	return quiet && sedPrintOnly(strings.Join(scripts, "\n"))
+}
+
+// sedPrintOnly reports whether a sed script only selects lines and prints
+// (sed(1) and the GNU sed manual, "sed scripts"). Accepted: addresses
+// (N, $, /re/ and \cREc with I/M, first~step, addr,+N, addr,~N, !), blocks
+// { }, comments, and the commands p P l = q Q n N d D g G h H x z F and
+// s/re/repl/ with the flags g p i I m M and a number. Everything else is
+// refused, among them w W e r R (write, run, read files), a i c y, labels
+// and branches, and s with the w or e flag.
+//
+// Regexes are split the GNU way (a backslash escapes the next character);
+// BSD sed also lets an unescaped delimiter stand inside a bracket
+// expression, so a regex whose bracket expression does not close before
+// the GNU delimiter is refused: both seds then see the same commands.
+func sedPrintOnly(script string) bool {
+	s := &sedScanner{src: script}
+	depth := 0
+	for {
+		s.skip(" \t\n;")
+		if s.eof() {
+			return depth == 0
+		}
+		switch s.peek() {
+		case '#':
+			for !s.eof() && s.peek() != '\n' {
+				s.pos++
+			}
+			continue
+		case '}':
+			s.pos++
+			depth--
+			if depth < 0 || !s.endOfCommand() {
+				return false
+			}
+			continue
+		}
+		if s.address(false) {
+			s.skip(" \t")
+			if s.peek() == ',' {
+				s.pos++
+				s.skip(" \t")
+				if !s.address(true) {
+					return false
+				}
+			}
+		} else if s.bad {
+			return false
+		}
+		s.skip(" \t")
+		for s.peek() == '!' {
+			s.pos++
+			s.skip(" \t")
+		}
+		if s.eof() {
+			return false
+		}
+		cmd := s.peek()
+		s.pos++
+		switch cmd {
+		case '{':
+			depth++
+			continue
+		case 'p', 'P', '=', 'n', 'N', 'd', 'D', 'g', 'G', 'h', 'H', 'x', 'z', 'F':
+		case 'l', 'q', 'Q':
+			s.skip(" \t")
+			s.digits()
+		case 's':
+			if !s.subst() {
+				return false
+			}
+		default:
+			return false
+		}
+		if !s.endOfCommand() {
+			return false
+		}
+	}
+}
+
+// sedScanner walks a sed script byte by byte.
+type sedScanner struct {
+	src string
+	pos int
+	bad bool // an address was started but is malformed
+}
+
+func (s *sedScanner) eof() bool { return s.pos >= len(s.src) }
+
+func (s *sedScanner) peek() byte {
+	if s.eof() {
+		return 0
+	}
+	return s.src[s.pos]
+}
+
+func (s *sedScanner) skip(set string) {
+	for !s.eof() && strings.IndexByte(set, s.peek()) >= 0 {
+		s.pos++
+	}
+}
+
+func (s *sedScanner) digits() int {
+	n := 0
+	for !s.eof() && s.peek() >= '0' && s.peek() <= '9' {
+		s.pos++
+		n++
+	}
+	return n
+}
+
+// endOfCommand: after a command only blanks, then `;`, a newline, `}`, `#`
+// or the end may follow (GNU sed: "extra characters after command").
+func (s *sedScanner) endOfCommand() bool {
+	s.skip(" \t")
+	switch {
+	case s.eof():
+		return true
+	case s.peek() == ';' || s.peek() == '\n':
+		s.pos++
+		return true
+	case s.peek() == '}' || s.peek() == '#':
+		return true
+	}
+	return false
+}
+
+// address reads one address; second allows the forms only valid after a
+// comma (+N, ~N). It returns false with bad unset when there is none.
+func (s *sedScanner) address(second bool) bool {
+	switch c := s.peek(); {
+	case c >= '0' && c <= '9':
+		s.digits()
+		if !second && s.peek() == '~' {
+			s.pos++
+			if s.digits() == 0 {
+				s.bad = true
+				return false
+			}
+		}
+		return true
+	case c == '$':
+		s.pos++
+		return true
+	case second && (c == '+' || c == '~'):
+		s.pos++
+		if s.digits() == 0 {
+			s.bad = true
+			return false
+		}
+		return true
+	case c == '/' || c == '\\':
+		s.pos++
+		if c == '\\' {
+			c = s.peek()
+			s.pos++
+		}
+		if !sedDelimiter(c) || !s.delimited(c, true) {
+			s.bad = true
+			return false
+		}
+		s.skip("IM")
+		return true
+	}
+	if second {
+		s.bad = true
+	}
+	return false
+}
+
+func sedDelimiter(c byte) bool {
+	return c > ' ' && c < 0x7f && c != '\\' &&
+		!(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z')
+}
+
+// delimited reads up to the unescaped delimiter d and consumes it. A
+// newline inside is refused; for a regex the bracket expressions must close
+// inside it.
+func (s *sedScanner) delimited(d byte, regex bool) bool {
+	start := s.pos
+	for !s.eof() {
+		c := s.peek()
+		switch {
+		case c == '\\':
+			s.pos++
+			if s.eof() || s.peek() == '\n' {
+				return false
+			}
+			s.pos++
+		case c == '\n':
+			return false
+		case c == d:
+			text := s.src[start:s.pos]
+			s.pos++
+			return !regex || bracketsClose(text)
+		default:
+			s.pos++
+		}
+	}
+	return false
+}
+
+// bracketsClose reports whether every bracket expression in a regex closes
+// inside it, read the POSIX way (inside brackets a backslash is literal).
+func bracketsClose(re string) bool {
+	for i := 0; i < len(re); i++ {
+		switch re[i] {
+		case '\\':
+			i++
+		case '[':
+			j := i + 1
+			if j < len(re) && re[j] == '^' {
+				j++
+			}
+			if j < len(re) && re[j] == ']' {
+				j++
+			}
+			for {
+				if j >= len(re) {
+					return false
+				}
+				if re[j] == '[' && j+1 < len(re) && strings.IndexByte(".:=", re[j+1]) >= 0 {
+					end := strings.Index(re[j+2:], string(re[j+1])+"]")
+					if end < 0 {
+						return false
+					}
+					j += 2 + end + 2
+					continue
+				}
+				if re[j] == ']' {
+					break
+				}
+				j++
+			}
+			i = j
+		}
+	}
+	return true
+}
+
+// subst reads the rest of an s command after the `s`.
+func (s *sedScanner) subst() bool {
+	d := s.peek()
+	s.pos++
+	if !sedDelimiter(d) || !s.delimited(d, true) || !s.delimited(d, false) {
+		return false
+	}
+	s.skip("gpiImM0123456789")
+	return true
+}
+
+// gitGlobalWithValue are git(1)'s global options that take the next word as
+// their value (or `=value`).
+var gitGlobalWithValue = []string{"-C", "--git-dir", "--work-tree", "--namespace"}
+
+// gitGlobalFlags are git(1)'s global options without a value that change
+// nothing but how git reads.
+var gitGlobalFlags = []string{"--no-pager", "-P", "--bare", "--no-replace-objects", "--literal-pathspecs",
+	"--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs", "--no-optional-locks", "--no-advice",
+	"--no-lazy-fetch"}
+
+// gitArgs accepts git(1) with only the global options above (so never -c,
+// --config-env, -p/--paginate, --exec-path) and a read-only subcommand of
+// gitSubcommands. Anywhere in the arguments it refuses --output (writes a
+// file), --ext-diff and --textconv (run configured programs), --help (runs
+// man or a browser) with their abbreviations, and --show-signature or a
+// `%G` format placeholder (run gpg, ssh-keygen or gpgsm).
+func gitArgs(args []shellparse.Word) bool {
+	i := 0
+	for i < len(args) {
+		t := args[i].Text
+		name, _, hasVal := strings.Cut(t, "=")
+		switch {
+		case containsString(gitGlobalWithValue, name):
+			if !hasVal {
+				i++
+			}
+			i++
+			continue
+		case containsString(gitGlobalFlags, t):
+			i++
+			continue
+		case t == "--version" && i == len(args)-1:
+			return true
+		}
+		break
+	}
+	if i >= len(args) {
+		return false // `git` alone prints usage; with only globals, nothing to judge
+	}
+	sub, ok := gitSubcommands[args[i].Text]
+	if !ok {
+		return false
+	}
+	rest := args[i+1:]
+	for _, w := range rest {
+		t := w.Text
+		if strings.Contains(t, "%G") {
+			return false
+		}
+		if !strings.HasPrefix(t, "--") {
+			continue
+		}
+		name, _, _ := strings.Cut(t[2:], "=")
+		if name == "text" && sub.text {
+			continue // diff's -a, not an abbreviation of --textconv
+		}
+		if isLongOrAbbrev(name, []string{"output", "ext-diff", "textconv", "help", "show-signature"}) {
+			return false
+		}
+	}
+	if sub.forbid != nil && !sub.forbid(rest) {
+		return false
+	}
+	return sub.args == nil || sub.args(rest)
+}
+
+// gitSub is the rule of one git subcommand.
+type gitSub struct {
+	// text: `--text` is an option of its own (diff options, grep).
+	text bool
+	// forbid refuses options of this subcommand.
+	forbid func([]shellparse.Word) bool
+	// args judges the form (listing only, no operand ...).
+	args func([]shellparse.Word) bool
+}
+
+// gitSubcommands are the read-only subcommands, each with the source of
+// its rule (git-<name>(1)).
+var gitSubcommands = map[string]gitSub{
+	// git-status, git-log, git-diff, git-show, git-shortlog, git-rev-list:
+	// read the repository; the diff options --output, --ext-diff,
+	// --textconv are refused by gitArgs. `git log -p` is fine.
+	"status":   {},
+	"log":      {text: true},
+	"diff":     {text: true},
+	"show":     {text: true},
+	"shortlog": {text: true},
+	"rev-list": {text: true},
+	// git-rev-parse, git-ls-files, git-ls-tree, git-show-ref,
+	// git-merge-base, git-describe, git-blame, git-version: read only.
+	"rev-parse":  {},
+	"ls-files":   {},
+	"ls-tree":    {},
+	"show-ref":   {},
+	"merge-base": {},
+	"describe":   {},
+	"blame":      {},
+	"version":    {},
+	// git-grep: -O/--open-files-in-pager runs a pager program.
+	"grep": {text: true, forbid: forbid("O", "open-files-in-pager", "ext-grep")},
+	// git-cat-file: only -t, -s, -e, -p (--textconv/--filters run programs).
+	"cat-file": {args: allowOnly("-t", "-s", "-e", "-p")},
+	// git-branch: the listing forms only (see gitBranch).
+	"branch": {args: gitBranch},
+	// git-tag: listing only, -l/--list or no operand; -d, -a, -s, -f, -v
+	// ... create, delete or verify (runs gpg).
+	"tag": {args: gitTag},
+	// git-remote: no argument, -v/--verbose, or get-url; `remote show`
+	// and `update`/`prune` contact the network, the others write config.
+	"remote": {args: gitRemote},
+	// git-reflog: show and exists; expire, delete, drop, write change it.
+	"reflog": {args: gitReflog},
+	// git-stash: only list and show.
+	"stash": {args: firstWordIn("list", "show")},
+	// git-worktree: only list.
+	"worktree": {args: firstWordIn("list")},
+}
+
+// allowOnly accepts only the given options and any operands.
+func allowOnly(opts ...string) func([]shellparse.Word) bool {
+	return func(args []shellparse.Word) bool {
+		for _, w := range args {
+			if strings.HasPrefix(w.Text, "-") && !containsString(opts, w.Text) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// firstWordIn accepts a subcommand whose first word is one of words.
+func firstWordIn(words ...string) func([]shellparse.Word) bool {
+	return func(args []shellparse.Word) bool {
+		return len(args) > 0 && containsString(words, args[0].Text)
+	}
+}
+
+// gitBranch accepts `git branch` only in list mode (builtin/branch.c,
+// git-branch(1)): no option that deletes, moves, copies, creates, forces or
+// sets upstream; name operands only with -l/--list or a filter (--contains,
+// --merged, --points-at, --forked), which make them patterns. -v does not
+// imply list mode (`git branch -v NAME` creates NAME). git accepts
+// abbreviated long options here, so only the exact names are listed.
+func gitBranch(args []shellparse.Word) bool {
+	listOpts := []string{"--list", "--all", "--remotes", "--verbose", "--show-current", "--ignore-case",
+		"--color", "--no-color", "--column", "--no-column", "--abbrev", "--no-abbrev", "--sort", "--format",
+		"--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "--forked", "--quiet",
+		"--omit-empty"}
+	filters := []string{"--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "--forked"}
+	list, operands := false, 0
+	for i := 0; i < len(args); i++ {
+		t := args[i].Text
+		switch {
+		case t == "--":
+			operands += len(args) - i - 1
+			i = len(args)
+		case strings.HasPrefix(t, "--"):
+			name, _, hasVal := strings.Cut(t, "=")
+			if !containsString(listOpts, name) {
+				return false
+			}
+			if containsString(filters, name) {
+				list = true
+			}
+			if !hasVal && (name == "--sort" || name == "--format") {
+				i++ // a required value: the next word
+			}
+		case strings.HasPrefix(t, "-") && len(t) > 1:
+			for _, l := range t[1:] {
+				switch l {
+				case 'l':
+					list = true
+				case 'a', 'r', 'i', 'q', 'v':
+				default:
+					return false
+				}
+			}
+		default:
+			operands++
+		}
+	}
+	return operands == 0 || list
+}
+
+// gitTag accepts `git tag` only in list mode (builtin/tag.c, git-tag(1)):
+// -l/--list or a filter (--contains, --merged, --points-at) makes operands
+// patterns; without them, no operand at all. The other options create,
+// delete or verify tags (-v runs gpg).
+func gitTag(args []shellparse.Word) bool {
+	listOpts := []string{"--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at",
+		"--sort", "--format", "--column", "--no-column", "--ignore-case", "--color", "--no-color", "--omit-empty"}
+	filters := []string{"--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}
+	list, operands := false, 0
+	for i := 0; i < len(args); i++ {
+		t := args[i].Text
+		switch {
+		case t == "--":
+			operands += len(args) - i - 1
+			i = len(args)
+		case strings.HasPrefix(t, "--"):
+			name, _, hasVal := strings.Cut(t, "=")
+			if !containsString(listOpts, name) {
+				return false
+			}
+			if containsString(filters, name) {
+				list = true
+			}
+			if !hasVal && (name == "--sort" || name == "--format") {
+				i++
+			}
+		case strings.HasPrefix(t, "-n"):
+			// -n<num>: annotation lines, a list-mode option
+		case strings.HasPrefix(t, "-") && len(t) > 1:
+			for _, l := range t[1:] {
+				switch l {
+				case 'l':
+					list = true
+				case 'i':
+				default:
+					return false
+				}
+			}
+		default:
+			operands++
+		}
+	}
+	return operands == 0 || list
+}
+
+// envArgs accepts env(1) without a command: options that only change the
+// environment it prints (-i, -0, -u NAME) and NAME=value words.
+func envArgs(args []shellparse.Word) bool {
+	for i := 0; i < len(args); i++ {
+		t := args[i].Text
+		switch {
+		case t == "-u" || t == "--unset":
+			i++
+		case t == "-", t == "--ignore-environment", t == "--null", strings.HasPrefix(t, "--unset="),
+			strings.HasPrefix(t, "-u"):
+		case strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--"):
+			if strings.Trim(t[1:], "i0") != "" {
+				return false
+			}
+		case envAssign(t):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func envAssign(t string) bool {
+	name, _, ok := strings.Cut(t, "=")
+	if !ok || name == "" || name[0] >= '0' && name[0] <= '9' {
+		return false
+	}
+	for _, c := range name {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// gitRemote accepts `git remote`, `git remote -v` and `git remote get-url`
+// (git-remote(1)).
+func gitRemote(args []shellparse.Word) bool {
+	if len(args) == 0 {
+		return true
+	}
+	switch args[0].Text {
+	case "-v", "--verbose":
+		return len(args) == 1
+	case "get-url":
+		return true
+	}
+	return false
+}
+
+// gitReflog accepts `git reflog [show|exists|list] ...` (git-reflog(1)).
+func gitReflog(args []shellparse.Word) bool {
+	for _, w := range args {
+		switch w.Text {
+		case "expire", "delete", "drop", "write":
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,520 @@
+package policy
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/gatekeep/gatekeep/pathguard"
+)
+
+// safeConfig is a default-mode config whose only root is a fresh temp dir.
+func safeConfig(t *testing.T) (*Config, string) {
+	t.Helper()
+	dir := t.TempDir()
+	g, errs := pathguard.New([]string{dir}, pathguard.Options{})
+	if len(errs) > 0 {
+		t.Fatalf("pathguard.New: %v", errs)
+	}
+	return &Config{Mode: ModeDefault, Guard: g}, dir
+}
+
+// safeCases: safe true means the whole call is allowed by the safe layer;
+// false means it must not come out Allow.
+var safeCases = []struct {
+	cmd  string
+	safe bool
+}{
+	// ls, tree
+	{"ls", true},
+	{"ls -la src", true},
+	{"ls -R", true},
+	{"ls $DIR", false},
+	{"ls *.go", false},
+	{"tree -L 2 -I node_modules", true},
+	{"tree -o out.txt", false},
+	{"tree -ao out.txt", false},
+	{"tree -R -H . ", false},
+	{"tree --output=x", false},
+
+	// file readers
+	{"cat README.md", true},
+	{"cat -n a b", true},
+	{`cat "$F"`, false},
+	{"cat `echo fi8uc3NoL2lkX3JzYQ== | base64 -d`", false},
+	{"head -n 20 main.go", true},
+	{"tail -f log.txt", true},
+	{"wc -l main.go", true},
+	{"wc -l $(git ls-files)", false},
+	{"nl -ba main.go", true},
+	{"tac x", true},
+	{"rev x", true},
+	{"cut -d: -f1 /etc/passwd", true},
+	{"tr a-z A-Z", true},
+	{`tr "$FROM" "$TO"`, true},
+	{"paste a b", true},
+	{"column -t -s, x.csv", true},
+	{"comm -12 a b", true},
+	{"join a b", true},
+	{"fold -w 80 x", true},
+	{"fmt x", true},
+	{"expand x", true},
+	{"unexpand x", true},
+	{"od -c x", true},
+	{"hexdump -C x", true},
+	{"strings bin", true},
+	{"diff -u a b", true},
+	{"diff -l a b", false},
+	{"diff --paginate a b", false},
+	{"cmp a b", true},
+	{"stat main.go", true},
+	{"du -sh .", true},
+	{"df -h", true},
+	{"realpath x", true},
+	{"readlink -f x", true},
+	{"readlink $L", false},
+
+	// grep family, rg
+	{"grep -rn foo .", true},
+	{`grep -R "Cargo.toml" -n`, true},
+	{"egrep 'a|b' x", true},
+	{"fgrep -x a x", true},
+	{`grep "$PAT" x`, false},
+	{"rg -n foo", true},
+	{"rg --pre-glob '*.pdf' foo", true},
+	{"rg -tgo foo", true},
+	{"rg --pre pwned files", false},
+	{"rg --pre=pwned files", false},
+	{"rg --hostname-bin pwned files", false},
+	{"rg --hostname-bin=pwned files", false},
+	{"rg -z files", false},
+	{"rg -iz files", false},
+	{"rg --search-zip files", false},
+	{"RIPGREP_CONFIG_PATH=/tmp/rc rg foo", false},
+
+	// find
+	{"find . -name '*.go' -type f", true},
+	{"find . -maxdepth 2 -newer go.mod -print0", true},
+	{"find . -exec rm {} ;", false},
+	{"find . -execdir ls {} +", false},
+	{"find . -ok rm {} ;", false},
+	{"find . -okdir rm {} ;", false},
+	{"find . -delete", false},
+	{"find . -fprint out", false},
+	{"find . -fprint0 out", false},
+	{"find . -fprintf out %p", false},
+	{"find . -fls out", false},
+	{"find $D -name x", false},
+
+	// sed
+	{"sed -n 1,5p file.txt", true},
+	{"sed -n '$p' f", true},
+	{"sed -n '/start/,/end/p' f", true},
+	{"sed -n '10,+5p;20p' f", true},
+	{"sed -n '0~4p' f", true},
+	{"sed -n '/a/I,~2{p;q}' f", true},
+	{"sed -n '/x/!p' f", true},
+	{"sed -n 's/foo/bar/gp' f", true},
+	{"sed -n 's|a/b|c|p' f", true},
+	{`sed -n '\,x,p' f`, true},
+	{"sed -n '=' f", true},
+	{"sed -ne 1p -e 3p f", true},
+	{"sed --quiet -E '/^#/!p' f", true},
+	{"sed -n -e '1p' f g", true},
+	{"nl -ba x | sed -n '10,20p'", true},
+	{"sed -n l f", true},
+	{"sed -n '1p # comment' f", true},
+	{"sed 1,5p f", false},
+	{"sed -n xp file.txt", false},
+	{"sed -n 1p f -i", false},
+	{"sed -i -n 1p f", false},
+	{"sed -ni 1p f", false},
+	{"sed -n --in-place 1p f", false},
+	{"sed -n -f script.sed f", false},
+	{"sed -n '1w out' f", false},
+	{"sed -n '1W out' f", false},
+	{"sed -n '1r /etc/passwd' f", false},
+	{"sed -n '1R /etc/passwd' f", false},
+	{"sed -n '1e date' f", false},
+	{"sed -n 's/a/b/w out' f", false},
+	{"sed -n 's/a/b/e' f", false},
+	{"sed -n 's/a/b/gw out' f", false},
+	{"sed -n 's/[/]/x/w out' f", false},
+	{"sed -n '/[/]/p' f", false},
+	{"sed -n '1{p;w x\n}' f", false},
+	{"sed -n '1a hi' f", false},
+	{"sed -n 'y/a/b/' f", false},
+	{"sed -n 'bx' f", false},
+	{"sed -n -l 5 1p f", false},
+	{`sed -n "$S" f`, false},
+	{"sed -n '1p' $F", false},
+
+	// sort, uniq
+	{"sort -u x", true},
+	{"sort -k2,2 -t, x", true},
+	{"sort -o out x", false},
+	{"sort -uo out x", false},
+	{"sort --output=out x", false},
+	{"sort --out=out x", false},
+	{"sort --compress-program=sh x", false},
+	{"uniq -c x", true},
+	{"uniq -f 1 x", true},
+	{"uniq --skip-fields 2 x", true},
+	{"uniq in out", false},
+	{"uniq -c in out", false},
+	{"uniq -- in out", false},
+
+	// file, base64, xxd, checksums
+	{"file main.go", true},
+	{"file -b --mime-type x", true},
+	{"file -m magic x", false},
+	{"file -f list", false},
+	{"file -C -m magic", false},
+	{"file --compile", false},
+	{"file -z x.gz", false},
+	{"file --uncompress x.gz", false},
+	{"base64", true},
+	{"base64 -d x", true},
+	{"base64 -o out.bin", false},
+	{"base64 --output out.bin", false},
+	{"base64 --output=out.bin", false},
+	{"base64 -ob64.txt", false},
+	{"xxd x", true},
+	{"xxd -l 64 x", true},
+	{"xxd -s 0x10 -c 8 x", true},
+	{"xxd -r -p hex", true},
+	{"xxd in out", false},
+	{"xxd -l 64 in out", false},
+	{"xxd -r hex bin", false},
+	{"xxd -c8 in out", false},
+	{"md5sum x", true},
+	{"sha256sum -c SUMS", true},
+	{"sha1sum x", true},
+	{"sha512sum x", true},
+	{"shasum -a 256 x", true},
+	{"cksum x", true},
+
+	// printing and testing builtins: dynamic arguments are fine
+	{"pwd", true},
+	{"echo $PATH", true},
+	{`echo "$(date)"`, true},
+	{"printf '%s\\n' $X", true},
+	{"printf -v PATH /tmp", false},
+	{"printf $FMT", false},
+	{"true", true},
+	{"false", true},
+	{":", true},
+	{"test -f $F", true},
+	{"[ -d x ]", true},
+	{"[ -f $F ] && cat x", true},
+	{"which $X", true},
+	{"type -a ls", true},
+	{"command -v git", true},
+	{"command -V git reset --hard", false},
+	{"cd $HOME", true},
+	{"cd /tmp && ls", true},
+	{`cd "$D" && ls`, false},
+	{`cd "$D" && echo hi`, true},
+	{"whoami", true},
+	{"id -u", true},
+	{"uname -a", true},
+	{"basename $F .go", true},
+	{"dirname $F", true},
+	{"seq 1 $N", true},
+	{"expr $A + 1", true},
+	{"numfmt --to=iec 1000", true},
+	{"nproc", true},
+	{"sleep 1", true},
+	{"printenv", true},
+	{"printenv HOME", true},
+	{"env", true},
+	{"env -u FOO", true},
+	{"env $X", false},
+
+	// date, hostname
+	{"date", true},
+	{"date +%s", true},
+	{"date -u +%Y-%m-%d", true},
+	{`date -d "2020-01-01" +%s`, true},
+	{"date -r main.go", true},
+	{"date -s 2020-01-01", false},
+	{"date --set=2020-01-01", false},
+	{"date --se 2020-01-01", false},
+	{"date 010100002020", false},
+	{"date -f fmt 2020", false},
+	{"date $X", false},
+	{"hostname", true},
+	{"hostname -f", true},
+	{"hostname evil", false},
+	{"hostname -F file", false},
+	{"hostname -b x", false},
+
+	// jq
+	{"jq .name package.json", true},
+	{"jq -r '.[] | .id' x.json", true},
+	{`jq "$Q" x`, false},
+
+	// git: read-only subcommands
+	{"git status", true},
+	{"git status --porcelain -b", true},
+	{"git log --oneline -n 5", true},
+	{"git log -p -1", true},
+	{"git log --stat --format='%h %s'", true},
+	{"git diff", true},
+	{"git diff --stat HEAD~1", true},
+	{"git diff -a --text --no-ext-diff --no-textconv", true},
+	{"git diff --output-indicator-new=+ HEAD", true},
+	{"git show HEAD:main.go", true},
+	{"git show -p HEAD", true},
+	{"git branch", true},
+	{"git branch -a", true},
+	{"git branch -vv", true},
+	{"git branch --show-current", true},
+	{"git -C . branch --show-current", true},
+	{"git branch --list 'feat*'", true},
+	{"git branch --contains HEAD", true},
+	{"git branch --format '%(refname:short)'", true},
+	{"git tag", true},
+	{"git tag -l 'v1.*'", true},
+	{"git tag --list", true},
+	{"git tag --contains HEAD", true},
+	{"git remote", true},
+	{"git remote -v", true},
+	{"git remote get-url origin", true},
+	{"git rev-parse --show-toplevel", true},
+	{"git rev-parse HEAD", true},
+	{"git ls-files -m", true},
+	{"git blame -L 1,10 main.go", true},
+	{"git grep -n foo", true},
+	{"git grep --text foo", true},
+	{"git describe --tags", true},
+	{"git --no-pager log -1", true},
+	{"git --git-dir=.git --work-tree=. status", true},
+	{"git -C sub status", true},
+	{"git ls-tree HEAD", true},
+	{"git cat-file -p HEAD", true},
+	{"git stash list", true},
+	{"git reflog", true},
+	{"git worktree list", true},
+	{"git --version", true},
+	{"git status && ls | wc -l", true},
+
+	// git: writes, global options, and options that run programs
+	{"git", false},
+	{"git checkout main", false},
+	{"git checkout status", false},
+	{"git commit -m x", false},
+	{"git push", false},
+	{"git fetch", false},
+	{"git pull", false},
+	{"git stash", false},
+	{"git stash pop", false},
+	{"git st", false},
+	{"git -c core.pager=cat log -n 1", false},
+	{"git -ccore.pager=cat status", false},
+	{"git --config-env=core.pager=X log", false},
+	{"git -p log", false},
+	{"git --paginate log", false},
+	{"git --exec-path=/tmp log", false},
+	{"git --exec-path log", false},
+	{"git log --output=/tmp/x -n 1", false},
+	{"git diff --output /tmp/x", false},
+	{"git show --output=/tmp/x HEAD", false},
+	{"git log --outp=/tmp/x", false},
+	{"git diff --ext-diff", false},
+	{"git log -p --ext-diff", false},
+	{"git show --textconv HEAD:x", false},
+	{"git diff --textc", false},
+	{"git blame --textconv x", false},
+	{"git blame --text x", false},
+	{"git log --help", false},
+	{"git grep -O foo", false},
+	{"git grep -Ovim foo", false},
+	{"git grep --open-files-in-pager=vim foo", false},
+	{"git grep --open foo", false},
+	{"git branch -d feature", false},
+	{"git branch -D feature", false},
+	{"git branch -d -f feature", false},
+	{"git -C . branch -d feature", false},
+	{"git branch -m a b", false},
+	{"git branch -M a b", false},
+	{"git branch -c a b", false},
+	{"git branch -C a b", false},
+	{"git branch --set-upstream-to=origin/main", false},
+	{"git branch -u origin/main", false},
+	{"git branch --unset-upstream", false},
+	{"git branch --edit-description", false},
+	{"git branch new-branch", false},
+	{"git branch -v new-branch", false},
+	{"git branch -f main HEAD~1", false},
+	{"git branch --del x", false},
+	{"git tag v1", false},
+	{"git tag -d v1", false},
+	{"git tag -a v1 -m x", false},
+	{"git tag -v v1", false},
+	{"git remote show origin", false},
+	{"git remote add x y", false},
+	{"git remote remove x", false},
+	{"git remote set-url origin x", false},
+	{"git remote update", false},
+	{"git remote prune origin", false},
+	{"git reflog expire --all", false},
+	{"git reflog delete HEAD@{1}", false},
+	{"git cat-file --textconv HEAD:x", false},
+	{"git cat-file --filters HEAD:x", false},
+	{"git log --show-signature", false},
+	{"git log --format=%G?", false},
+	{"git log $REF", false},
+	{"git diff -- $F", false},
+	{"GIT_PAGER=x git log", false},
+	{"XDG_CONFIG_HOME=/tmp/x git log", false},
+	{"export GIT_DIR=/tmp/x; git log", false},
+	{"ls | xargs git log", false},
+
+	// wrappers, pipelines, lists, redirects
+	{"ls && pwd", true},
+	{"echo 'hi' ; ls", true},
+	{"ls | wc -l", true},
+	{"(ls)", true},
+	{"ls || (pwd && echo hi)", true},
+	{`bash -c "ls"`, true},
+	{"timeout 5 cat x", true},
+	{"ls > /dev/null 2>&1", true},
+	{"ls > out.txt", false},
+	{"cat x > out", false},
+	{"find . -name '*.go' | xargs wc -l", false},
+	{"ls | xargs echo", true},
+	{"xargs printf", false},
+	{"sudo cat x", false},
+	{"./cat x", false},
+	{"/tmp/x/cat x", false},
+	{"bin/cat x", false},
+	{"PATH=/tmp cat x", false},
+	{"LD_PRELOAD=x.so cat x", false},
+
+	// not in the table
+	{"awk '{print}' x", false},
+	{"less x", false},
+	{"more x", false},
+	{"python3 x.py", false},
+	{"tee out", false},
+	{"cargo check", false},
+	{"foo", false},
+	{"hash -p /tmp/x ls", false},
+	{"CAT x", false},
+}
+
+func TestSafeTable(t *testing.T) {
+	cfg, dir := safeConfig(t)
+	for _, tc := range safeCases {
+		d := Evaluate(cfg, Request{Tool: ToolBash, Command: tc.cmd, Cwd: dir})
+		if got := d.Effect == Allow; got != tc.safe {
+			t.Errorf("%q: effect %v (%s: %s), want safe=%v", tc.cmd, d.Effect, d.Code, d.Message, tc.safe)
+		}
+	}
+}
+
+// TestSafeArgv checks the argv form, where every word is literal.
+func TestSafeArgv(t *testing.T) {
+	cfg, dir := safeConfig(t)
+	for _, tc := range []struct {
+		argv []string
+		safe bool
+	}{
+		{[]string{"git", "status"}, true},
+		{[]string{"sed", "-n", "1,5p", "f"}, true},
+		{[]string{"cat", "$F"}, true}, // literal, not a variable
+		{[]string{"sed", "-n", "1w out", "f"}, false},
+		{[]string{"git", "-c", "core.pager=sh", "log"}, false},
+	} {
+		d := Evaluate(cfg, Request{Tool: ToolBash, Argv: tc.argv, Cwd: dir})
+		if got := d.Effect == Allow; got != tc.safe {
+			t.Errorf("%q: effect %v (%s), want safe=%v", tc.argv, d.Effect, d.Code, tc.safe)
+		}
+	}
+}
+
+// TestSafeConformance runs the shared peer cases: every "allow" case must
+// be allowed and every "notallow" case must not be (cases that need the
+// rules layer are skipped).
+func TestSafeConformance(t *testing.T) {
+	cfg, dir := safeConfig(t)
+	files, _ := filepath.Glob("../testdata/conformance/*.jsonl")
+	if len(files) == 0 {
+		t.Skip("no conformance files")
+	}
+	n := 0
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			var c struct {
+				Cmd    string `json:"cmd"`
+				Expect string `json:"expect"`
+				Needs  string `json:"needs"`
+			}
+			if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if c.Needs != "" || c.Expect == "notdeny" {
+				continue
+			}
+			n++
+			d := Evaluate(cfg, Request{Tool: ToolBash, Command: c.Cmd, Cwd: dir})
+			if (d.Effect == Allow) != (c.Expect == "allow") {
+				t.Errorf("%s: %q: effect %v (%s: %s), want %s", filepath.Base(name), c.Cmd, d.Effect, d.Code, d.Message, c.Expect)
+			}
+		}
+		f.Close()
+	}
+	if n == 0 {
+		t.Fatal("no conformance cases read")
+	}
+}
+
+// TestSedPrintOnly checks the sed script reader on its own.
+func TestSedPrintOnly(t *testing.T) {
+	for _, tc := range []struct {
+		script string
+		ok     bool
+	}{
+		{"", true},
+		{"p", true},
+		{"1,5p", true},
+		{"$!N;P;D", true},
+		{"/a/,/b/{/c/!p}", true},
+		{"/x/{p;q}", true},
+		{"s/a/b/2p", true},
+		{"s/a\\/b/c/p", true},
+		{"/[]a]/p", true},
+		{"/[]/]/p", false}, // GNU: regex "[]", BSD: "[]/]"
+		{"/[[:alpha:]]/p", true},
+		{"l 40", true},
+		{"q5", true},
+		{"#n\np", true},
+		{"{p", false},
+		{"p}", false},
+		{"pw x", false},
+		{"s/a/b/", true},
+		{"s/a/b", false},
+		{"s/a/b\\\n/w x", false},
+		{"s/a/b/\nw x", false},
+		{"s/[a/b/w x", false},
+		{"s/[[:alpha:]/]/x/w f", false},
+		{"sxaxbxp", false},
+		{":a;N;ba", false},
+		{"1~p", false},
+		{"1,p", false},
+		{"F;z", true},
+	} {
+		if got := sedPrintOnly(tc.script); got != tc.ok {
+			t.Errorf("sedPrintOnly(%q) = %v, want %v", tc.script, got, tc.ok)
+		}
+	}
+}
