@@ -91,7 +91,7 @@ func (a *app) batch(name string) error {
 	}
 	cfg, cwd, err := a.config()
 	if err != nil {
-		return err
+		return a.configError(err)
 	}
 	out := bufio.NewWriter(a.stdout)
 	defer out.Flush()

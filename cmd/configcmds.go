@@ -1,0 +1,250 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gatekeep/gatekeep/policy"
+)
+
+// rulesCmd: `gatekeep rules [--json]` lists the effective rules in the
+// order the chain scans them.
+func (a *app) rulesCmd() *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "rules [--json]",
+		Short: "List the effective rules in evaluation order",
+		Long: `List every rule of every config layer in the order the chain scans them:
+managed, user, project, local, default; inside a layer from the bottom up
+(the last matching rule of a layer wins). Rules of an untrusted project file
+that do not apply yet are marked inactive.`,
+		Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			if _, _, err := a.config(); err != nil {
+				return a.configError(err)
+			}
+			rules, danger := a.loaded.Rules.Rules(), a.loaded.Rules.DangerRules()
+			if asJSON {
+				writeJSONLine(a.stdout, struct {
+					Rules  []*policy.Rule       `json:"rules"`
+					Danger []*policy.DangerRule `json:"danger"`
+				}{rules, danger})
+				return nil
+			}
+			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "#\tlayer\teffect\trule\twhere\tstate")
+			for i, r := range rules {
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", i+1, r.Ref.Source, r.Ref.Effect, r.Ref.Rule, where(r.Ref), ruleState(r))
+			}
+			for _, d := range danger {
+				fmt.Fprintf(tw, "-\t%s\tdeny\t[[danger]] %s\t%s\tactive\n", d.Ref.Source, d.Ref.Rule, where(d.Ref))
+			}
+			return tw.Flush()
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print the rules as JSON")
+	return c
+}
+
+func where(r policy.RuleRef) string {
+	if r.File == "" {
+		return r.Source
+	}
+	if r.Line > 0 {
+		return fmt.Sprintf("%s:%d", r.File, r.Line)
+	}
+	return r.File
+}
+
+func ruleState(r *policy.Rule) string {
+	switch {
+	case r.Active:
+		return "active"
+	case !r.Trusted:
+		return "inactive (untrusted: run gatekeep trust)"
+	}
+	return "inactive"
+}
+
+// configCmd: `gatekeep config path|validate`.
+func (a *app) configCmd() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "config (path | validate)",
+		Short: "Show where the config files are, or validate them",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return usageErr("config needs a subcommand: path or validate")
+		},
+	}
+	var asJSON bool
+	path := &cobra.Command{
+		Use:   "path [--json]",
+		Short: "Print each config layer's file: where it is or would be, and its trust state",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			_, opts, err := a.loadOptions()
+			if err != nil {
+				return err
+			}
+			files := policy.ConfigFiles(opts)
+			if asJSON {
+				writeJSONLine(a.stdout, files)
+				return nil
+			}
+			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "layer\tfile\tstate")
+			for _, f := range files {
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", f.Source, f.Path, fileState(f))
+			}
+			return tw.Flush()
+		},
+	}
+	path.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	validate := &cobra.Command{
+		Use:   "validate",
+		Short: "Load every config layer, report errors (exit 78) and lint warnings",
+		Long: `Load every config layer and report all errors at once (exit 78), then lint
+warnings: a rule shadowed by a later rule of the same file, a duplicated rule,
+an allow rule that opens a shell or interpreter to any arguments, an allow
+rule in an untrusted file. Warnings alone exit 0.`,
+		Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			_, opts, err := a.loadOptions()
+			if err != nil {
+				return err
+			}
+			_, lints, err := policy.Validate(opts)
+			if err != nil {
+				for _, ce := range policy.ConfigErrors(err) {
+					fmt.Fprintf(a.stdout, "error: %s\n", ce)
+				}
+				if len(policy.ConfigErrors(err)) == 0 {
+					fmt.Fprintf(a.stdout, "error: %v\n", err)
+				}
+				return silentExit(ExitConfig)
+			}
+			for _, l := range lints {
+				fmt.Fprintf(a.stdout, "warning: %s [%s]\n", l, l.Code)
+			}
+			fmt.Fprintf(a.stdout, "config ok (%d warning(s))\n", len(lints))
+			return nil
+		},
+	}
+	c.AddCommand(path, validate)
+	return c
+}
+
+func fileState(f policy.FileInfo) string {
+	switch {
+	case !f.Exists:
+		return "absent"
+	case f.NeedsTrust && f.Changed:
+		return "changed since trusted: only its deny and ask rules apply (gatekeep trust)"
+	case f.NeedsTrust && !f.Trusted:
+		return "untrusted: only its deny and ask rules apply (gatekeep trust)"
+	case f.NeedsTrust:
+		return "trusted"
+	}
+	return "in use"
+}
+
+// trustCmd: `gatekeep trust [--revoke] [FILE]` records (or forgets) the
+// SHA-256 of the project config file, so its allow rules and settings apply.
+func (a *app) trustCmd() *cobra.Command {
+	var revoke bool
+	c := &cobra.Command{
+		Use:   "trust [--revoke] [FILE]",
+		Short: "Trust the project's config file as it is now (or revoke that)",
+		Long: `A project config file (.gatekeep/config.toml) comes from whoever wrote the
+repository, so until you trust it only its deny and ask rules and [[danger]]
+entries apply. trust records the file's SHA-256 in
+$XDG_STATE_HOME/gatekeep/trust.json; any later edit makes it untrusted
+again. FILE defaults to the project file of the current project.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			_, opts, err := a.loadOptions()
+			if err != nil {
+				return err
+			}
+			file := filepath.Join(opts.Root, policy.ProjectConfigDir, policy.ProjectConfigName)
+			if len(args) == 1 {
+				file, _ = filepath.Abs(args[0])
+			}
+			store := policy.TrustStore{Path: opts.Paths.Trust}
+			if revoke {
+				ok, err := store.Revoke(file)
+				if err != nil {
+					return withCode(ExitFailure, err)
+				}
+				if !ok {
+					fmt.Fprintf(a.stdout, "%s was not trusted\n", file)
+					return nil
+				}
+				fmt.Fprintf(a.stdout, "revoked trust in %s\n", file)
+				return nil
+			}
+			if _, err := os.Stat(file); errors.Is(err, os.ErrNotExist) {
+				return withCode(ExitFailure, fmt.Errorf("%s does not exist", file))
+			}
+			// Refuse to trust a file that does not even load.
+			if _, err := policy.Load(opts); err != nil {
+				return a.reportConfigFailure(err)
+			}
+			e, err := store.Trust(file)
+			if err != nil {
+				return withCode(ExitFailure, err)
+			}
+			fmt.Fprintf(a.stdout, "trusted %s (sha256 %s)\n", file, e.SHA256)
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&revoke, "revoke", false, "forget the recorded hash: the file only tightens again")
+	return c
+}
+
+// testCmd: `gatekeep test` runs the [[test]] entries of every layer.
+func (a *app) testCmd() *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "test [--json]",
+		Short: "Run the [[test]] entries of the config against the effective policy",
+		Long: `Run every [[test]] entry (tool, input, optional mode, expect) of every
+config layer against the effective policy. Each failure names the case, the
+effect it got, and the layer and rule that decided. Exit 0 only when all
+pass, 1 otherwise.`,
+		Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			cfg, _, err := a.config()
+			if err != nil {
+				return a.configError(err)
+			}
+			results := policy.RunTests(cfg, a.loaded.Root, a.loaded.Tests)
+			failed := 0
+			for _, r := range results {
+				if !r.Pass {
+					failed++
+				}
+				if asJSON {
+					r.Decision.Trace = nil
+					writeJSONLine(a.stdout, r)
+				} else if !r.Pass {
+					fmt.Fprintf(a.stdout, "FAIL %s\n", r)
+				}
+			}
+			if !asJSON {
+				fmt.Fprintf(a.stdout, "%d passed, %d failed\n", len(results)-failed, failed)
+			}
+			if failed > 0 {
+				return silentExit(ExitFailure)
+			}
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print one result per line as JSON")
+	return c
+}
