@@ -242,7 +242,9 @@ func (e *evaluation) shellParts() ([]part, Decision, bool) {
 		cp := &parts[len(parts)-1]
 		effects, writesOnly := shellparse.Effects(c)
 		cp.category = CatCommand
-		if writesOnly && len(c.Args) > 0 {
+		// A command that only changes the files it names is a file edit
+		// (acceptEdits allows it), unless something changes what runs.
+		if writesOnly && len(c.Args) > 0 && e.notSafeContext(c) == "" && e.resolvesOutsideRoots(c.Args[0].Text) {
 			cp.category = CatWrite
 		}
 		for _, fe := range effects {

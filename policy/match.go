@@ -334,6 +334,13 @@ type bashMatcher struct {
 	words    []string
 }
 
+// litStar stands for an escaped `\*` while a Bash pattern is split into
+// words (U+E000, a private-use character no command needs).
+const litStar = "\ue000"
+
+// compileBash compiles a Bash pattern: words split as a shell would
+// (go-shellwords), `*` matching any run of characters, `\*` a literal
+// star, a trailing " *" (or ":*") also matching no further words.
 func compileBash(pattern string) (*bashMatcher, error) {
 	text := strings.TrimSpace(pattern)
 	if text == "" {
@@ -342,6 +349,9 @@ func compileBash(pattern string) (*bashMatcher, error) {
 	if strings.HasSuffix(text, ":*") {
 		text = strings.TrimSuffix(text, ":*") + " *"
 	}
+	// `\*` is a literal star: hide it from the word splitter (which would
+	// drop the backslash) behind a private-use rune.
+	text = strings.ReplaceAll(text, `\*`, litStar)
 	p := shellwords.NewParser()
 	words, err := p.Parse(text)
 	if err != nil {
@@ -367,16 +377,21 @@ func compileBash(pattern string) (*bashMatcher, error) {
 		if i > 0 {
 			m.toks = append(m.toks, tokSep)
 		}
-		for j := 0; j < len(w); j++ {
-			if w[j] == '*' {
-				m.toks = append(m.toks, tokStar)
-			} else {
-				m.toks = append(m.toks, int32(w[j]))
+		for j, seg := range strings.Split(w, litStar) {
+			if j > 0 {
+				m.toks = append(m.toks, '*')
+			}
+			for k := 0; k < len(seg); k++ {
+				if seg[k] == '*' {
+					m.toks = append(m.toks, tokStar)
+				} else {
+					m.toks = append(m.toks, int32(seg[k]))
+				}
 			}
 		}
 	}
 	if !strings.Contains(words[0], "*") {
-		m.first = words[0]
+		m.first = strings.ReplaceAll(words[0], litStar, "*")
 	}
 	if trailing {
 		m.trail = append(append(slices.Clone(m.toks), tokSep), tokStar)

@@ -23,7 +23,7 @@ func (p *parser) word(w *syntax.Word) Word {
 			if i == 0 && strings.HasPrefix(s, "~") {
 				s, out.Dynamic = p.tilde(s, len(w.Parts) > 1, out.Dynamic)
 			}
-			if hasGlobMeta(s) {
+			if hasGlobMeta(s, i < len(w.Parts)-1) {
 				out.Dynamic = true
 			}
 			sb.WriteString(unescapeUnquoted(s))
@@ -95,13 +95,21 @@ func (p *parser) tilde(s string, more bool, dyn bool) (string, bool) {
 
 // hasGlobMeta reports an unquoted pathname-expansion character. Escaped
 // characters (`\*`) do not count.
-func hasGlobMeta(s string) bool {
+//
+// A `[` opens a bracket expression only when a `]` follows it in the word
+// (bash(1) Pattern Matching), so the test command `[` is a plain word; more
+// says other parts follow this literal, which may hold the `]`.
+func hasGlobMeta(s string, more bool) bool {
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
 		case '\\':
 			i++
-		case '*', '?', '[':
+		case '*', '?':
 			return true
+		case '[':
+			if more || strings.IndexByte(s[i+1:], ']') >= 0 {
+				return true
+			}
 		}
 	}
 	return false

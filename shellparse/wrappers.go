@@ -171,6 +171,7 @@ func (p *parser) wrapped(idx int, name string, spec optSpec) {
 			return
 		}
 	}
+	optEnd := i
 	i += spec.skip
 	if name == "xargs" {
 		p.xargs(idx, i, seen)
@@ -193,7 +194,76 @@ func (p *parser) wrapped(idx int, name string, spec optSpec) {
 	if name == "busybox" && len(inner.Args) > 0 {
 		inner.Args[0].Text = path.Base(inner.Args[0].Text)
 	}
+	if dir, ok := wrapperDir(name, spec, c.Args[1:optEnd]); ok {
+		// The command runs in another directory: its relative paths
+		// resolve there. The shell's own directory does not change.
+		saved := p.state
+		p.chdir(dir)
+		p.emitInner(idx, inner, name)
+		p.state.dir, p.state.dirDynamic = saved.dir, saved.dirDynamic
+		return
+	}
 	p.emitInner(idx, inner, name)
+}
+
+// wrapperDir returns the directory a wrapper's options make the wrapped
+// command run in: `env -C DIR`/`--chdir=DIR` (env(1)), `sudo -D DIR`/
+// `--chdir=DIR` (sudo(8)). `sudo -i` starts in the target user's home,
+// which is not known here: the directory is dynamic.
+func wrapperDir(name string, spec optSpec, opts []Word) (Word, bool) {
+	var letter string
+	switch name {
+	case "env":
+		letter = "C"
+	case "sudo":
+		letter = "D"
+	default:
+		return Word{}, false
+	}
+	var dir Word
+	found := false
+	for i := 0; i < len(opts); i++ {
+		w := opts[i]
+		t := w.Text
+		switch {
+		case strings.HasPrefix(t, "--"):
+			long, val, hasVal := strings.Cut(t[2:], "=")
+			switch {
+			case long == "chdir" && hasVal:
+				dir, found = Word{Text: val, Dynamic: w.Dynamic, Offset: w.Offset}, true
+			case long == "chdir" && i+1 < len(opts):
+				dir, found = opts[i+1], true
+				i++
+			case name == "sudo" && long == "login":
+				dir, found = Word{Text: "~", Dynamic: true, Offset: w.Offset}, true
+			case !hasVal && containsStr(spec.withArg, long):
+				i++
+			}
+		case strings.HasPrefix(t, "-") && len(t) > 1:
+			for j := 1; j < len(t); j++ {
+				l := t[j : j+1]
+				if name == "sudo" && l == "i" {
+					dir, found = Word{Text: "~", Dynamic: true, Offset: w.Offset}, true
+					continue
+				}
+				if l != letter && !containsStr(spec.withArg, l) {
+					continue
+				}
+				var val Word
+				if j < len(t)-1 {
+					val = Word{Text: t[j+1:], Dynamic: w.Dynamic, Offset: w.Offset}
+				} else if i+1 < len(opts) {
+					val = opts[i+1]
+					i++
+				}
+				if l == letter {
+					dir, found = val, true
+				}
+				break
+			}
+		}
+	}
+	return dir, found
 }
 
 // emitInner adds the command that the wrapper at idx runs.
@@ -382,14 +452,18 @@ func (p *parser) xargs(idx, i int, seen []string) {
 	} else {
 		args = []Word{{Text: "echo", Offset: c.Offset}}
 	}
-	if repl := xargsReplace(c.Args); repl != "" {
+	// Only xargs's own options (before i) can set the replace string.
+	repl := xargsReplace(c.Args[:min(i, len(c.Args))])
+	if repl != "" {
 		for j := range args {
 			if strings.Contains(args[j].Text, repl) {
 				args[j].Dynamic = true
 			}
 		}
 	}
-	inner := Command{Args: args, Offset: args[0].Offset, End: c.End, Text: c.Text, Parent: idx, Inner: -1, TrailingArgs: true}
+	// With -I/-i the input replaces the marked words and nothing is
+	// appended (xargs(1)).
+	inner := Command{Args: args, Offset: args[0].Offset, End: c.End, Text: c.Text, Parent: idx, Inner: -1, TrailingArgs: repl == ""}
 	p.emitInner(idx, inner, "xargs")
 }
 
@@ -437,11 +511,15 @@ func (p *parser) findExec(idx int) {
 		}
 		via := "find " + c.Args[i].Text
 		inner := Command{Args: args, Offset: args[0].Offset, End: c.End, Text: c.Text, Parent: idx, Inner: -1}
-		savedVia, savedParent := p.via, p.parent
+		savedVia, savedParent, savedDyn := p.via, p.parent, p.state.dirDynamic
 		p.via = appendVia(c.Via, via)
 		p.parent = idx
+		if c.Args[i].Text == "-execdir" || c.Args[i].Text == "-okdir" {
+			// Runs in the directory of each file found.
+			p.state.dirDynamic = true
+		}
 		p.emit(inner)
-		p.via, p.parent = savedVia, savedParent
+		p.via, p.parent, p.state.dirDynamic = savedVia, savedParent, savedDyn
 		i = j
 	}
 }

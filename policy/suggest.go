@@ -1,0 +1,187 @@
+package policy
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/gatekeep/gatekeep/shellparse"
+)
+
+// Suggestion is what answering "always allow" to an ask would save: one
+// allow rule per part that asked, each the narrowest that still covers this
+// call (design §8). Rules is empty and Unavailable says why when "always"
+// cannot be offered.
+type Suggestion struct {
+	Rules       []string `json:"rules,omitempty"`
+	Unavailable string   `json:"unavailable,omitempty"`
+}
+
+// subcommandDepth lists commands whose first word after the name is itself
+// a command taking a name (`npm run test`): their rule keeps two words.
+var subcommandDepth = map[string][]string{
+	"npm": {"run", "run-script", "exec"}, "pnpm": {"run", "exec"}, "yarn": {"run"}, "bun": {"run"},
+	"docker": {"compose"}, "podman": {"compose"}, "git": {"stash", "remote", "submodule", "worktree"},
+	"go": {"mod", "tool"}, "cargo": {"run"},
+}
+
+// exactOnly are commands whose arguments are code or another command: a
+// rule for them names the whole command, never `name *` (design §8).
+var exactOnly = map[string]bool{
+	"env": true, "sudo": true, "doas": true, "eval": true, "exec": true, "command": true, "builtin": true,
+	"xargs": true, "nohup": true, "timeout": true, "nice": true, "ionice": true, "time": true, "watch": true,
+	"busybox": true, "stdbuf": true, "setsid": true, "source": true, ".": true, "find": true,
+	"awk": true, "gawk": true, "sed": true,
+}
+
+// Suggest works out the "always allow" rules for req, and checks that with
+// them saved to the local config file (localFile, a rule at its end) the
+// identical call would be allowed with no prompt. root and home resolve
+// relative and `~` patterns as the loader does.
+func Suggest(cfg *Config, req Request, root, home, localFile string) Suggestion {
+	if cfg == nil {
+		return Suggestion{Unavailable: "no configuration"}
+	}
+	e := &evaluation{cfg: cfg, req: req, cwd: req.Cwd}
+	parts, _, ok := e.parts()
+	if !ok {
+		return Suggestion{Unavailable: "the call could not be analysed, so no rule can describe it"}
+	}
+	var rules []string
+	for i := range parts {
+		p := &parts[i]
+		d := e.decide(i, p)
+		switch {
+		case d.Effect == Allow:
+			continue
+		case d.Effect == Deny:
+			return Suggestion{Unavailable: fmt.Sprintf("part of the call is denied (%s), so no rule can allow it", d.Code)}
+		case d.Layer == LayerSandbox:
+			return Suggestion{Unavailable: "it writes a protected path, which is asked about every time"}
+		case d.Layer == LayerRules:
+			return Suggestion{Unavailable: fmt.Sprintf("the %s rule %s asks first, and a local rule cannot override it", d.Rule.Source, d.Rule.Rule)}
+		case d.Layer != LayerMode:
+			return Suggestion{Unavailable: "this ask cannot be turned into a rule"}
+		}
+		rule, why := e.ruleFor(p)
+		if why != "" {
+			return Suggestion{Unavailable: why}
+		}
+		if !containsString(rules, rule) {
+			rules = append(rules, rule)
+		}
+	}
+	if len(rules) == 0 {
+		return Suggestion{Unavailable: "nothing in the call asked"}
+	}
+	with, err := cfg.Rules.withLocal(rules, root, home, localFile)
+	if err != nil {
+		return Suggestion{Unavailable: "the rule would not load: " + err.Error()}
+	}
+	next := *cfg
+	next.Rules = with
+	if d := Evaluate(&next, req); d.Effect != Allow {
+		return Suggestion{Unavailable: fmt.Sprintf("a saved rule would not decide the next identical call (%s: %s)", d.Code, d.Message)}
+	}
+	return Suggestion{Rules: rules}
+}
+
+// ruleFor is the narrowest allow rule for one part that asked.
+func (e *evaluation) ruleFor(p *part) (string, string) {
+	if p.cmd == nil {
+		if p.dynamic || p.path == "" {
+			return "", "the path is only known at run time"
+		}
+		tool := "Write"
+		if p.access == shellparse.Read {
+			tool = "Read"
+		}
+		real := e.cfg.Guard.Check(p.dir, p.path).Real
+		if real == "" {
+			return "", "the path cannot be resolved"
+		}
+		return tool + "(" + escapeGlob(filepath.ToSlash(real)) + ")", ""
+	}
+	c := p.cmd
+	if c.Unknown != "" || c.StdinCode || c.TrailingArgs || !c.Bare() || c.HasDynamic(0) || p.dynamic {
+		return "", "the command is only known at run time, so no rule can describe it"
+	}
+	if why := e.notSafeContext(c); why != "" {
+		return "", "allow rules never match a command with " + why
+	}
+	argv := c.Argv()
+	name := argv[0]
+	if exactOnly[name] || shellparse.IsShell(name) || shellparse.IsInterpreter(name) || c.IsWrapper() {
+		return "Bash(" + patternWords(argv) + ")", ""
+	}
+	keep := 1
+	if len(argv) > 1 && isSubcommand(argv[1]) {
+		keep = 2
+		if len(argv) > 2 && containsString(subcommandDepth[name], argv[1]) && isSubcommand(argv[2]) {
+			keep = 3
+		}
+	}
+	if keep == len(argv) {
+		return "Bash(" + patternWords(argv) + " *)", ""
+	}
+	return "Bash(" + patternWords(argv[:keep]) + " *)", ""
+}
+
+// isSubcommand: a word that names a subcommand, not an option, a path or a
+// value.
+func isSubcommand(w string) bool {
+	if w == "" || strings.HasPrefix(w, "-") || strings.ContainsAny(w, "/.=:@") {
+		return false
+	}
+	for _, r := range w {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// patternWords renders words for a Bash pattern: `*` escaped as `\*`, and
+// a word holding anything but plain characters single-quoted.
+func patternWords(words []string) string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		w = strings.ReplaceAll(w, "*", `\*`)
+		if w == "" || strings.ContainsFunc(w, func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_./:=@%+,-\\", r))
+		}) {
+			w = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+		}
+		out[i] = w
+	}
+	return strings.Join(out, " ")
+}
+
+// withLocal returns a copy of the rule set with allow rules appended to the
+// local layer (the end of the file, so they win inside it).
+func (rs *RuleSet) withLocal(texts []string, root, home, file string) (*RuleSet, error) {
+	c := &compiler{root: root, home: home}
+	c.init()
+	var added []*Rule
+	for i, t := range texts {
+		tool, pattern, has, err := splitRule(t)
+		if err != nil {
+			return nil, err
+		}
+		m, err := c.compile(tool, pattern, has)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", t, err)
+		}
+		added = append(added, &Rule{Ref: RuleRef{Rule: t, Effect: Allow, Source: SourceLocal, File: file, Index: -1 - i},
+			Tool: tool, Pattern: pattern, Trusted: true, Active: true, m: m})
+	}
+	out := &RuleSet{layers: make([][]*Rule, len(Sources))}
+	if rs != nil {
+		for i := range rs.layers {
+			out.layers[i] = append([]*Rule(nil), rs.layers[i]...)
+		}
+		out.danger = rs.danger
+	}
+	out.add(SourceLocal, added, nil)
+	return out, nil
+}

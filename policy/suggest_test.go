@@ -1,0 +1,58 @@
+package policy
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/gatekeep/gatekeep/pathguard"
+)
+
+func TestSuggest(t *testing.T) {
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	proj := filepath.Join(dir, "proj")
+	for _, d := range []string{home, filepath.Join(proj, ".gatekeep"), filepath.Join(proj, ".git", "hooks")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	realProj, _ := filepath.EvalSymlinks(proj)
+	g, _ := pathguard.New([]string{proj}, pathguard.Options{Home: home})
+	loaded, err := Load(LoadOptions{Root: proj, Home: home, Paths: Paths{Managed: filepath.Join(dir, "none"), User: filepath.Join(dir, "none2"), Trust: filepath.Join(dir, "trust.json")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	local := filepath.Join(proj, ".gatekeep", "config.local.toml")
+	tests := []struct {
+		cmd         string
+		rules       []string
+		unavailable bool
+	}{
+		{"npm run test -- --watch", []string{"Bash(npm run test *)"}, false},
+		{"git push origin main", []string{"Bash(git push *)"}, false},
+		{"git status && npm publish", []string{"Bash(npm publish *)"}, false},
+		{"python3 -c 'print(1)'", []string{`Bash(python3 -c 'print(1)')`}, false},
+		{"bash -c 'make x'", []string{"Bash(make x *)"}, false},
+		{"pytest tests/test_a.py -k '*x*'", []string{"Bash(pytest *)"}, false},
+		{"sudo npm publish", []string{"Bash(sudo npm publish)", "Bash(npm publish *)"}, false},
+		{"echo hi > notes.md", []string{"Write(" + realProj + "/notes.md)"}, false},
+		{"echo hi > '[x]*.md'", []string{`Write(` + realProj + `/\[x\]\*.md)`}, false},
+		{"echo hi > .git/hooks/pre-commit", nil, true},
+		{"echo hi > $OUT", nil, true},
+		{"$CMD run", nil, true},
+		{"PATH=/tmp make", nil, true},
+		{"rm -rf /", nil, true},
+		{"ls", nil, true},
+	}
+	for _, tt := range tests {
+		cfg := &Config{Mode: ModeDefault, Guard: g, Home: home}
+		loaded.Apply(cfg)
+		got := Suggest(cfg, Request{Tool: ToolBash, Command: tt.cmd, Cwd: proj}, proj, home, local)
+		if diff := cmp.Diff(tt.rules, got.Rules); diff != "" || (got.Unavailable != "") != tt.unavailable {
+			t.Errorf("Suggest(%q) = %+v (-want +got rules):\n%s", tt.cmd, got, diff)
+		}
+	}
+}

@@ -1,0 +1,1282 @@
+package shellparse
+
+import (
+	"path"
+	"strings"
+)
+
+// effectTable lists the commands whose file operands Effects knows, by
+// command name (the basename). Each entry cites the man page its options
+// and operands come from: GNU coreutils, grep, sed, diffutils, tar, gzip,
+// findutils, wget and patch for the GNU tools (Linux is the reference;
+// BSD-only options are added where they write, as base64 -o), and each
+// project's own page for the rest. Options that take an argument must be
+// listed, or the argument would be read as an operand.
+var effectTable = map[string]spec{
+	// --- print only: no word is a file ---
+
+	// echo(1), printf(1), pwd(1), true(1), false(1), seq(1), tr(1),
+	// basename(1), dirname(1), yes(1), printenv(1), whoami(1), id(1),
+	// uname(1), and bash(1) for `:`, `test`, `[` and `exec` with no
+	// command (`exec >log`).
+	"echo": {}, "printf": {}, "pwd": {}, "true": {}, "false": {}, ":": {},
+	"seq": {}, "tr": {}, "basename": {}, "dirname": {}, "yes": {},
+	"printenv": {}, "whoami": {}, "id": {}, "uname": {}, "test": {}, "[": {},
+	"exec": {},
+	// Metadata only, not contents: ls(1), stat(1), realpath(1),
+	// readlink(1), which(1), df(1).
+	"ls": {}, "stat": {}, "realpath": {}, "readlink": {}, "which": {}, "df": {},
+	// du(1): operands are metadata; --files0-from and -X name files read.
+	"du": {args: "B block-size d max-depth t threshold time-style exclude", reads: "files0-from X exclude-from"},
+	// date(1): -f reads dates from a file; -s sets the clock.
+	"date": {args: "d date r reference rfc-3339 s set", optional: "I iso-8601", reads: "f file", acts: "s set"},
+	// tree(1): operands are listed, not read; -o writes the listing.
+	"tree": {args: "L P I H T charset filelimit timefmt sort", writes: "o"},
+
+	// --- read the files named and print ---
+
+	// cat(1), tac(1), rev(1), nl(1).
+	"cat": {ops: readAll},
+	"tac": {args: "s separator", ops: readAll},
+	"rev": {ops: readAll},
+	"nl": {args: "b body-numbering d section-delimiter f footer-numbering h header-numbering i line-increment " +
+		"l join-blank-lines n number-format s number-separator v starting-line-number w number-width", ops: readAll},
+	// head(1), tail(1).
+	"head": {args: "n lines c bytes", ops: readAll},
+	"tail": {args: "n lines c bytes s sleep-interval pid max-unchanged-stats", optional: "follow", ops: readAll},
+	// wc(1).
+	"wc": {reads: "files0-from", ops: readAll},
+	// cut(1), paste(1), fold(1), expand(1), unexpand(1).
+	"cut":      {args: "b bytes c characters d delimiter f fields output-delimiter", ops: readAll},
+	"paste":    {args: "d delimiters", ops: readAll},
+	"fold":     {args: "w width", ops: readAll},
+	"expand":   {args: "t tabs", ops: readAll},
+	"unexpand": {args: "t tabs", ops: readAll},
+	// column(1) (util-linux).
+	"column": {args: "c output-width s separator o output-separator n table-name O table-order N table-columns " +
+		"l table-columns-limit E table-noextreme H table-hide R table-right T table-truncate W table-wrap " +
+		"r tree i tree-id p tree-parent C table-column", ops: readAll},
+	// diff(1), cmp(1), comm(1), join(1).
+	"diff": {args: "C U W width F show-function-line I ignore-matching-lines x exclude D ifdef label tabsize " +
+		"horizon-lines palette line-format old-line-format new-line-format unchanged-line-format " +
+		"old-group-format new-group-format unchanged-group-format changed-group-format S starting-file",
+		reads: "X exclude-from from-file to-file", optional: "color context unified", ops: readAll},
+	"cmp":  {args: "i ignore-initial n bytes", ops: cmpOps},
+	"comm": {args: "output-delimiter", ops: readAll},
+	"join": {args: "a e j o t v 1 2", ops: readAll},
+	// grep(1); egrep and fgrep are grep -E and grep -F. The pattern is the
+	// first operand unless -e or -f gives it.
+	"grep":  grepSpec,
+	"egrep": grepSpec,
+	"fgrep": grepSpec,
+	// rg(1) (ripgrep): -r is --replace. --pre and --hostname-bin run a
+	// program, -z runs decompressors.
+	"rg": {args: "e regexp g glob iglob t type T type-not type-add type-clear m max-count A after-context " +
+		"B before-context C context M max-columns d max-depth max-filesize j threads E encoding engine " +
+		"color colors context-separator field-context-separator field-match-separator path-separator " +
+		"r replace sort sortr pre pre-glob hostname-bin hyperlink-format dfa-size-limit regex-size-limit generate",
+		reads: "f file ignore-file", flags: "files type-list search-zip",
+		acts: "pre hostname-bin z search-zip", ops: rgOps},
+	// file(1).
+	"file": {args: "F separator P parameter e exclude exclude-quiet", reads: "m magic-file f files-from", ops: readAll},
+	// md5sum(1), sha1sum(1) ... b2sum(1), cksum(1), sum(1). With -c the
+	// files named in the check list are read too; they are not known here.
+	"md5sum": {ops: readAll}, "sha1sum": {ops: readAll}, "sha224sum": {ops: readAll},
+	"sha256sum": {ops: readAll}, "sha384sum": {ops: readAll}, "sha512sum": {ops: readAll},
+	"b2sum": {args: "l length", ops: readAll}, "cksum": {args: "a algorithm l length", ops: readAll},
+	"sum": {ops: readAll},
+	// base64(1), base32(1), basenc(1). GNU: -w COLS. BSD base64: -i FILE
+	// reads, -o FILE writes, -b COUNT.
+	"base64": base64Spec, "base32": base64Spec, "basenc": base64Spec,
+	// od(1), hexdump(1) (util-linux; hd is hexdump -C), strings(1).
+	"od": {args: "A address-radix j skip-bytes N read-bytes S t format endian",
+		optional: "w width strings", ops: readAll},
+	"hexdump": hexdumpSpec, "hd": hexdumpSpec,
+	"strings": {args: "n bytes t radix e encoding T target s output-separator", ops: readAll},
+	// zcat(1), bzcat(1), xzcat(1), zstdcat(1): decompress to stdout.
+	"zcat": {ops: readAll}, "bzcat": {ops: readAll}, "xzcat": {ops: readAll}, "zstdcat": {ops: readAll},
+	// jq(1): the filter is the first operand unless -f gives it; after
+	// --args/--jsonargs operands are values, not files.
+	"jq": {args: "indent", reads: "f from-file L", pairs: "arg argjson", pairReads: "slurpfile rawfile",
+		flags: "args jsonargs", ops: jqOps},
+
+	// --- change the files named ---
+
+	// sed(1): the script is the first operand unless -e/-f give it; with
+	// -i (--in-place) the files are rewritten. The script's own r/w/e
+	// commands are read by sedProgram.
+	"sed": {kind: edits, args: "e expression l line-length", reads: "f file", optional: "i in-place",
+		flags: "quiet silent separate sandbox", acts: "f file", ops: sedOps},
+	// sort(1): -o writes the output, -T holds temporary files.
+	"sort": {kind: edits, args: "k key t field-separator S buffer-size parallel batch-size sort compress-program",
+		reads: "files0-from random-source", writes: "o output T temporary-directory", optional: "check",
+		acts: "compress-program", ops: readAll},
+	// uniq(1): uniq [INPUT [OUTPUT]].
+	"uniq": {kind: edits, args: "f skip-fields s skip-chars w check-chars", optional: "group all-repeated", ops: inOut},
+	// xxd(1): xxd [options] [infile [outfile]]; its own option syntax.
+	"xxd": {kind: edits, raw: true, ops: xxdOps},
+	// split(1): split [INPUT [PREFIX]]; the pieces are PREFIXaa ...
+	"split": {kind: edits, args: "a suffix-length additional-suffix b bytes C line-bytes l lines n number t separator filter",
+		optional: "numeric-suffixes hex-suffixes", acts: "filter", ops: splitOps},
+	// tee(1).
+	"tee": {kind: edits, optional: "output-error", ops: writeAll},
+	// rm(1), rmdir(1) (-p removes each parent too), unlink(1), shred(1).
+	"rm":     {kind: edits, optional: "interactive preserve-root", ops: writeAll},
+	"rmdir":  {kind: edits, flags: "parents", ops: rmdirOps},
+	"unlink": {kind: edits, ops: writeAll},
+	"shred":  {kind: edits, args: "n iterations s size", reads: "random-source", optional: "remove", ops: writeAll},
+	// mkdir(1), mkfifo(1), touch(1) (-r FILE is only read), truncate(1).
+	"mkdir":    {kind: edits, args: "m mode", optional: "context", ops: writeAll},
+	"mkfifo":   {kind: edits, args: "m mode", optional: "context", ops: writeAll},
+	"touch":    {kind: edits, args: "d date t time", reads: "r reference", ops: writeAll},
+	"truncate": {kind: edits, args: "s size", reads: "r reference", ops: writeAll},
+	// chmod(1): MODE may look like an option (`chmod -w f`). chown(1),
+	// chgrp(1): OWNER/GROUP is the first operand unless --reference.
+	"chmod": {kind: edits, raw: true, ops: chmodOps},
+	"chown": {kind: edits, args: "from", reads: "reference", ops: ownerOps},
+	"chgrp": {kind: edits, args: "from", reads: "reference", ops: ownerOps},
+	// cp(1), install(1): SOURCE... DEST, or -t DIRECTORY SOURCE...;
+	// install -d: every operand is a directory to create; -s runs strip.
+	"cp": {kind: edits, args: "S suffix sparse no-preserve", writes: "t target-directory",
+		optional: "backup reflink preserve context update", ops: copyOps},
+	"install": {kind: edits, args: "g group m mode o owner S suffix strip-program", writes: "t target-directory",
+		optional: "backup context", flags: "directory", acts: "s strip strip-program", ops: installOps},
+	// mv(1): the sources are removed, so they are written too.
+	"mv": {kind: edits, args: "S suffix", writes: "t target-directory", optional: "backup update", ops: writeAll},
+	// ln(1): TARGET... LINK_NAME or -t DIRECTORY TARGET...; with one
+	// operand the link is made in the current directory. Targets count as
+	// reads: the link gives them a name.
+	"ln": {kind: edits, args: "S suffix", writes: "t target-directory", optional: "backup", ops: lnOps},
+	// link(1): link FILE1 FILE2.
+	"link": {kind: edits, ops: inOut},
+	// dd(1): if=FILE and of=FILE operands; no options.
+	"dd": {kind: edits, raw: true, ops: ddOps},
+
+	// --- do more than change the files named: never writesOnly ---
+
+	// awk(1) (POSIX, gawk, mawk): the program is the first operand unless
+	// -f/-E/-e give it; NAME=value operands are assignments. The program
+	// may write and run anything.
+	"awk": awkSpec, "gawk": awkSpec, "mawk": awkSpec, "nawk": awkSpec,
+	// bash(1) `source FILE [ARGS]` and `. FILE [ARGS]`: run the file.
+	"source": {kind: acts, stop: true, ops: firstRead},
+	".":      {kind: acts, stop: true, ops: firstRead},
+	// less(1), more(1): pagers run commands and editors; +CMD operands are
+	// commands. less -o/-O copy the input to a log file.
+	"less": {kind: acts, args: "b buffers h max-back-scroll j jump-target p pattern P prompt t tag x tabs " +
+		"y max-forw-scroll z window # shift", reads: "k lesskey-file lesskey-src T tag-file",
+		writes: "o log-file O LOG-FILE", ops: pagerOps},
+	"more": {kind: acts, args: "n lines", ops: pagerOps},
+	// gzip(1), gunzip, bzip2(1), xz(1), zstd(1) and friends replace or
+	// create files next to their operands (f -> f.gz), which are reported
+	// as the writes; -c, -t, -l only read.
+	"gzip": gzipSpec, "gunzip": gzipSpec, "bzip2": compressSpec, "bunzip2": compressSpec,
+	"xz": xzSpec, "unxz": xzSpec, "lzma": xzSpec, "unlzma": xzSpec,
+	"zstd": zstdSpec, "unzstd": zstdSpec,
+	// tar(1) (GNU): the mode and -C decide; see tarOps.
+	"tar": {kind: acts, bundle: true,
+		args: "f file C directory b blocking-factor K starting-file N newer after-date L tape-length " +
+			"H format V label I use-compress-program F info-script new-volume-script to-command checkpoint-action " +
+			"rsh-command rmt-command exclude transform xform owner group mode mtime strip-components suffix " +
+			"newer-mtime record-size quoting-style quote-chars no-quote-chars sort hole-detection level " +
+			"pax-option sparse-version xattrs-include xattrs-exclude warning exclude-tag exclude-tag-all exclude-tag-under",
+		reads:    "T files-from X exclude-from owner-map group-map add-file exclude-ignore exclude-ignore-recursive",
+		writes:   "g listed-incremental index-file volno-file",
+		optional: "occurrence backup checkpoint atime-preserve one-top-level totals",
+		flags: "create extract get list append update catenate concatenate diff compare delete " +
+			"to-stdout absolute-names force-local",
+		ops: tarOps},
+	// unzip(1): unzip [-opts] file[.zip] [list] [-x xlist] [-d exdir].
+	"unzip": {kind: acts, args: "d P O I", ops: unzipOps},
+	// patch(1): patch [options] [originalfile [patchfile]]; without an
+	// original file it patches the files the patch names, unknown here.
+	"patch": {kind: acts, args: "p strip F fuzz D ifdef V version-control Y basename-prefix z suffix g get " +
+		"quoting-style reject-format read-only d directory o output i input r reject-file B prefix",
+		optional: "merge", flags: "dry-run", ops: patchOps},
+	// git(1): global options, then a subcommand; see gitOps.
+	"git": {kind: acts, raw: true, ops: gitOps},
+	// curl(1), wget(1).
+	"curl": curlSpec,
+	"wget": wgetSpec,
+	// scp(1), rsync(1): the last operand is the destination; host:path
+	// operands are remote.
+	"scp": {kind: acts, args: "c J l o P S X D", reads: "F i", acts: "S", ops: scpOps},
+	"rsync": {kind: acts, args: "e rsh rsync-path f filter exclude include chmod chown usermap groupmap B block-size " +
+		"bwlimit max-size min-size timeout contimeout port sockopts out-format log-file-format @ modify-window " +
+		"M remote-option info debug suffix iconv checksum-choice cc compress-choice zc compress-level zl " +
+		"skip-compress max-delete address protocol outbuf stop-after stop-at max-alloc checksum-seed " +
+		"partial-dir copy-as",
+		reads:  "exclude-from include-from files-from password-file compare-dest copy-dest link-dest read-batch early-input",
+		writes: "log-file backup-dir T temp-dir write-batch only-write-batch",
+		flags:  "list-only remove-source-files remove-sent-files", acts: "e rsh rsync-path", ops: rsyncOps},
+	// find(1): -delete removes under the starting points; -fprint*, -fls
+	// write a file. The commands of -exec are reported on their own.
+	"find": {kind: acts, raw: true, ops: findOps},
+	// sudo(8) -e and sudoedit edit the files named as root. (sudo with a
+	// command is a wrapper.)
+	"sudo":     sudoSpec,
+	"sudoedit": {kind: acts, args: sudoSpec.args, ops: writeAll},
+}
+
+// wrapperTable lists the wrappers whose own options name files; only the
+// words before the wrapped command are theirs.
+var wrapperTable = map[string]spec{
+	// time(1) (GNU): -o FILE writes the timing.
+	"time": {kind: acts, args: "f format", writes: "o output", stop: true},
+	// xargs(1): -a FILE reads the arguments from FILE.
+	"xargs": {kind: acts, args: "d delimiter E eof I replace L max-lines n max-args P max-procs s max-chars process-slot-var",
+		optional: "i e l", reads: "a arg-file", stop: true},
+	// nohup(1): output goes to nohup.out when stdout is not redirected.
+	"nohup": {kind: acts, stop: true, ops: nohupOps},
+}
+
+var (
+	grepSpec = spec{args: "e regexp m max-count label binary-files d directories D devices include exclude exclude-dir " +
+		"A after-context B before-context C context group-separator",
+		reads: "f file exclude-from", optional: "color colour", flags: "recursive dereference-recursive", ops: grepOps}
+	base64Spec  = spec{args: "w wrap b break", reads: "i input", writes: "o output", ops: readAll}
+	hexdumpSpec = spec{args: "e format n length s skip", reads: "f format-file", optional: "L color", ops: readAll}
+	awkSpec     = spec{kind: acts, stop: true, args: "F field-separator v assign e source W", reads: "f file i include E exec",
+		acts: "l load", ops: awkOps}
+	gzipSpec     = spec{kind: acts, args: "S suffix", flags: "stdout to-stdout test list", ops: compressOps}
+	compressSpec = spec{kind: acts, flags: "stdout test", ops: compressOps}
+	xzSpec       = spec{kind: acts, args: "F format C check T threads M memlimit memory memlimit-compress memlimit-decompress " +
+		"memlimit-mt block-size block-list S suffix", optional: "files files0", flags: "stdout to-stdout test list",
+		ops: compressOps}
+	zstdSpec = spec{kind: acts, args: "memory stream-size size-hint target-compressed-block-size format maxdict dictID " +
+		"auto-threads priority", optional: "T B M L fast long adapt train train-cover train-fastcover train-legacy",
+		reads: "D filelist patch-from", writes: "o trace output-dir-flat output-dir-mirror",
+		flags: "stdout test list", ops: compressOps}
+	sudoSpec = spec{kind: acts, stop: true, args: "u g C D h p r t T U R user group close-from chdir host prompt role " +
+		"type command-timeout other-user chroot", flags: "edit", ops: sudoOps}
+	curlSpec = spec{kind: acts,
+		args: "o output output-dir d data data-ascii data-binary data-raw data-urlencode json F form form-string " +
+			"H header proxy-header b cookie w write-out variable url A user-agent e referer X request u user " +
+			"U proxy-user x proxy m max-time r range C continue-at Y speed-limit y speed-time z time-cond " +
+			"t telnet-option Q quote P ftp-port connect-timeout retry retry-delay retry-max-time max-redirs " +
+			"max-filesize limit-rate local-port resolve connect-to interface noproxy proto proto-default " +
+			"proto-redir cert-type key-type pass ciphers tls13-ciphers tls-max aws-sigv4 oauth2-bearer " +
+			"unix-socket abstract-unix-socket request-target create-file-mode url-query dns-servers " +
+			"dns-interface dns-ipv4-addr dns-ipv6-addr doh-url socks4 socks4a socks5 socks5-hostname " +
+			"preproxy expect100-timeout happy-eyeballs-timeout-ms keepalive-time parallel-max rate " +
+			"mail-from mail-rcpt mail-auth login-options sasl-authzid service-name proxy-service-name " +
+			"hostpubmd5 hostpubsha256 pubkey pinnedpubkey proxy-pinnedpubkey delegation krb ftp-account " +
+			"ftp-alternative-to-user ftp-method ftp-ssl-ccc-mode curves engine tlsuser tlspassword " +
+			"tlsauthtype proxy-tlsuser proxy-tlspassword proxy-tlsauthtype proxy-ciphers proxy-tls13-ciphers " +
+			"proxy-cert-type proxy-key-type proxy-pass tftp-blksize",
+		reads: "K config netrc-file cacert capath E cert key crlfile proxy-cacert proxy-capath proxy-cert proxy-key " +
+			"proxy-crlfile etag-compare random-file egd-file T upload-file",
+		writes: "D dump-header c cookie-jar trace trace-ascii stderr libcurl etag-save hsts alt-svc",
+		flags:  "remote-name remote-name-all", ops: curlOps}
+	wgetSpec = spec{kind: acts,
+		args: "O output-document P directory-prefix e execute B base t tries T timeout w wait Q quota " +
+			"l level A accept R reject D domains I include-directories X exclude-directories U user-agent " +
+			"report-speed start-pos progress dns-timeout connect-timeout read-timeout waitretry bind-address " +
+			"limit-rate restrict-file-names prefer-family user password use-askpass local-encoding remote-encoding " +
+			"cut-dirs http-user http-password default-page header compression proxy-user proxy-password referer " +
+			"post-data method body-data secure-protocol certificate-type private-key-type ciphers ftp-user " +
+			"ftp-password warc-header warc-max-size warc-dedup warc-tempdir backups accept-regex reject-regex " +
+			"regex-type exclude-domains follow-tags ignore-tags retry-on-http-error pinnedpubkey",
+		reads: "i input-file load-cookies post-file body-file certificate private-key ca-certificate ca-directory " +
+			"crl-file config",
+		writes: "o output-file a append-output save-cookies rejected-log warc-file",
+		flags:  "spider", ops: wgetOps}
+)
+
+func init() {
+	for _, t := range []map[string]spec{effectTable, wrapperTable} {
+		for name, s := range t {
+			s.init()
+			t[name] = s
+		}
+	}
+	for name, s := range wrapperTable {
+		s.wrapper = true
+		wrapperTable[name] = s
+	}
+}
+
+// --- operand readers shared by several commands ---
+
+// readAll: every operand is a file read.
+func readAll(l *cmdline, out *effectList) { out.read(l.operands()...) }
+
+// writeAll: every operand is a file written.
+func writeAll(l *cmdline, out *effectList) { out.write(l.operands()...) }
+
+// firstRead: the first operand is read; the rest are arguments.
+func firstRead(l *cmdline, out *effectList) {
+	if ops := l.operands(); len(ops) > 0 {
+		out.read(ops[0])
+	}
+}
+
+// inOut: [INPUT [OUTPUT]] (uniq, link).
+func inOut(l *cmdline, out *effectList) {
+	for i, o := range l.operands() {
+		if i == 1 {
+			out.write(o)
+		} else {
+			out.read(o)
+		}
+	}
+}
+
+// cmpOps: cmp FILE1 [FILE2 [SKIP1 [SKIP2]]].
+func cmpOps(l *cmdline, out *effectList) {
+	ops := l.operands()
+	out.read(ops[:min(2, len(ops))]...)
+}
+
+// copyOps: SOURCE... DEST, or -t DIRECTORY SOURCE... (cp, install).
+func copyOps(l *cmdline, out *effectList) {
+	ops := l.operands()
+	if l.has("t", "target-directory") || len(ops) == 0 {
+		out.read(ops...)
+		return
+	}
+	out.read(ops[:len(ops)-1]...)
+	out.write(ops[len(ops)-1])
+}
+
+func installOps(l *cmdline, out *effectList) {
+	if l.has("d", "directory") {
+		writeAll(l, out)
+		return
+	}
+	copyOps(l, out)
+}
+
+func lnOps(l *cmdline, out *effectList) {
+	ops := l.operands()
+	if len(ops) == 1 && !l.has("t", "target-directory") {
+		out.read(ops[0])
+		out.write(made(path.Base(ops[0].Text), ops[0], false))
+		return
+	}
+	copyOps(l, out)
+}
+
+func rmdirOps(l *cmdline, out *effectList) {
+	for _, o := range l.operands() {
+		out.write(o)
+		if !l.has("p", "parents") || o.Dynamic {
+			continue
+		}
+		for p := strings.TrimRight(o.Text, "/"); ; {
+			d := path.Dir(p)
+			if d == "." || d == "/" || d == p {
+				break
+			}
+			out.write(made(d, o, false))
+			p = d
+		}
+	}
+}
+
+func ownerOps(l *cmdline, out *effectList) {
+	ops := l.operands()
+	if !l.has("reference") && len(ops) > 0 {
+		ops = ops[1:]
+	}
+	out.write(ops...)
+}
+
+// chmodOps follows chmod(1): a word like `-w` or `-x,g+r` is the MODE, not
+// options (-R -c -f -v). A dynamic word that looks like an option may be
+// the mode too; then every later operand counts as a file.
+func chmodOps(l *cmdline, out *effectList) {
+	ops := l.operands()
+	mode, done := false, false
+	var files []arg
+	for i := 0; i < len(ops); i++ {
+		w := ops[i]
+		t := w.Text
+		switch {
+		case done || len(t) < 2 || t[0] != '-':
+			files = append(files, w)
+		case t == "--":
+			done = true
+		case strings.HasPrefix(t, "--"):
+			name, val, hasVal := strings.Cut(t[2:], "=")
+			if len(name) < 3 || !strings.HasPrefix("reference", name) {
+				continue
+			}
+			mode = true
+			if hasVal {
+				out.read(arg{Word: Word{Text: val, Dynamic: w.Dynamic, Offset: w.Offset}, at: w.at})
+			} else if i+1 < len(ops) {
+				out.read(ops[i+1])
+				i++
+			}
+		case w.Dynamic || strings.ContainsAny(t[1:], "rwxXstugoa,+=01234567"):
+			mode = true
+		}
+	}
+	if !mode && len(files) > 0 {
+		files = files[1:]
+	}
+	out.write(files...)
+}
+
+func grepOps(l *cmdline, out *effectList) {
+	ops := l.operands()
+	if !l.has("e", "regexp", "f", "file") && len(ops) > 0 {
+		ops = ops[1:]
+	}
+	recursive := l.has("r", "R", "recursive", "dereference-recursive")
+	for _, d := range l.values("d", "directories") {
+		recursive = recursive || d.Text == "recurse"
+	}
+	if len(ops) == 0 && recursive && !l.c.TrailingArgs {
+		// grep -r with no file searches the working directory.
+		out.read(made(".", arg{Word: l.c.Args[0]}, false))
+	}
+	out.read(ops...)
+}
+
+func rgOps(l *cmdline, out *effectList) {
+	ops := l.operands()
+	if !l.has("e", "regexp", "f", "file", "files", "type-list") && len(ops) > 0 {
+		ops = ops[1:]
+	}
+	out.read(ops...)
+}
+
+func jqOps(l *cmdline, out *effectList) {
+	filter := l.has("f", "from-file")
+	values := false
+	for _, it := range l.items {
+		switch {
+		case it.opt == "args" || it.opt == "jsonargs":
+			values = true
+		case it.opt != "":
+		case !filter:
+			filter = true
+		case !values:
+			out.read(it.val)
+		}
+	}
+}
+
+func awkOps(l *cmdline, out *effectList) {
+	ops := l.operands()
+	if !l.has("f", "file", "E", "exec", "e", "source") && len(ops) > 0 {
+		ops = ops[1:]
+	}
+	for _, o := range ops {
+		if !isAssignWord(o.Text) {
+			out.read(o)
+		}
+	}
+}
+
+func pagerOps(l *cmdline, out *effectList) {
+	for _, o := range l.operands() {
+		if !strings.HasPrefix(o.Text, "+") {
+			out.read(o)
+		}
+	}
+}
+
+func splitOps(l *cmdline, out *effectList) {
+	ops := l.operands()
+	if len(ops) > 0 {
+		out.read(ops[0])
+	}
+	if len(ops) > 1 {
+		out.write(ops[1])
+	} else {
+		out.write(made(".", arg{Word: l.c.Args[0]}, false)) // xaa, xab ... here
+	}
+}
+
+func ddOps(l *cmdline, out *effectList) {
+	for _, o := range l.operands() {
+		key, val, ok := strings.Cut(o.Text, "=")
+		if !ok {
+			continue
+		}
+		f := arg{Word: Word{Text: val, Dynamic: o.Dynamic, Offset: o.Offset}, at: o.at}
+		switch key {
+		case "if":
+			out.read(f)
+		case "of":
+			out.write(f)
+		}
+	}
+}
+
+// xxdOps follows xxd(1)'s own syntax: each option is one word; -c, -g,
+// -l, -n, -o, -s take the rest of the word or, when bare or spelled out
+// (`-cols 8`, `-seek 4`), the next word. "-" as outfile is stdout.
+func xxdOps(l *cmdline, out *effectList) {
+	ops := l.operands()
+	tails := map[byte][]string{'c': {"ols"}, 'g': {"roupsize"}, 'l': {"en"}, 'n': {"ame"},
+		'o': {"ffset"}, 's': {"eek", "kip"}, 'R': nil}
+	i := 0
+	for ; i < len(ops); i++ {
+		t := ops[i].Text
+		if t == "--" {
+			i++
+			break
+		}
+		if len(t) < 2 || t[0] != '-' {
+			break
+		}
+		tail, ok := tails[t[1]]
+		if !ok {
+			continue
+		}
+		next := len(t) == 2
+		for _, s := range tail {
+			next = next || strings.HasPrefix(t[2:], s)
+		}
+		if next {
+			i++
+		}
+	}
+	if i < len(ops) {
+		out.read(ops[i])
+	}
+	if i+1 < len(ops) && (ops[i+1].Text != "-" || ops[i+1].Dynamic) {
+		out.write(ops[i+1])
+	}
+}
+
+func compressOps(l *cmdline, out *effectList) {
+	for _, f := range l.values("files", "files0") {
+		out.read(f)
+	}
+	if l.has("c", "stdout", "to-stdout", "t", "test", "l", "list", "o") {
+		readAll(l, out)
+		return
+	}
+	writeAll(l, out)
+}
+
+func sudoOps(l *cmdline, out *effectList) {
+	if l.has("e", "edit") {
+		writeAll(l, out)
+	}
+}
+
+func nohupOps(l *cmdline, out *effectList) {
+	for _, r := range l.c.Redirects {
+		if r.Writes() && (r.Fd < 0 || r.Fd == 1) {
+			return
+		}
+	}
+	out.write(made("nohup.out", arg{Word: l.c.Args[0]}, false))
+}
+
+// --- sed ---
+
+// sedOps: the scripts come from -e/--expression, else the first operand;
+// with -i the files are written, else read.
+func sedOps(l *cmdline, out *effectList) {
+	scripts := l.values("e", "expression")
+	files := l.operands()
+	if len(scripts) == 0 && !l.has("f", "file") && len(files) > 0 {
+		scripts, files = files[:1], files[1:]
+	}
+	if len(scripts) > 0 {
+		text := make([]string, len(scripts))
+		dynamic := false
+		for i, s := range scripts {
+			text[i] = s.Text
+			dynamic = dynamic || s.Dynamic
+		}
+		reads, writes, runs, ok := sedProgram(strings.Join(text, "\n"))
+		if dynamic || runs || !ok {
+			out.acted = true
+		}
+		if !dynamic {
+			for _, f := range reads {
+				out.add(Read, made(f, scripts[0], false))
+			}
+			for _, f := range writes {
+				out.add(Write, made(f, scripts[0], false))
+			}
+		}
+	}
+	if l.has("i", "in-place") {
+		out.write(files...)
+	} else {
+		out.read(files...)
+	}
+}
+
+// sedProgram scans a sed program (GNU sed manual, "sed scripts") for the
+// commands that reach beyond the input: `r`/`R` read a file, `w`/`W` and
+// the `w` flag of `s` write one, `e` and the `e` flag of `s` run a
+// command. ok is false for a program it does not understand, which the
+// caller treats like one that runs a command.
+func sedProgram(p string) (reads, writes []string, runs, ok bool) {
+	i, n := 0, len(p)
+	isDigit := func(c byte) bool { return c >= '0' && c <= '9' }
+	digits := func() {
+		for i < n && isDigit(p[i]) {
+			i++
+		}
+	}
+	space := func() {
+		for i < n && (p[i] == ' ' || p[i] == '\t') {
+			i++
+		}
+	}
+	line := func() string {
+		j := i
+		for i < n && p[i] != '\n' {
+			i++
+		}
+		return p[j:i]
+	}
+	// part reads up to an unescaped delimiter d. In a regex a bracket
+	// expression may hold d (`s/[/]/x/`).
+	part := func(d byte, regex bool) bool {
+		for i < n {
+			c := p[i]
+			i++
+			switch {
+			case c == '\\':
+				i++
+			case c == d:
+				return true
+			case c == '\n':
+				return false
+			case c == '[' && regex:
+				if i < n && p[i] == '^' {
+					i++
+				}
+				if i < n && p[i] == ']' {
+					i++
+				}
+				for i < n && p[i] != ']' {
+					if p[i] == '[' && i+1 < n && strings.IndexByte(".:=", p[i+1]) >= 0 {
+						end := strings.Index(p[i+2:], string(p[i+1])+"]")
+						if end < 0 {
+							return false
+						}
+						i += end + 4
+						continue
+					}
+					i++
+				}
+				if i >= n {
+					return false
+				}
+				i++
+			}
+		}
+		return false
+	}
+	address := func() bool {
+		if i >= n {
+			return true
+		}
+		switch c := p[i]; {
+		case isDigit(c):
+			digits()
+			if i < n && p[i] == '~' {
+				i++
+				digits()
+			}
+		case c == '$':
+			i++
+		case c == '/' || c == '\\':
+			i++
+			if c == '\\' {
+				if i >= n {
+					return false
+				}
+				c = p[i]
+				i++
+			}
+			if !part(c, true) {
+				return false
+			}
+			for i < n && (p[i] == 'I' || p[i] == 'M') {
+				i++
+			}
+		}
+		return true
+	}
+	for {
+		for i < n && strings.IndexByte(" \t\n;}", p[i]) >= 0 {
+			i++
+		}
+		if i >= n {
+			break
+		}
+		if p[i] == '#' {
+			line()
+			continue
+		}
+		if !address() {
+			return
+		}
+		space()
+		if i < n && p[i] == ',' {
+			i++
+			space()
+			if i < n && (p[i] == '+' || p[i] == '~') {
+				i++
+				digits()
+			} else if !address() {
+				return
+			}
+		}
+		for i < n && strings.IndexByte(" \t!", p[i]) >= 0 {
+			i++
+		}
+		if i >= n {
+			return
+		}
+		c := p[i]
+		i++
+		switch c {
+		case '{', '=', 'd', 'D', 'g', 'G', 'h', 'H', 'n', 'N', 'p', 'P', 'x', 'z', 'F':
+		case 'q', 'Q', 'l', 'L':
+			space()
+			digits()
+		case ':', 'b', 't', 'T', 'v':
+			for i < n && p[i] != ';' && p[i] != '\n' {
+				i++
+			}
+		case 'a', 'i', 'c':
+			for i < n && p[i] != '\n' {
+				if p[i] == '\\' {
+					i++
+				}
+				i++
+			}
+		case 'r', 'R', 'w', 'W':
+			space()
+			f := line()
+			if f == "" {
+				return
+			}
+			if c == 'r' || c == 'R' {
+				reads = append(reads, f)
+			} else {
+				writes = append(writes, f)
+			}
+		case 'e':
+			runs = true
+			line()
+		case 's', 'y':
+			if i >= n || p[i] == '\n' || p[i] == '\\' {
+				return
+			}
+			d := p[i]
+			i++
+			if !part(d, c == 's') || !part(d, false) {
+				return
+			}
+		flags:
+			for c == 's' && i < n {
+				switch f := p[i]; {
+				case strings.IndexByte("gpiImM", f) >= 0 || isDigit(f):
+					i++
+				case f == 'e':
+					runs = true
+					i++
+				case f == 'w':
+					i++
+					space()
+					fn := line()
+					if fn == "" {
+						return
+					}
+					writes = append(writes, fn)
+				default:
+					break flags
+				}
+			}
+		default:
+			return
+		}
+	}
+	return reads, writes, runs, true
+}
+
+// --- archives, transfers, version control ---
+
+// remote reports whether an operand names another host: `host:path`,
+// `user@host:path`, `host::module`, `scp://` or `rsync://` (scp(1),
+// rsync(1), tar(1) --force-local). A colon after a slash is part of a
+// local name. A dynamic word may be anything, so it is local.
+func remote(a arg) bool {
+	if a.Dynamic {
+		return false
+	}
+	t := a.Text
+	if strings.HasPrefix(t, "scp://") || strings.HasPrefix(t, "rsync://") {
+		return true
+	}
+	i := strings.IndexByte(t, ':')
+	return i > 0 && !strings.Contains(t[:i], "/")
+}
+
+func scpOps(l *cmdline, out *effectList) {
+	ops := l.operands()
+	for i, o := range ops {
+		switch {
+		case remote(o):
+		case i == len(ops)-1 && i > 0:
+			out.write(o)
+		default:
+			out.read(o)
+		}
+	}
+}
+
+func rsyncOps(l *cmdline, out *effectList) {
+	ops := l.operands()
+	last := len(ops) - 1
+	if len(ops) < 2 || l.has("list-only") {
+		last = -1 // no destination: rsync lists the sources
+	}
+	moves := l.has("remove-source-files", "remove-sent-files")
+	for i, o := range ops {
+		switch {
+		case remote(o):
+		case i == last || moves:
+			out.write(o)
+		default:
+			out.read(o)
+		}
+	}
+}
+
+// tarOps follows GNU tar(1): -c/-r/-u/-A/--delete write the archive (-f),
+// -x/-t/-d read it. Extraction writes into each -C directory, or the
+// current one; -P lets member paths escape it. Creation reads the member
+// operands, relative to the -C before them (-C is cumulative).
+func tarOps(l *cmdline, out *effectList) {
+	modes := map[string]string{"c": "c", "create": "c", "x": "x", "extract": "x", "get": "x", "t": "t",
+		"list": "t", "r": "r", "append": "r", "u": "u", "update": "u", "A": "A", "catenate": "A",
+		"concatenate": "A", "d": "d", "diff": "d", "compare": "d", "delete": "delete"}
+	mode := ""
+	for _, it := range l.items {
+		if m, ok := modes[it.opt]; ok && it.opt != "" {
+			mode = m
+		}
+	}
+	adds := mode == "c" || mode == "r" || mode == "u"
+	writesArchive := adds || mode == "A" || mode == "delete"
+	for _, f := range l.values("f", "file") {
+		switch {
+		case f.Text == "-" && !f.Dynamic, remote(f) && !l.has("force-local"):
+		case writesArchive:
+			out.write(f)
+		default:
+			out.read(f)
+		}
+	}
+	var dir arg
+	var dirs []arg
+	for _, it := range l.items {
+		switch {
+		case (it.opt == "C" || it.opt == "directory") && it.has:
+			dir = joinArg(dir, it.val)
+			dirs = append(dirs, dir)
+		case it.opt == "" && adds:
+			out.read(joinArg(dir, it.val))
+		case it.opt == "" && mode == "A":
+			out.read(it.val)
+		}
+	}
+	if mode != "x" || l.has("O", "to-stdout", "to-command") {
+		return
+	}
+	if len(dirs) == 0 {
+		dirs = []arg{made(".", arg{Word: l.c.Args[0]}, false)}
+	}
+	out.write(dirs...)
+	if l.has("P", "absolute-names") {
+		out.write(made("(absolute paths in the archive)", arg{Word: l.c.Args[0]}, true))
+	}
+}
+
+func unzipOps(l *cmdline, out *effectList) {
+	ops := l.operands()
+	if len(ops) > 0 {
+		out.read(ops[0])
+	}
+	if l.has("l", "v", "t", "z", "p", "c", "Z") {
+		return // list, test, comment, pipe: nothing is extracted
+	}
+	dirs := l.values("d")
+	if len(dirs) == 0 {
+		dirs = []arg{made(".", arg{Word: l.c.Args[0]}, false)}
+	}
+	out.write(dirs...)
+	if l.has(":") {
+		out.write(made("(paths in the archive)", arg{Word: l.c.Args[0]}, true))
+	}
+}
+
+// patchOps: patch changes to -d DIR first; the other paths are relative to
+// it. Without an original file the patched files are named by the patch:
+// one dynamic write stands for them.
+func patchOps(l *cmdline, out *effectList) {
+	var dir arg
+	for _, d := range l.values("d", "directory") {
+		dir = joinArg(dir, d)
+		out.write(dir)
+	}
+	in := func(a arg) arg {
+		if a.Text == "-" && !a.Dynamic {
+			return a
+		}
+		return joinArg(dir, a)
+	}
+	for _, f := range l.values("i", "input") {
+		out.read(in(f))
+	}
+	outs := l.values("o", "output")
+	for _, f := range outs {
+		if f.Text != "-" || f.Dynamic {
+			out.write(in(f))
+		}
+	}
+	for _, f := range l.values("r", "reject-file", "B", "prefix") {
+		if f.Text != "-" || f.Dynamic {
+			out.write(in(f))
+		}
+	}
+	dry := l.has("dry-run")
+	ops := l.operands()
+	switch {
+	case len(ops) > 0 && (len(outs) > 0 || dry):
+		out.read(in(ops[0]))
+	case len(ops) > 0:
+		out.write(in(ops[0]))
+	case len(outs) == 0 && !dry:
+		out.write(made("(files named in the patch)", arg{Word: l.c.Args[0]}, true))
+	}
+	if len(ops) > 1 {
+		out.read(in(ops[1]))
+	}
+}
+
+// gitReadOnly are the subcommands that change nothing in the repository
+// (git(1), each subcommand's page). See also gitReads.
+var gitReadOnly = map[string]bool{
+	"status": true, "log": true, "diff": true, "show": true, "blame": true, "annotate": true, "grep": true,
+	"ls-files": true, "ls-tree": true, "ls-remote": true, "rev-parse": true, "rev-list": true,
+	"describe": true, "shortlog": true, "cat-file": true, "whatchanged": true, "version": true,
+	"help": true, "check-ignore": true, "check-attr": true, "check-ref-format": true, "name-rev": true,
+	"merge-base": true, "show-ref": true, "for-each-ref": true, "count-objects": true, "var": true,
+	"diff-tree": true, "diff-files": true, "diff-index": true, "cherry": true, "range-diff": true,
+	"show-branch": true, "verify-commit": true, "verify-tag": true,
+}
+
+// gitReads reports whether a git subcommand with its arguments changes
+// nothing in the repository. branch, tag and remote count as reading: their
+// listing forms are on the policy's safe list, and their writing forms are
+// never safe commands, so they are asked about as commands anyway. stash,
+// worktree and reflog read in the forms git-stash(1), git-worktree(1) and
+// git-reflog(1) give for listing and showing.
+func gitReads(sub arg, rest []arg) bool {
+	if sub.Dynamic {
+		return false
+	}
+	first := ""
+	if len(rest) > 0 {
+		first = rest[0].Text
+	}
+	switch sub.Text {
+	case "branch", "tag", "remote":
+		return true
+	case "stash":
+		return first == "list" || first == "show"
+	case "worktree":
+		return first == "list"
+	case "reflog":
+		return first != "expire" && first != "delete" && first != "drop" && first != "write"
+	}
+	return gitReadOnly[sub.Text]
+}
+
+// gitOps follows git(1): `-C DIR` (cumulative), `--git-dir`, `--work-tree`
+// and GIT_DIR/GIT_WORK_TREE point git at another repository; with a
+// subcommand that is not read-only, those directories are written. Also
+// written anywhere: --output (git-diff(1)), -o/--output-directory
+// (git-format-patch(1), git-archive(1)), and the directory made by clone,
+// init and `worktree add`.
+func gitOps(l *cmdline, out *effectList) {
+	ops := l.operands()
+	var cdir arg
+	var dirs []arg
+	i := 0
+globals:
+	for ; i < len(ops); i++ {
+		w := ops[i]
+		t := w.Text
+		switch {
+		case t == "-C":
+			if i+1 < len(ops) {
+				i++
+				if ops[i].Text != "" || ops[i].Dynamic {
+					cdir = joinArg(cdir, ops[i])
+				}
+			}
+		case t == "--git-dir" || t == "--work-tree":
+			if i+1 < len(ops) {
+				i++
+				dirs = append(dirs, ops[i])
+			}
+		case strings.HasPrefix(t, "--git-dir=") || strings.HasPrefix(t, "--work-tree="):
+			_, v, _ := strings.Cut(t, "=")
+			dirs = append(dirs, arg{Word: Word{Text: v, Dynamic: w.Dynamic, Offset: w.Offset}, at: w.at})
+		case t == "-c" || t == "--namespace" || t == "--super-prefix" || t == "--config-env" || t == "--attr-source":
+			i++
+		case strings.HasPrefix(t, "-") && !w.Dynamic:
+		default:
+			break globals
+		}
+	}
+	if i >= len(ops) {
+		return // no subcommand: git prints its usage
+	}
+	for _, a := range l.c.Assigns {
+		if a.Name == "GIT_DIR" || a.Name == "GIT_WORK_TREE" {
+			dirs = append(dirs, arg{Word: Word{Text: a.Value, Dynamic: a.Dynamic, Offset: l.c.Offset}, at: -1})
+		}
+	}
+	sub, rest := ops[i], ops[i+1:]
+	here := cdir
+	if here.Text == "" && !here.Dynamic {
+		here = made(".", sub, false)
+	}
+	if !gitReads(sub, rest) {
+		if cdir.Text != "" || cdir.Dynamic {
+			out.write(cdir)
+		}
+		for _, d := range dirs {
+			out.write(joinArg(cdir, d))
+		}
+	}
+	name := sub.Text
+	short := name == "format-patch" || name == "archive"
+	for j := 0; j < len(rest); j++ {
+		t := rest[j].Text
+		switch {
+		case t == "--":
+			j = len(rest)
+		case t == "--output" || t == "--output-directory" || t == "-o" && short || t == "--separate-git-dir":
+			if j+1 < len(rest) {
+				j++
+				out.write(joinArg(cdir, rest[j]))
+			}
+		case strings.HasPrefix(t, "--output=") || strings.HasPrefix(t, "--output-directory=") ||
+			strings.HasPrefix(t, "--separate-git-dir="):
+			_, v, _ := strings.Cut(t, "=")
+			out.write(joinArg(cdir, arg{Word: Word{Text: v, Dynamic: rest[j].Dynamic, Offset: rest[j].Offset}, at: rest[j].at}))
+		case strings.HasPrefix(t, "-o") && len(t) > 2 && short:
+			out.write(joinArg(cdir, arg{Word: Word{Text: t[2:], Dynamic: rest[j].Dynamic, Offset: rest[j].Offset}, at: rest[j].at}))
+		}
+	}
+	var created []arg
+	switch {
+	case name == "clone":
+		created = gitOperands(rest, "o origin b branch u upload-pack reference reference-if-able separate-git-dir "+
+			"depth shallow-since shallow-exclude j jobs template c config filter server-option bundle-uri ref-format")
+		if len(created) < 2 {
+			created = append(created, here, here)
+		}
+		created = created[1:2]
+	case name == "init":
+		created = gitOperands(rest, "template separate-git-dir object-format ref-format b initial-branch")
+		if len(created) == 0 {
+			created = []arg{here}
+		}
+		created = created[:1]
+	case name == "worktree" && len(rest) > 0 && rest[0].Text == "add":
+		created = gitOperands(rest[1:], "b B reason")
+		created = created[:min(1, len(created))]
+	}
+	for _, d := range created {
+		if d != cdir {
+			out.write(joinArg(cdir, d))
+		}
+	}
+}
+
+// gitOperands returns the operands of a git subcommand's words, skipping
+// its options; withArg lists those that take the next word.
+func gitOperands(words []arg, withArg string) []arg {
+	takes := strings.Fields(withArg)
+	var ops []arg
+	for i := 0; i < len(words); i++ {
+		t := words[i].Text
+		switch {
+		case t == "--":
+			return append(ops, words[i+1:]...)
+		case strings.HasPrefix(t, "--"):
+			if !strings.Contains(t, "=") && containsStr(takes, t[2:]) {
+				i++
+			}
+		case strings.HasPrefix(t, "-") && len(t) == 2 && !words[i].Dynamic:
+			if containsStr(takes, t[1:]) {
+				i++
+			}
+		case strings.HasPrefix(t, "-") && !words[i].Dynamic:
+		default:
+			ops = append(ops, words[i])
+		}
+	}
+	return ops
+}
+
+// curlOps: -o FILE (under --output-dir), -O (the remote name, in the
+// output dir or here), and the @file forms of the data, form, header,
+// cookie and write-out options (curl(1)). A file:// URL is a local read.
+func curlOps(l *cmdline, out *effectList) {
+	var dir arg
+	for _, d := range l.values("output-dir") {
+		dir = d
+		out.write(d)
+	}
+	for _, o := range l.values("o", "output") {
+		if o.Text != "-" || o.Dynamic {
+			out.write(joinArg(dir, o))
+		}
+	}
+	if l.has("O", "remote-name", "remote-name-all") && dir.Text == "" && !dir.Dynamic {
+		out.write(made(".", arg{Word: l.c.Args[0]}, false))
+	}
+	at := func(a arg, from int) {
+		if f := a.Text[from:]; f != "-" && f != "" {
+			out.read(arg{Word: Word{Text: f, Dynamic: a.Dynamic, Offset: a.Offset}, at: a.at})
+		}
+	}
+	for _, it := range l.items {
+		if !it.has {
+			continue
+		}
+		v := it.val
+		t := v.Text
+		switch it.opt {
+		case "d", "data", "data-ascii", "data-binary", "json", "H", "header", "proxy-header":
+			if strings.HasPrefix(t, "@") {
+				at(v, 1)
+			}
+		case "data-urlencode", "variable":
+			if k := strings.IndexByte(t, '@'); k >= 0 && !strings.Contains(t[:k], "=") {
+				at(v, k+1)
+			}
+		case "F", "form":
+			if k := strings.Index(t, "=@"); k >= 0 {
+				at(arg{Word: Word{Text: strings.SplitN(t[k+2:], ";", 2)[0], Dynamic: v.Dynamic, Offset: v.Offset}, at: v.at}, 0)
+			} else if k := strings.Index(t, "=<"); k >= 0 {
+				at(arg{Word: Word{Text: strings.SplitN(t[k+2:], ";", 2)[0], Dynamic: v.Dynamic, Offset: v.Offset}, at: v.at}, 0)
+			}
+		case "b", "cookie":
+			if !strings.Contains(t, "=") {
+				at(v, 0)
+			}
+		case "w", "write-out":
+			if strings.HasPrefix(t, "@") {
+				at(v, 1)
+			}
+			// curl 8.3+: %output{FILE} and %output{>>FILE} send the rest there.
+			for rest := t; ; {
+				k := strings.Index(rest, "%output{")
+				if k < 0 {
+					break
+				}
+				rest = rest[k+len("%output{"):]
+				f, _, _ := strings.Cut(rest, "}")
+				f = strings.TrimPrefix(f, ">>")
+				out.write(arg{Word: Word{Text: f, Dynamic: v.Dynamic, Offset: v.Offset}, at: v.at})
+			}
+		}
+	}
+	for _, o := range append(l.operands(), l.values("url")...) {
+		t := o.Text
+		if len(t) < 7 || !strings.EqualFold(t[:7], "file://") {
+			continue
+		}
+		p := t[7:]
+		if strings.HasPrefix(p, "localhost/") {
+			p = p[len("localhost"):]
+		}
+		if strings.HasPrefix(p, "/") {
+			out.read(arg{Word: Word{Text: p, Dynamic: o.Dynamic, Offset: o.Offset}, at: o.at})
+		}
+	}
+}
+
+// wgetOps: -O FILE, else files saved under -P DIR or here (wget(1)).
+func wgetOps(l *cmdline, out *effectList) {
+	docs := l.values("O", "output-document")
+	for _, d := range docs {
+		if d.Text != "-" || d.Dynamic {
+			out.write(d)
+		}
+	}
+	prefixes := l.values("P", "directory-prefix")
+	out.write(prefixes...)
+	if len(docs) == 0 && len(prefixes) == 0 && !l.has("spider") {
+		out.write(made(".", arg{Word: l.c.Args[0]}, false))
+	}
+}
+
+// findOps: find [-H] [-L] [-P] [-D opts] [-Olevel] [start...] [expr]
+// (find(1)). The words of -exec ... ; belong to the command it runs.
+func findOps(l *cmdline, out *effectList) {
+	ops := l.operands()
+	i := 0
+	for i < len(ops) {
+		t := ops[i].Text
+		if t == "-H" || t == "-L" || t == "-P" || strings.HasPrefix(t, "-O") {
+			i++
+		} else if t == "-D" {
+			i += 2
+		} else {
+			break
+		}
+	}
+	var starts []arg
+	for ; i < len(ops); i++ {
+		t := ops[i].Text
+		if strings.HasPrefix(t, "-") || t == "(" || t == "!" {
+			break
+		}
+		starts = append(starts, ops[i])
+	}
+	if len(starts) == 0 {
+		starts = []arg{made(".", arg{Word: l.c.Args[0]}, false)}
+	}
+	del := false
+	for ; i < len(ops); i++ {
+		switch ops[i].Text {
+		case "-exec", "-execdir", "-ok", "-okdir":
+			for i++; i < len(ops) && ops[i].Text != ";" && ops[i].Text != "+"; i++ {
+				out.seen[ops[i].at] = true
+			}
+		case "-delete":
+			del = true
+		case "-fprint", "-fprint0", "-fls", "-fprintf":
+			if i+1 < len(ops) {
+				out.write(ops[i+1])
+			}
+			i++
+			if ops[i-1].Text == "-fprintf" {
+				i++ // FORMAT
+			}
+		case "-files0-from":
+			if i+1 < len(ops) {
+				out.read(ops[i+1])
+			}
+			i++
+		}
+	}
+	if del {
+		out.write(starts...)
+	}
+}
