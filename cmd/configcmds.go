@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -48,6 +49,7 @@ that do not apply yet are marked inactive.`,
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print the rules as JSON")
+	c.AddCommand(a.rulesAddCmd())
 	return c
 }
 
@@ -246,5 +248,52 @@ pass, 1 otherwise.`,
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print one result per line as JSON")
+	return c
+}
+
+// rulesAddCmd: `gatekeep rules add [--deny|--ask] [--reason R] RULE...`
+// appends a [[rule]] to the project's local config file.
+func (a *app) rulesAddCmd() *cobra.Command {
+	var deny, ask bool
+	var reason string
+	c := &cobra.Command{
+		Use:   "add [--deny | --ask] [--reason TEXT] RULE...",
+		Short: "Add a rule to this project's local config file (.gatekeep/config.local.toml)",
+		Long: `Add one [[rule]] with the given Tool(pattern) rules to the project's local
+config file, the person's own file for this machine. Each rule is checked
+first; the file is appended under a lock and replaced atomically, and kept
+out of git (.git/info/exclude). Without --deny or --ask the rules allow.
+
+  gatekeep rules add 'Bash(npm run test *)'
+  gatekeep rules add --deny --reason 'use the release job' 'Bash(npm publish *)'`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(_ *cobra.Command, rules []string) error {
+			effect := "allow"
+			switch {
+			case deny && ask:
+				return usageErr("give --deny or --ask, not both")
+			case deny:
+				effect = "deny"
+			case ask:
+				effect = "ask"
+			}
+			_, opts, err := a.loadOptions()
+			if err != nil {
+				return err
+			}
+			if err := policy.CheckRules(rules, opts.Root, opts.Home); err != nil {
+				return usageErr("%v", err)
+			}
+			file, err := appendLocalRules(opts.Root, effect, rules, reason)
+			if err != nil {
+				return withCode(ExitFailure, fmt.Errorf("saving the rule: %w", err))
+			}
+			fmt.Fprintf(a.stdout, "added %s %s to %s\n", effect, strings.Join(rules, ", "), file)
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&deny, "deny", false, "the rules deny")
+	c.Flags().BoolVar(&ask, "ask", false, "the rules ask")
+	c.Flags().StringVar(&reason, "reason", "", "the reason shown to the model on deny")
 	return c
 }

@@ -166,7 +166,7 @@ func (rs *RuleSet) withLocal(texts []string, root, home, file string) (*RuleSet,
 	for i, t := range texts {
 		tool, pattern, has, err := splitRule(t)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%s: %w", t, err)
 		}
 		m, err := c.compile(tool, pattern, has)
 		if err != nil {
@@ -184,4 +184,11 @@ func (rs *RuleSet) withLocal(texts []string, root, home, file string) (*RuleSet,
 	}
 	out.add(SourceLocal, added, nil)
 	return out, nil
+}
+
+// CheckRules compiles rule texts as the loader would, and reports the first
+// that does not compile.
+func CheckRules(texts []string, root, home string) error {
+	_, err := (*RuleSet)(nil).withLocal(texts, root, home, "")
+	return err
 }

@@ -1,0 +1,144 @@
+package cmd
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+	"github.com/gofrs/flock"
+
+	"github.com/gatekeep/gatekeep/policy"
+)
+
+// localConfigPath is the local config file of a project root.
+func localConfigPath(root string) string {
+	return filepath.Join(root, policy.ProjectConfigDir, policy.LocalConfigName)
+}
+
+// appendLocalRules appends one [[rule]] block to the project's local config
+// file (design §8): as text, so the person's formatting and comments stay;
+// under an exclusive lock (gofrs/flock on a lock file beside it); written to
+// a temp file and renamed over, so a reader sees the old file or the new one.
+// A new file is created with mode 0600, and in a git work tree the file is
+// added to .git/info/exclude. effect is "allow", "ask" or "deny".
+func appendLocalRules(root, effect string, rules []string, reason string) (string, error) {
+	if len(rules) == 0 {
+		return "", errors.New("no rule to add")
+	}
+	file := localConfigPath(root)
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return file, err
+	}
+	lock := flock.New(file + ".lock")
+	if err := lock.Lock(); err != nil {
+		return file, fmt.Errorf("locking %s: %w", file, err)
+	}
+	defer lock.Unlock()
+
+	old, err := os.ReadFile(file)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return file, err
+	}
+	mode := fs.FileMode(0o600)
+	if fi, err := os.Stat(file); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	block, err := ruleBlock(effect, rules, reason)
+	if err != nil {
+		return file, err
+	}
+	var buf bytes.Buffer
+	buf.Write(old)
+	if len(old) > 0 && !bytes.HasSuffix(old, []byte("\n")) {
+		buf.WriteByte('\n')
+	}
+	if len(old) > 0 {
+		buf.WriteByte('\n')
+	}
+	fmt.Fprintf(&buf, "# added by gatekeep on %s\n", time.Now().UTC().Format(time.RFC3339))
+	buf.Write(block)
+	if err := replaceFile(file, buf.Bytes(), mode); err != nil {
+		return file, err
+	}
+	excludeFromGit(root, "/"+policy.ProjectConfigDir+"/"+policy.LocalConfigName+"*")
+	return file, nil
+}
+
+// ruleBlock renders `[[rule]]` with the rules as a TOML array.
+func ruleBlock(effect string, rules []string, reason string) ([]byte, error) {
+	entry := map[string]any{effect: rules}
+	if reason != "" {
+		entry["reason"] = reason
+	}
+	var buf bytes.Buffer
+	if err := toml.NewEncoder(&buf).Encode(map[string]any{"rule": []map[string]any{entry}}); err != nil {
+		return nil, err
+	}
+	// The encoder indents table contents; a config file reads better flat.
+	lines := strings.Split(strings.TrimRight(buf.String(), "\n"), "\n")
+	for i := range lines {
+		lines[i] = strings.TrimLeft(lines[i], " ")
+	}
+	return []byte(strings.Join(lines, "\n") + "\n"), nil
+}
+
+// replaceFile writes data to path atomically: temp file in the same
+// directory, fsync, rename.
+func replaceFile(path string, data []byte, mode fs.FileMode) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if err = f.Chmod(mode); err != nil {
+		return err
+	}
+	if _, err = f.Write(data); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
+// excludeFromGit adds pattern to .git/info/exclude of the work tree at root,
+// once. Failure is not an error: the file is still the person's own.
+func excludeFromGit(root, pattern string) {
+	gitDir := filepath.Join(root, ".git")
+	if fi, err := os.Stat(gitDir); err != nil || !fi.IsDir() {
+		return
+	}
+	path := filepath.Join(gitDir, "info", "exclude")
+	data, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(line) == pattern {
+			return
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return
+	}
+	if len(data) > 0 && !bytes.HasSuffix(data, []byte("\n")) {
+		data = append(data, '\n')
+	}
+	data = append(data, []byte("# gatekeep's local rules are this machine's only\n"+pattern+"\n")...)
+	replaceFile(path, data, 0o644)
+}
