@@ -6,9 +6,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 
 	"github.com/gatekeep/gatekeep/pathguard"
 	"github.com/gatekeep/gatekeep/policy"
+	"github.com/gatekeep/gatekeep/prompt"
+	"github.com/gatekeep/gatekeep/shellparse"
 )
 
 // config builds the effective policy configuration for this run: the
@@ -156,7 +159,7 @@ func (a *app) handle(check bool, req policy.Request, posix bool, run func(policy
 	if check {
 		return a.report(d)
 	}
-	d = a.resolveAsk(cfg, d)
+	d = a.resolveAsk(cfg, req, d)
 	if err := a.audit(d, req, "cli", ""); err != nil && d.Effect == policy.Allow {
 		return withCode(ExitInternal, fmt.Errorf("cannot write the audit log, so nothing ran: %w", err))
 	}
@@ -167,10 +170,12 @@ func (a *app) handle(check bool, req policy.Request, posix bool, run func(policy
 	return run(d)
 }
 
-// resolveAsk turns an ask into allow or deny: bypassPermissions lets it
-// through (unless it is Final), otherwise without a terminal it is a deny
-// with code ask.no_tty that keeps the reason of the layer that asked.
-func (a *app) resolveAsk(cfg *policy.Config, d policy.Decision) policy.Decision {
+// resolveAsk is the human layer (7): it turns an ask into allow or deny.
+// bypassPermissions lets it through (unless it is Final); otherwise the
+// question goes to the person on the controlling terminal, and without one
+// (or with --non-interactive) it is a deny with code ask.no_tty. A deny
+// keeps the layer and reason that asked in Cause.
+func (a *app) resolveAsk(cfg *policy.Config, req policy.Request, d policy.Decision) policy.Decision {
 	if d.Effect != policy.Ask {
 		return d
 	}
@@ -178,11 +183,92 @@ func (a *app) resolveAsk(cfg *policy.Config, d policy.Decision) policy.Decision 
 		d.Effect = policy.Allow
 		return d
 	}
-	asked := d
-	d.Effect = policy.Deny
-	d.Layer = policy.LayerHuman
-	d.Code = "ask.no_tty"
-	d.Message = "needs approval, and there is no terminal to ask on: " + asked.Message
+	if a.nonInteractive {
+		return humanDeny(d, "ask.no_tty", "needs approval, and gatekeep runs non-interactively")
+	}
+	q := a.question(req, d)
+	sugg := policy.Suggestion{Unavailable: "the call could not be analysed"}
+	local := localConfigPath(a.loaded.Root)
+	if !d.Final {
+		home, _ := os.UserHomeDir()
+		sugg = policy.Suggest(cfg, req, a.loaded.Root, home, local)
+	}
+	q.AlwaysRules, q.AlwaysFile, q.AlwaysUnavailable = sugg.Rules, local, sugg.Unavailable
+	answer, err := prompt.Ask(q, prompt.Options{Timeout: a.promptTimeout})
+	switch {
+	case errors.Is(err, prompt.ErrNoTTY):
+		return humanDeny(d, "ask.no_tty", "needs approval, and there is no terminal to ask on")
+	case errors.Is(err, prompt.ErrTimeout):
+		return humanDeny(d, "ask.timeout", fmt.Sprintf("needs approval, and nobody answered within %s", a.promptTimeout))
+	case err != nil:
+		return humanDeny(d, "ask.interrupted", "the question was interrupted ("+err.Error()+")")
+	}
+	switch answer {
+	case prompt.AllowOnce:
+		return humanAllow(d, "ask.allowed_once", "the person allowed this call once")
+	case prompt.AlwaysAllow:
+		if _, err := appendLocalRules(a.loaded.Root, "allow", sugg.Rules, ""); err != nil {
+			fmt.Fprintf(a.stderr, "gatekeep: the rule was not saved (%v); allowing this call once\n", err)
+			return humanAllow(d, "ask.allowed_once", "the person allowed this call; saving the rule failed")
+		}
+		fmt.Fprintf(a.stderr, "gatekeep: saved %s to %s\n", strings.Join(sugg.Rules, ", "), local)
+		return humanAllow(d, "ask.always", "the person allowed this call and saved "+strings.Join(sugg.Rules, ", "))
+	}
+	return humanDeny(d, "ask.denied_by_user", "the person declined this call; do not retry it, ask them what to do instead")
+}
+
+// question builds what the person is shown for an ask.
+func (a *app) question(req policy.Request, d policy.Decision) prompt.Question {
+	q := prompt.Question{Tool: req.Tool, Cwd: req.Cwd, Layer: string(d.Layer), Reason: d.Message}
+	switch {
+	case req.Argv != nil:
+		q.Subject = shellparse.JoinArgv(req.Argv)
+	case req.Tool == policy.ToolBash:
+		q.Subject = req.Command
+	default:
+		q.Subject = req.Path
+	}
+	if d.Rule != nil {
+		q.Rule = d.Rule.String()
+	}
+	q.Parts = askedParts(d)
+	return q
+}
+
+// askedParts lists the sub-commands and paths whose chain ended in ask, from
+// the decision's trace, for a call of more than one part.
+func askedParts(d policy.Decision) []string {
+	last := map[int]policy.Step{}
+	order := []int{}
+	for _, s := range d.Trace {
+		if _, ok := last[s.Part]; !ok {
+			order = append(order, s.Part)
+		}
+		last[s.Part] = s
+	}
+	if len(order) < 2 {
+		return nil
+	}
+	var out []string
+	for _, i := range order {
+		if s := last[i]; s.Verdict == "ask" {
+			out = append(out, s.Subject+"  ("+s.Message+")")
+		}
+	}
+	return out
+}
+
+func humanDeny(asked policy.Decision, code, msg string) policy.Decision {
+	d := asked
+	d.Effect, d.Layer, d.Code = policy.Deny, policy.LayerHuman, code
+	d.Message = msg + ": " + asked.Message
+	d.Cause = &policy.Cause{Layer: asked.Layer, Code: asked.Code, Message: asked.Message}
+	return d
+}
+
+func humanAllow(asked policy.Decision, code, msg string) policy.Decision {
+	d := asked
+	d.Effect, d.Layer, d.Code, d.Message = policy.Allow, policy.LayerHuman, code, msg
 	d.Cause = &policy.Cause{Layer: asked.Layer, Code: asked.Code, Message: asked.Message}
 	return d
 }

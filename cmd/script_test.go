@@ -23,8 +23,8 @@ func TestMain(m *testing.M) {
 
 // TestScript runs the end-to-end scripts in testdata/script/*.txtar. Each
 // script starts in a fresh temp dir that is its own project root (a .git
-// directory marks it) with a temp HOME and XDG dirs, no terminal and
-// GATEKEEP_* variables cleared.
+// directory marks it) with a temp HOME and XDG dirs, GATEKEEP_* variables
+// cleared and GATEKEEP_NONINTERACTIVE=1.
 func TestScript(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "../testdata/script",
@@ -42,9 +42,12 @@ func TestScript(t *testing.T) {
 			env.Setenv("XDG_CONFIG_HOME", home+"/.config")
 			env.Setenv("XDG_STATE_HOME", home+"/.local/state")
 			env.Setenv("GATEKEEP_MANAGED_CONFIG", env.WorkDir+"/managed.toml")
-			for _, k := range []string{"GATEKEEP_MODE", "GATEKEEP_ROOT", "GATEKEEP_NONINTERACTIVE", "GATEKEEP_DENY_EXIT_CODE"} {
+			for _, k := range []string{"GATEKEEP_MODE", "GATEKEEP_ROOT", "GATEKEEP_DENY_EXIT_CODE"} {
 				env.Setenv(k, "")
 			}
+			// A developer running the tests in a terminal is never asked;
+			// headless.txtar clears this to test the real no-terminal path.
+			env.Setenv("GATEKEEP_NONINTERACTIVE", "1")
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

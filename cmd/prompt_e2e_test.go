@@ -1,0 +1,258 @@
+//go:build linux || darwin
+
+package cmd_test
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+	"golang.org/x/term"
+)
+
+// ptyRun is one gatekeep process whose controlling terminal is a fresh
+// pseudo-terminal, while its stdin, stdout and stderr are pipes: the way an
+// agent runs it with a person at the terminal.
+type ptyRun struct {
+	t              *testing.T
+	cmd            *exec.Cmd
+	master, tty    *os.File
+	mu             sync.Mutex
+	screen         bytes.Buffer
+	stdout, stderr bytes.Buffer
+	done           chan error
+}
+
+// startPTY starts `gatekeep args...` in dir with stdin as input.
+func startPTY(t *testing.T, dir, input string, args ...string) *ptyRun {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	master, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	r := &ptyRun{t: t, master: master, tty: tty, done: make(chan error, 1)}
+	r.cmd = &exec.Cmd{Path: exe, Args: append([]string{"gatekeep"}, args...), Dir: dir}
+	r.cmd.Env = append(os.Environ(), "GATEKEEP_NONINTERACTIVE=", "TERM=xterm")
+	r.cmd.Stdin = strings.NewReader(input)
+	r.cmd.Stdout, r.cmd.Stderr = &r.stdout, &r.stderr
+	r.cmd.ExtraFiles = []*os.File{tty} // fd 3 in the child
+	r.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 3}
+	if err := r.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := master.Read(buf)
+			r.mu.Lock()
+			r.screen.Write(buf[:n])
+			r.mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	go func() { r.done <- r.cmd.Wait() }()
+	t.Cleanup(func() {
+		r.cmd.Process.Kill()
+		master.Close()
+		tty.Close()
+	})
+	return r
+}
+
+// waitScreen waits until the terminal shows want.
+func (r *ptyRun) waitScreen(want string) {
+	r.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		r.mu.Lock()
+		ok := strings.Contains(r.screen.String(), want)
+		r.mu.Unlock()
+		if ok {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	r.t.Fatalf("the terminal never showed %q; it shows:\n%s\nstderr: %s", want, r.screenText(), r.stderr.String())
+}
+
+func (r *ptyRun) screenText() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.screen.String()
+}
+
+func (r *ptyRun) key(s string) {
+	if _, err := r.master.Write([]byte(s)); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+// exit waits for the process and returns its exit status.
+func (r *ptyRun) exit() int {
+	r.t.Helper()
+	select {
+	case err := <-r.done:
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return ee.ExitCode()
+		}
+		if err != nil {
+			r.t.Fatal(err)
+		}
+		return 0
+	case <-time.After(20 * time.Second):
+		r.t.Fatalf("gatekeep did not exit; terminal:\n%s", r.screenText())
+		return -1
+	}
+}
+
+func promptProject(t *testing.T) string {
+	t.Helper()
+	proj := isolate(t)
+	t.Setenv("GATEKEEP_NONINTERACTIVE", "")
+	return proj
+}
+
+func TestPromptAllowOnce(t *testing.T) {
+	proj := promptProject(t)
+	r := startPTY(t, proj, "", "bash", "-c", "touch made")
+	r.waitScreen("allow once")
+	r.waitScreen("touch made")
+	r.key("y")
+	if code := r.exit(); code != 0 {
+		t.Fatalf("exit %d, want 0; stderr %s", code, r.stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(proj, "made")); err != nil {
+		t.Errorf("y should run the command: %v", err)
+	}
+}
+
+func TestPromptDeny(t *testing.T) {
+	proj := promptProject(t)
+	r := startPTY(t, proj, "", "bash", "-c", "touch made")
+	r.waitScreen("allow once")
+	r.key("n")
+	if code := r.exit(); code != 77 {
+		t.Fatalf("exit %d, want 77", code)
+	}
+	if !strings.Contains(r.stderr.String(), `"code":"ask.denied_by_user"`) {
+		t.Errorf("stderr %s should carry ask.denied_by_user", r.stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(proj, "made")); err == nil {
+		t.Error("n must run nothing")
+	}
+}
+
+func TestPromptAlwaysSavesRule(t *testing.T) {
+	proj := promptProject(t)
+	r := startPTY(t, proj, "", "bash", "-c", "git init -q sub && echo ok")
+	r.waitScreen("Bash(git init *)")
+	r.key("a")
+	if code := r.exit(); code != 0 {
+		t.Fatalf("exit %d, want 0; stderr %s", code, r.stderr.String())
+	}
+	saved, err := os.ReadFile(filepath.Join(proj, ".gatekeep", "config.local.toml"))
+	if err != nil || !strings.Contains(string(saved), `allow = ["Bash(git init *)", "Write(`) {
+		t.Fatalf("the shown rule should be saved: %q, %v", saved, err)
+	}
+	// The same call now runs with no prompt.
+	again := startPTY(t, proj, "", "bash", "-c", "git init -q sub && echo ok")
+	if code := again.exit(); code != 0 {
+		t.Fatalf("second run: exit %d; stderr %s", code, again.stderr.String())
+	}
+	if strings.Contains(again.screenText(), "allow once") {
+		t.Errorf("the second identical call should not prompt:\n%s", again.screenText())
+	}
+}
+
+func TestPromptAlwaysNotOfferedForProtectedPath(t *testing.T) {
+	proj := promptProject(t)
+	r := startPTY(t, proj, "", "bash", "-c", "echo x > .git/hooks-note; echo y > .git/config")
+	r.waitScreen("always allow not offered")
+	r.key("a") // not accepted: re-asks
+	r.waitScreen("press y or n")
+	r.key("n")
+	if code := r.exit(); code != 77 {
+		t.Fatalf("exit %d, want 77", code)
+	}
+	if _, err := os.Stat(filepath.Join(proj, ".gatekeep", "config.local.toml")); err == nil {
+		t.Error("no rule may be saved for a protected path")
+	}
+}
+
+func TestPromptCtrlCRestoresTerminal(t *testing.T) {
+	proj := promptProject(t)
+	r := startPTY(t, proj, "", "bash", "-c", "touch made")
+	before, err := term.GetState(int(r.tty.Fd()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.waitScreen("allow once")
+	r.key("\x03")
+	if code := r.exit(); code != 77 {
+		t.Fatalf("exit %d, want 77", code)
+	}
+	after, err := term.GetState(int(r.tty.Fd()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *before != *after {
+		t.Error("Ctrl-C left the terminal in another state")
+	}
+	if _, err := os.Stat(filepath.Join(proj, "made")); err == nil {
+		t.Error("Ctrl-C must run nothing")
+	}
+}
+
+func TestPromptEOFDenies(t *testing.T) {
+	proj := promptProject(t)
+	r := startPTY(t, proj, "", "bash", "-c", "touch made")
+	r.waitScreen("allow once")
+	r.key("\x04")
+	if code := r.exit(); code != 77 {
+		t.Fatalf("exit %d, want 77", code)
+	}
+}
+
+func TestPromptTimeoutDenies(t *testing.T) {
+	proj := promptProject(t)
+	r := startPTY(t, proj, "", "--prompt-timeout", "300ms", "bash", "-c", "touch made")
+	if code := r.exit(); code != 77 {
+		t.Fatalf("exit %d, want 77", code)
+	}
+	if !strings.Contains(r.stderr.String(), `"code":"ask.timeout"`) {
+		t.Errorf("stderr %s should carry ask.timeout", r.stderr.String())
+	}
+}
+
+// TestPromptLeavesPipesAlone: the agent owns stdin and stdout; the question
+// goes to the terminal and the command's own streams carry only its data.
+func TestPromptLeavesPipesAlone(t *testing.T) {
+	proj := promptProject(t)
+	r := startPTY(t, proj, "hello from the agent\n", "bash", "-c", "tr a-z A-Z | tee out.txt")
+	r.waitScreen("allow once")
+	r.key("y")
+	if code := r.exit(); code != 0 {
+		t.Fatalf("exit %d; stderr %s", code, r.stderr.String())
+	}
+	if got := r.stdout.String(); got != "HELLO FROM THE AGENT\n" {
+		t.Errorf("stdout = %q: the prompt must not touch the command's stdout", got)
+	}
+	if r.stderr.Len() != 0 {
+		t.Errorf("stderr = %q, want nothing", r.stderr.String())
+	}
+}
