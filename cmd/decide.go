@@ -129,7 +129,8 @@ func gitTracked(root string) func(string) bool {
 	}
 }
 
-// memoLookPath resolves command names through PATH once each.
+// memoLookPath resolves command names through PATH to their real paths,
+// once each.
 func memoLookPath() func(string) (string, error) {
 	type result struct {
 		path string
@@ -141,6 +142,9 @@ func memoLookPath() func(string) (string, error) {
 			return r.path, r.err
 		}
 		p, err := exec.LookPath(name)
+		if err == nil {
+			p, err = filepath.EvalSymlinks(p)
+		}
 		memo[name] = result{p, err}
 		return p, err
 	}

@@ -5,12 +5,29 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/gatekeep/gatekeep/pathguard"
 )
+
+func memoLookPath() func(string) (string, error) {
+	memo := map[string]error{}
+	paths := map[string]string{}
+	return func(name string) (string, error) {
+		if err, ok := memo[name]; ok {
+			return paths[name], err
+		}
+		p, err := exec.LookPath(name)
+		if err == nil {
+			p, err = filepath.EvalSymlinks(p)
+		}
+		memo[name], paths[name] = err, p
+		return p, err
+	}
+}
 
 // corpusSample reads up to n commands of the agent corpus, spread evenly.
 func corpusSample(tb testing.TB, n int) []string {
@@ -41,15 +58,22 @@ func corpusSample(tb testing.TB, n int) []string {
 }
 
 // BenchmarkEvaluate decides commands of the agent corpus in-process, one
-// per iteration, with the machine's PATH lookup and a real sandbox, and
+// per iteration, with the embedded default rules, the machine's PATH lookup
+// (memoized, as gatekeep does within one process) and a real sandbox, and
 // reports the median and 99th percentile of a single decision.
 //
 //	go test ./policy -run '^$' -bench Evaluate -benchtime 20000x
 func BenchmarkEvaluate(b *testing.B) {
 	cmds := corpusSample(b, 2000)
 	dir := b.TempDir()
-	g, _ := pathguard.New([]string{dir, os.TempDir()}, pathguard.Options{Home: os.Getenv("HOME")})
-	cfg := &Config{Mode: ModeDefault, Guard: g, Home: os.Getenv("HOME"), LookPath: exec.LookPath}
+	home := os.Getenv("HOME")
+	g, _ := pathguard.New([]string{dir, os.TempDir()}, pathguard.Options{Home: home})
+	loaded, err := Load(LoadOptions{Root: dir, Home: home, Paths: Paths{Managed: dir + "/none", User: dir + "/none", Trust: dir + "/trust.json"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg := &Config{Mode: ModeDefault, Guard: g, Home: home, LookPath: memoLookPath()}
+	loaded.Apply(cfg)
 	times := make([]time.Duration, 0, b.N)
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {

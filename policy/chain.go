@@ -46,8 +46,9 @@ type Config struct {
 	Guard *pathguard.Guard
 	// Home is the user's home directory, for `~` and `$HOME`.
 	Home string
-	// LookPath resolves a bare command name through PATH. Nil resolves
-	// nothing (every bare name counts as not found, which is safe).
+	// LookPath resolves a bare command name through PATH to the real path
+	// of the file that would run (symlinks resolved). Nil resolves nothing:
+	// every bare name counts as not found, which runs nothing.
 	LookPath func(name string) (string, error)
 	// Rules are the Tool(pattern) rules of every config layer, in the
 	// order they are scanned.

@@ -131,7 +131,11 @@ func ruleKey(r *Rule) string {
 		if m.all {
 			return name + "\x00*"
 		}
-		return name + "\x00" + strings.Join(m.globs, "\x00")
+		key := name
+		for _, g := range m.globs {
+			key += "\x00" + g.glob
+		}
+		return key
 	case *toolMatcher:
 		if m.all {
 			return name + "\x00*"

@@ -539,7 +539,52 @@ var gitGlobalsWithArg = []string{"-C", "-c", "--git-dir", "--work-tree", "--name
 type fileMatcher struct {
 	kind  ruleKind
 	all   bool
-	globs []string // each with its "/**" twin
+	globs []fileGlob
+}
+
+// fileGlob is one compiled glob: the pattern, its "/**" twin (a pattern
+// also matches everything below what it names), and a literal the path
+// must hold for either to match, so most paths are rejected without
+// running the matcher.
+type fileGlob struct {
+	glob, below string
+	prefix      string // the path starts with it
+	contains    string // the path holds it
+}
+
+func newFileGlob(g string) fileGlob {
+	fg := fileGlob{glob: g, below: g + "/**"}
+	lit := literalPrefix(g)
+	if lit != "" {
+		fg.prefix = lit
+		return fg
+	}
+	// "**/NAME...": the path holds "/" + the literal start of NAME.
+	last := g[strings.LastIndexByte(g, '/')+1:]
+	if l := literalPrefix(last); l != "" && strings.HasPrefix(g, "**/") {
+		fg.contains = "/" + l
+	}
+	return fg
+}
+
+// literalPrefix is the part of a glob before its first special character,
+// with escapes removed.
+func literalPrefix(g string) string {
+	var b strings.Builder
+	for i := 0; i < len(g); i++ {
+		switch g[i] {
+		case '*', '?', '[', '{':
+			return b.String()
+		case '\\':
+			i++
+			if i < len(g) {
+				b.WriteByte(g[i])
+			}
+			continue
+		}
+		b.WriteByte(g[i])
+	}
+	return b.String()
 }
 
 func (c *compiler) compileFile(kind ruleKind, pattern string) (*fileMatcher, error) {
@@ -580,8 +625,8 @@ func (c *compiler) compileFile(kind ruleKind, pattern string) (*fileMatcher, err
 		if !doublestar.ValidatePattern(g) {
 			return nil, fmt.Errorf("%q is not a valid glob", pattern)
 		}
-		if !slices.Contains(m.globs, g) {
-			m.globs = append(m.globs, g)
+		if !slices.ContainsFunc(m.globs, func(x fileGlob) bool { return x.glob == g }) {
+			m.globs = append(m.globs, newFileGlob(g))
 		}
 	}
 	return m, nil
@@ -628,7 +673,10 @@ func (m *fileMatcher) matchPath(p string) bool {
 		return false
 	}
 	for _, g := range m.globs {
-		if doublestar.MatchUnvalidated(g, p) || doublestar.MatchUnvalidated(g+"/**", p) {
+		if g.prefix != "" && !strings.HasPrefix(p, g.prefix) || g.contains != "" && !strings.Contains(p, g.contains) {
+			continue
+		}
+		if doublestar.MatchUnvalidated(g.glob, p) || doublestar.MatchUnvalidated(g.below, p) {
 			return true
 		}
 	}
