@@ -31,7 +31,7 @@ func TestReadmeConfigExample(t *testing.T) {
 	}
 	for _, args := range [][]string{{"config", "validate"}, {"test"}} {
 		var out, errb bytes.Buffer
-		if code := cmd.Run(args, strings.NewReader(""), &out, &errb); code != 0 || strings.Contains(out.String(), "warning") {
+		if code := cmd.Run(args, strings.NewReader(""), &out, &errb); code != 0 || strings.Contains(out.String(), "warning:") {
 			t.Errorf("gatekeep %s: exit %d\n%s%s", strings.Join(args, " "), code, out.String(), errb.String())
 		}
 	}
