@@ -140,7 +140,8 @@ func Evaluate(cfg *Config, req Request) (d Decision) {
 	for i := range parts {
 		p := &parts[i]
 		pd := e.decide(i, p)
-		if first || stricter(pd.Effect, best.Effect) {
+		if first || stricter(pd.Effect, best.Effect) ||
+			pd.Effect == best.Effect && layerRank[pd.Layer] > layerRank[best.Layer] {
 			best, first = pd, false
 		}
 	}
@@ -149,6 +150,10 @@ func Evaluate(cfg *Config, req Request) (d Decision) {
 	best.UpdatedInput = e.input()
 	return best
 }
+
+// layerRank breaks ties between parts with the same effect: the harder
+// boundary explains the call better (a danger deny over a plan-mode deny).
+var layerRank = map[Layer]int{LayerPlan: 1, LayerSafe: 1, LayerMode: 2, LayerRules: 3, LayerSandbox: 4, LayerDanger: 5}
 
 // decide runs the chain over one part.
 func (e *evaluation) decide(i int, p *part) Decision {

@@ -1,6 +1,16 @@
 package policy
 
-import "github.com/gatekeep/gatekeep/shellparse"
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/gatekeep/gatekeep/shellparse"
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // finding is one dangerous form found in a script.
 type finding struct {
@@ -11,17 +21,1093 @@ type finding struct {
 // dangerLayer (3) denies the forms of the danger table. Nothing later in
 // the chain can turn it into allow.
 func dangerLayer(e *evaluation, p *part) verdict {
+	if v := configDanger(e, p); v.ok {
+		return v
+	}
 	if p.cmd == nil {
+		// A file written by a redirect, a command or a file tool: the
+		// command may have been allowed by the safe layer already (`echo x
+		// > /dev/sda`), so its target is judged here too.
+		if p.access == shellparse.Write && writtenDevice(p) {
+			return verdict{ok: true, effect: Deny, code: "danger.device_write",
+				message: fmt.Sprintf(deviceWriteMsg, p.path)}
+		}
 		return verdict{}
 	}
-	if f := findDanger(p.script, p.index, e.cfg.Home); f != nil {
+	if f := findDanger(p.script, p.index, e.cfg.Home, e.cwd); f != nil {
 		return verdict{ok: true, effect: Deny, code: f.code, message: f.message}
 	}
 	return verdict{}
 }
 
 // findDanger checks the command at index i of script against the danger
-// table.
-func findDanger(s *shellparse.Script, i int, home string) *finding {
+// table and returns the first form it matches, or nil. home is the user's
+// home directory ("" when unknown); cwd is the absolute directory the script
+// starts in ("" when unknown), against which relative operands resolve.
+func findDanger(s *shellparse.Script, i int, home, cwd string) *finding {
+	if s == nil || i < 0 || i >= len(s.Commands) {
+		return nil
+	}
+	x := newDangerCtx(s, i, home, cwd)
+	for _, r := range dangerTable {
+		if !r.appliesTo(x.name) {
+			continue
+		}
+		if what, ok := r.check(x); ok {
+			return &finding{code: r.code, message: fmt.Sprintf(r.msg, what)}
+		}
+	}
 	return nil
+}
+
+// dangerRule is one entry of the danger table.
+type dangerRule struct {
+	code string
+	// names are the command names (basenames, lowercased) the rule looks
+	// at; "mkfs*" matches by prefix. Nil means every command, including a
+	// command that is only redirects.
+	names []string
+	// check reports whether the command is this form, and the operand or
+	// construct that makes it so (for the message).
+	check func(x *dangerCtx) (string, bool)
+	// msg is the message, with %s for what check returned: lowercase, no
+	// final period, and it names a safer way to do the job.
+	msg string
+}
+
+func (r *dangerRule) appliesTo(name string) bool {
+	if r.names == nil {
+		return true
+	}
+	for _, n := range r.names {
+		if n == name || strings.HasSuffix(n, "*") && strings.HasPrefix(name, n[:len(n)-1]) {
+			return true
+		}
+	}
+	return false
+}
+
+var rmNames = []string{"rm", "srm"}
+
+// dangerTable is the danger layer of design §3, checked top to bottom
+// against every simple command of a script. Wrappers and the commands they
+// run are separate commands (`sudo rm -rf /` is caught at `rm -rf /`), as
+// are `bash -c`, `eval`, `$(...)`, `xargs` and `find -exec` code, so each
+// entry looks at one command only.
+var dangerTable = []dangerRule{
+	// rm -r of the file system root, or of everything in it: `rm -rf /`,
+	// `rm -fr /*`, `rm -r -- /usr/../`, `cd / && rm -rf *`, and `rm -rf /$X`
+	// (an empty X makes it `/`). Also plain `rm /*`: on merged-/usr systems
+	// /bin and /lib are symlinks in /, and removing them stops everything.
+	{code: "danger.rm_root", names: rmNames, check: rmCheck(placeRoot),
+		msg: "deleting %s would erase the whole file system; remove only the specific paths you mean, inside the project"},
+	// rm -r of the home directory, everything in it, or a directory above
+	// it: `rm -rf ~`, `rm -rf $HOME/`, `rm -rf ~/*`, `rm -rf ~user`.
+	{code: "danger.rm_home", names: rmNames, check: rmCheck(placeHome),
+		msg: "deleting %s would erase the home directory; remove only the specific paths you mean, inside the project"},
+	// rm -r of a system directory or everything in it (systemDirs):
+	// `rm -rf /etc`, `rm -rf /usr/*`, and plain `rm /etc/*`.
+	{code: "danger.rm_system", names: rmNames, check: rmCheck(placeSystem),
+		msg: "deleting %s would break the operating system; remove only the specific paths you mean, inside the project"},
+	// find over /, the home directory or a system directory that deletes
+	// what it finds: `find / -delete`, `find ~ -name x -delete`, and the
+	// rm, unlink or shred run by `find /etc -exec rm {} \;` (the exec'd
+	// command is a command of its own whose parent is the find).
+	{code: "danger.find_delete", names: []string{"find"}, check: findDeletes,
+		msg: "find over %s deletes whatever it matches there; run find inside the project, and -print the matches before deleting"},
+	{code: "danger.find_delete", names: []string{"rm", "srm", "unlink", "shred"}, check: execByFind,
+		msg: "find over %s deletes whatever it matches there; run find inside the project, and -print the matches before deleting"},
+	// Making a file system or swap on a block device: `mkfs.ext4 /dev/sda1`,
+	// `mkfs -t ext4 /dev/sdb`, `mkswap /dev/sdb2`, `newfs_apfs /dev/disk2`.
+	// On a regular file (`mkfs.ext4 disk.img`, `mkswap /swapfile`) it only
+	// writes that file, which the sandbox judges.
+	{code: "danger.mkfs", names: []string{"mkfs*", "mke2fs", "mkswap", "newfs*", "mkdosfs", "mkntfs"}, check: deviceOperand,
+		msg: "formatting %s erases everything on the device; build the file system in an image file (mkfs.ext4 disk.img) instead"},
+	// Erasing a block device: `wipefs -a /dev/sda`, `blkdiscard /dev/nvme0n1`,
+	// `shred /dev/sda`, `badblocks -w /dev/sdb`. shred, wipefs and badblocks
+	// on a regular file (`shred -u secret.txt`) are ordinary file writes.
+	{code: "danger.disk_wipe", names: []string{"wipefs", "blkdiscard", "shred", "badblocks"}, check: wipesDevice,
+		msg: "wiping %s destroys everything on the device; work on an image file, not a disk device"},
+	// Erasing or encrypting a disk by its tool's verb, whatever the operand
+	// looks like: `diskutil eraseDisk APFS X disk2`, `cryptsetup luksFormat
+	// /dev/sdb`.
+	{code: "danger.disk_wipe", names: []string{"diskutil", "cryptsetup"}, check: diskVerb,
+		msg: "%s destroys everything on the disk; work on an image file, not a disk device"},
+	// Rewriting the partition table of a block device: `fdisk /dev/sda`,
+	// `sgdisk --zap-all /dev/sda`, `parted /dev/sda mklabel gpt`. Listing
+	// forms (`fdisk -l`, `sfdisk -d`, `parted /dev/sda print`) only read.
+	{code: "danger.partition", names: []string{"fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted"}, check: partitions,
+		msg: "repartitioning %s can destroy every file system on the device; inspect it read-only (lsblk, fdisk -l) instead"},
+	// dd writing onto a block device: `dd if=/dev/zero of=/dev/sda`.
+	// Reading one (`dd if=/dev/sda of=disk.img`) is fine.
+	{code: "danger.dd_device", names: []string{"dd"}, check: ddOntoDevice,
+		msg: "dd onto %s overwrites the device's raw blocks; write to an image file (of=disk.img) instead"},
+	// Any redirect onto a block device (`> /dev/sda`, `>> /dev/nvme0n1`,
+	// `&> /dev/sdb`, `{ ...; } > /dev/sda`), and tee, cp, mv or install
+	// writing one (`... | sudo tee /dev/sda`, `cp disk.img /dev/sdb`).
+	{code: "danger.device_write", check: writesDevice, msg: deviceWriteMsg},
+	// Remote content run as code: a shell or interpreter reading its
+	// program from a pipeline that holds a downloader (`curl ... | sh`,
+	// `wget -qO- ... | sudo bash -s`), or running code that a downloader
+	// produces (`sh -c "$(curl ...)"`, `bash <(curl ...)`, `source <(curl
+	// ...)`, `eval "$(wget -O- ...)"`, `python3 -c "$(curl ...)"`).
+	{code: "danger.remote_code", check: remoteCode,
+		msg: "running the output of %s as code executes content nobody reviewed; download it to a file, read it, then run it"},
+	// A fork bomb: a function that calls itself at least twice, at least
+	// once in the background or in a pipeline (`:(){ :|:& };:`,
+	// `bomb(){ bomb | bomb & }; bomb`, `f(){ f & f; }`).
+	{code: "danger.fork_bomb", check: forkBomb,
+		msg: "function %s is a fork bomb: it spawns processes until the machine stops; bound parallel work with xargs -P or a counted loop"},
+	// Recursive permission or owner change of / or a system directory:
+	// `chmod -R 777 /`, `chmod -R 755 /etc`, `chown -R user /usr`. Also a
+	// plain change of / itself (`chmod 777 /`). The home directory is not
+	// on this list: `sudo chown -R $USER ~` is the usual repair of it.
+	{code: "danger.chmod_system", names: []string{"chmod"}, check: permCheck,
+		msg: "changing the permissions of %s can leave the system unusable or open; change only the project files you mean"},
+	{code: "danger.chown_system", names: []string{"chown", "chgrp"}, check: permCheck,
+		msg: "changing the owner of %s can leave the system unusable; change only the project files you mean"},
+	// Moving /, the home directory or a system directory away, or all of
+	// its content: `mv /etc /tmp/x`, `mv /usr /usr.bak`, `mv ~ /tmp`.
+	// Copying into a system directory (`cp -r x /usr`) only adds x; the
+	// sandbox judges that write.
+	{code: "danger.mv_system", names: []string{"mv"}, check: mvSource,
+		msg: "moving %s away breaks the operating system or the home directory; move only the specific files you mean, inside the project"},
+	// rsync --delete into /, the home directory or a system directory:
+	// everything there that the source lacks is erased.
+	{code: "danger.rsync_delete", names: []string{"rsync"}, check: rsyncDelete,
+		msg: "rsync --delete into %s erases whatever the source lacks there; sync into a directory inside the project"},
+}
+
+// dangerCtx is the command under check with what the checks need.
+type dangerCtx struct {
+	s    *shellparse.Script
+	i    int
+	c    *shellparse.Command
+	name string // lowercased basename, ".exe" removed ("" for redirects only)
+	home string // the home directory, cleaned, or ""
+	dir  string // absolute directory relative operands resolve against, or ""
+	seen map[shellparse.Word]placeRef
+}
+
+func newDangerCtx(s *shellparse.Script, i int, home, cwd string) *dangerCtx {
+	c := &s.Commands[i]
+	x := &dangerCtx{s: s, i: i, c: c, name: commandName(c)}
+	if path.IsAbs(home) {
+		x.home = path.Clean(home)
+	}
+	switch {
+	case c.DirDynamic:
+	case path.IsAbs(c.Dir):
+		x.dir = path.Clean(c.Dir)
+	case path.IsAbs(cwd):
+		x.dir = path.Join(cwd, c.Dir)
+	}
+	return x
+}
+
+// commandName normalizes toward denial (design §4): the basename, lowercased
+// (macOS file systems run `RM` as rm), without a Windows ".exe".
+func commandName(c *shellparse.Command) string {
+	return strings.TrimSuffix(strings.ToLower(c.Name()), ".exe")
+}
+
+// place is what an operand names, for the checks that care where it points.
+type place int
+
+const (
+	placeOther  place = iota
+	placeRoot         // "/"
+	placeHome         // the home directory, or a directory above it
+	placeSystem       // one of systemDirs
+)
+
+// systemDirs are the directories whose loss breaks the operating system:
+// the top level of the Filesystem Hierarchy Standard 3.0 (and /lib32,
+// /lib64, /libx32 of multilib systems), the macOS top level (hier(7)), and
+// the /usr and /var directories that hold the installed system. /tmp and
+// /var/tmp are not here: they are sandbox roots and their content is
+// disposable. Compared lowercased, as macOS file systems ignore case.
+var systemDirs = map[string]bool{
+	"/bin": true, "/boot": true, "/dev": true, "/etc": true, "/home": true,
+	"/lib": true, "/lib32": true, "/lib64": true, "/libx32": true, "/media": true,
+	"/mnt": true, "/opt": true, "/proc": true, "/root": true, "/run": true,
+	"/sbin": true, "/srv": true, "/sys": true, "/usr": true, "/var": true,
+	"/nix": true, "/snap": true,
+	"/system": true, "/library": true, "/users": true, "/applications": true,
+	"/volumes": true, "/private": true, "/private/etc": true, "/private/var": true, "/cores": true,
+	"/usr/bin": true, "/usr/sbin": true, "/usr/lib": true, "/usr/lib32": true,
+	"/usr/lib64": true, "/usr/libexec": true, "/usr/share": true, "/usr/include": true,
+	"/var/lib": true, "/var/log": true, "/var/db": true,
+	"/system/library": true,
+}
+
+// placeRef is an operand resolved for the checks: where it points and how.
+type placeRef struct {
+	place place
+	// glob is true when the operand is a pattern for everything in the
+	// place (`/*`, `~/.*`) rather than the place itself.
+	glob bool
+	text string // the operand as shown in the message
+}
+
+// classify resolves an operand word: `~`, `$HOME` and `..` chains, globs
+// and brace lists, relative paths against the command's directory. Several
+// rules ask about the same operands, so the answers are kept.
+func (x *dangerCtx) classify(w shellparse.Word) placeRef {
+	if t, ok := x.seen[w]; ok {
+		return t
+	}
+	t := x.resolve(w)
+	if x.seen == nil {
+		x.seen = map[shellparse.Word]placeRef{}
+	}
+	x.seen[w] = t
+	return t
+}
+
+func (x *dangerCtx) resolve(w shellparse.Word) placeRef {
+	switch {
+	case w.Text == "":
+		return placeRef{} // rm "" removes nothing
+	case !w.Dynamic:
+		return placeRef{place: x.placeOf(x.abs(w.Text)), text: w.Text}
+	}
+	// A brace list names each alternative (`/{etc,usr}`): the first that
+	// is a place wins.
+	for _, a := range expandBraces(w.Text) {
+		if r := x.classifyDynamic(a); r.place != placeOther {
+			r.text = w.Text
+			return r
+		}
+	}
+	return placeRef{text: w.Text}
+}
+
+// classifyDynamic resolves one alternative of a dynamic word.
+func (x *dangerCtx) classifyDynamic(t string) placeRef {
+	out := placeRef{text: t}
+	// `~`, `$HOME`, `${HOME}` left unresolved (no home known, or the
+	// script assigned HOME): judge the part after it.
+	if rest, ok := homeRef(t); ok {
+		rel := path.Clean("." + rest)
+		switch {
+		case rel == "." || rel == ".." || strings.HasPrefix(rel, "../"):
+			out.place = placeHome
+		case catchAll(rel):
+			out.place, out.glob = placeHome, true
+		}
+		return out
+	}
+	// `/$X`, `/${X}/`, `/$X/*`: an empty X makes it `/`.
+	if rootVarRe.MatchString(t) {
+		out.place = placeRoot
+		return out
+	}
+	if strings.ContainsAny(t, "$`") || strings.Contains(t, "<(") {
+		return out // depends on a value only known at run time
+	}
+	// A glob: what can it match?
+	p := x.abs(t)
+	if p == "" {
+		return out
+	}
+	if pl := x.placeOf(p); pl != placeOther {
+		out.place = pl // the glob characters were escaped or inert
+		return out
+	}
+	if !hasGlob(p) || strings.Count(p, "/") > max(3, strings.Count(x.home, "/")+1) {
+		return out // no pattern, or deeper than any place and its content
+	}
+	dir, base := path.Split(p)
+	dir = path.Clean(dir)
+	if catchAll(base) && !hasGlob(dir) {
+		if pl := x.placeOf(dir); pl != placeOther {
+			out.place, out.glob = pl, true
+			return out
+		}
+	}
+	// A pattern that matches a system directory or the home directory
+	// (`/e*`, `/[u]sr`, `/*/*`).
+	lp, ldir := strings.ToLower(p), strings.ToLower(dir)
+	direct, content := false, false
+	for d := range systemDirs {
+		direct = direct || globMatch(lp, d)
+		content = content || catchAll(base) && globMatch(ldir, d)
+	}
+	if direct || content {
+		out.place, out.glob = placeSystem, content
+		return out
+	}
+	if x.home != "" && (globMatch(p, x.home) || catchAll(base) && globMatch(dir, x.home)) {
+		out.place, out.glob = placeHome, !globMatch(p, x.home)
+	}
+	return out
+}
+
+// rootVarRe: a first path component that is only a variable.
+var rootVarRe = regexp.MustCompile(`^/+\$(\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)/*(\*)?$`)
+
+// homeRef splits an unresolved home reference (`~`, `$HOME`, `${HOME}`,
+// `${HOME:-x}`, or `~user`) from the rest of the word, which must be empty
+// or start with a slash.
+func homeRef(t string) (rest string, ok bool) {
+	m := homeRe.FindStringSubmatch(t)
+	if m == nil {
+		return "", false
+	}
+	rest = t[len(m[1]):]
+	if rest != "" && rest[0] != '/' {
+		return "", false
+	}
+	return rest, true
+}
+
+var homeRe = regexp.MustCompile(`^(~[A-Za-z0-9._-]*|\$HOME|\$\{HOME(?:[^A-Za-z0-9_}][^}]*)?\})`)
+
+// abs makes a path absolute against the command's directory and cleans it
+// (`//`, `/./`, `/usr/../`). It returns "" for a relative path when the
+// directory is unknown.
+func (x *dangerCtx) abs(p string) string {
+	if !path.IsAbs(p) {
+		if x.dir == "" {
+			return ""
+		}
+		p = path.Join(x.dir, p)
+	}
+	return path.Clean(p)
+}
+
+// placeOf says what an absolute, cleaned path is.
+func (x *dangerCtx) placeOf(p string) place {
+	switch {
+	case p == "":
+		return placeOther
+	case p == "/":
+		return placeRoot
+	case x.home != "" && p == x.home:
+		return placeHome
+	case systemDirs[strings.ToLower(p)]:
+		return placeSystem
+	case x.home != "" && strings.HasPrefix(x.home, p+"/"):
+		return placeHome // a directory above home
+	}
+	return placeOther
+}
+
+// catchAll reports a glob that matches every name in a directory, or every
+// hidden one: `*`, `.*`, `*.*`, `{*,.*}`, `.[!.]*`, `..?*`.
+func catchAll(base string) bool {
+	if !strings.Contains(base, "*") {
+		return false
+	}
+	return strings.Trim(base, "*?.[]!^{},") == ""
+}
+
+func hasGlob(s string) bool { return strings.ContainsAny(s, "*?[") }
+
+func globMatch(pattern, name string) bool {
+	ok, err := path.Match(pattern, name)
+	return ok && err == nil
+}
+
+// expandBraces expands the brace lists of a word (`/{etc,usr}` is `/etc`
+// and `/usr`); a word without one comes back alone. Sequences (`{1..3}`)
+// are left as they are. It stops after 8 lists or 64 results, and leaves
+// words over 256 bytes alone (no dangerous path is that long), so a
+// hostile word costs little.
+func expandBraces(t string) []string {
+	out := []string{t}
+	if len(t) > 256 || !strings.Contains(t, "{") {
+		return out
+	}
+	for range 8 {
+		var next []string
+		changed := false
+		for _, s := range out {
+			pre, alts, post, ok := braceList(s)
+			if !ok {
+				next = append(next, s)
+				continue
+			}
+			changed = true
+			for _, a := range alts {
+				if e := pre + a + post; !slices.Contains(next, e) {
+					next = append(next, e)
+				}
+			}
+		}
+		out = next
+		if !changed || len(out) > 64 {
+			break
+		}
+	}
+	return out[:min(len(out), 64)]
+}
+
+// braceList finds an innermost `{a,b}` of s in one pass: the text before
+// it, its alternatives, and the text after it.
+func braceList(s string) (pre string, alts []string, post string, ok bool) {
+	type level struct{ open, comma int } // comma: the last one, or -1
+	var stack []level
+	for j := 0; j < len(s); j++ {
+		switch s[j] {
+		case '{':
+			stack = append(stack, level{j, -1})
+		case ',':
+			if len(stack) > 0 {
+				stack[len(stack)-1].comma = j
+			}
+		case '}':
+			if len(stack) == 0 {
+				continue
+			}
+			l := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if l.comma < 0 {
+				continue
+			}
+			// Innermost: no list inside it, so its commas are its own.
+			return s[:l.open], strings.Split(s[l.open+1:j], ","), s[j+1:], true
+		}
+	}
+	return "", nil, "", false
+}
+
+// optScan is a command's words after the name, split into options and
+// operands.
+type optScan struct {
+	opts []string // short letters and long names
+	vals []string // the arguments of withArg options, as "name=value"
+	ops  []shellparse.Word
+}
+
+// splitArgs splits words GNU style: options may follow operands, `--` ends
+// them, withArg lists the short letters and long names that take the next
+// word as their argument. A dynamic word that starts with "-" and holds an
+// expansion yields the option "?" (unknown).
+func splitArgs(words []shellparse.Word, withArg ...string) optScan {
+	var a optScan
+	for j := 0; j < len(words); j++ {
+		w := words[j]
+		t := w.Text
+		switch {
+		case t == "--":
+			a.ops = append(a.ops, words[j+1:]...)
+			return a
+		case len(t) < 2 || t[0] != '-':
+			a.ops = append(a.ops, w)
+		case w.Dynamic && strings.ContainsAny(t, "$`"):
+			a.opts = append(a.opts, "?")
+		case strings.HasPrefix(t, "--"):
+			name, val, hasVal := strings.Cut(t[2:], "=")
+			a.opts = append(a.opts, name)
+			if !hasVal && slices.Contains(withArg, name) && j+1 < len(words) {
+				j++
+				val = words[j].Text
+			}
+			a.vals = append(a.vals, name+"="+val)
+		default:
+			for k := 1; k < len(t); k++ {
+				l := t[k : k+1]
+				a.opts = append(a.opts, l)
+				if slices.Contains(withArg, l) {
+					val := t[k+1:]
+					if val == "" && j+1 < len(words) {
+						j++
+						val = words[j].Text
+					}
+					a.vals = append(a.vals, l+"="+val)
+					break
+				}
+			}
+		}
+	}
+	return a
+}
+
+// has reports the short option letter short (if not ""), or the long
+// option long given in full or by a prefix of at least minLen letters
+// (getopt_long(3) accepts a unique prefix: `--rec`).
+func (a optScan) has(short, long string, minLen int) bool {
+	for _, o := range a.opts {
+		if o == short && len(short) == 1 || len(o) >= minLen && len(o) > 1 && strings.HasPrefix(long, o) {
+			return true
+		}
+	}
+	return false
+}
+
+func (a optScan) unknown() bool { return slices.Contains(a.opts, "?") }
+
+// rmCheck: rm -r of a place, or rm of every name in / or a system dir.
+func rmCheck(want place) func(x *dangerCtx) (string, bool) {
+	return func(x *dangerCtx) (string, bool) {
+		a := splitArgs(x.c.Args[1:])
+		recursive := a.has("r", "recursive", 1) || a.has("R", "", 0) || a.unknown()
+		for _, w := range a.ops {
+			t := x.classify(w)
+			if t.place != want {
+				continue
+			}
+			if recursive || t.glob && want != placeHome {
+				return t.text, true
+			}
+		}
+		return "", false
+	}
+}
+
+// findStarts returns the starting points of a find command (find(1):
+// options -H, -L, -P, -D debugopts, -Olevel, then paths up to the first
+// expression word). No path means ".".
+func findStarts(c *shellparse.Command) (starts []shellparse.Word, expr []shellparse.Word) {
+	args := c.Args[1:]
+	j := 0
+	for j < len(args) {
+		t := args[j].Text
+		if t == "-H" || t == "-L" || t == "-P" || strings.HasPrefix(t, "-O") {
+			j++
+			continue
+		}
+		if t == "-D" {
+			j += 2
+			continue
+		}
+		break
+	}
+	for j < len(args) {
+		t := args[j].Text
+		if strings.HasPrefix(t, "-") && t != "-" || t == "(" || t == "!" || t == "," {
+			break
+		}
+		starts = append(starts, args[j])
+		j++
+	}
+	if len(starts) == 0 {
+		starts = []shellparse.Word{{Text: "."}}
+	}
+	return starts, args[min(j, len(args)):]
+}
+
+// findTarget returns the first starting point of find that is /, the home
+// directory or a system directory.
+func (x *dangerCtx) findTarget(c *shellparse.Command) (string, bool) {
+	starts, _ := findStarts(c)
+	for _, w := range starts {
+		if t := x.classify(w); t.place != placeOther {
+			return t.text, true
+		}
+	}
+	return "", false
+}
+
+// findDeletes: `find <place> ... -delete`.
+func findDeletes(x *dangerCtx) (string, bool) {
+	_, expr := findStarts(x.c)
+	for _, w := range expr {
+		if w.Text == "-delete" {
+			return x.findTarget(x.c)
+		}
+	}
+	return "", false
+}
+
+// execByFind: an rm (or unlink, shred) run by `find <place> -exec`, directly
+// or through wrappers and `sh -c`.
+func execByFind(x *dangerCtx) (string, bool) {
+	viaFind := false
+	for _, v := range x.c.Via {
+		viaFind = viaFind || strings.HasPrefix(v, "find -")
+	}
+	if !viaFind {
+		return "", false
+	}
+	for j, n := x.c.Parent, 0; j >= 0 && j < x.i && n <= shellparse.MaxDepth*2; j, n = x.s.Commands[j].Parent, n+1 {
+		if f := &x.s.Commands[j]; commandName(f) == "find" {
+			return x.findTarget(f)
+		}
+	}
+	return "", false
+}
+
+// blockDeviceRe matches the block devices of Linux (devices.txt: sd, hd, vd,
+// xvd, nvme, mmcblk, md, loop, dm-, nbd, zd, rbd, sr, bcache, mapper, the
+// /dev/disk/by-* links, /dev/root), of macOS (disk, rdisk), and physical
+// memory (/dev/mem, /dev/kmem, /dev/port).
+var blockDeviceRe = regexp.MustCompile(`^/dev/(sd|hd|vd|xvd|nvme|mmcblk|md|loop|dm-|nbd|zd|rbd|sr|bcache|ubi|mtd|mapper/|disk|rdisk|block/|root$|mem$|kmem$|port$)`)
+
+// writtenDevice reports whether a file part is a block device. A dynamic
+// path counts only as a redirect target: shellparse.Effects reports every
+// dynamic word of a command that can write as a write, so `find /dev/sd*
+// -print` has one.
+func writtenDevice(p *part) bool {
+	if !p.dynamic {
+		return blockDevice(p.path, false, p.dir)
+	}
+	if p.script == nil || p.index < 0 || p.index >= len(p.script.Commands) {
+		return false
+	}
+	for _, r := range p.script.Commands[p.index].Redirects {
+		if r.Writes() && r.Target.Offset == p.offset && r.Target.Text == p.path {
+			return blockDevice(p.path, true, "")
+		}
+	}
+	return false
+}
+
+// device reports whether a word names a block device.
+func (x *dangerCtx) device(w shellparse.Word) bool {
+	return blockDevice(w.Text, w.Dynamic, x.dir)
+}
+
+// blockDevice reports whether a path names a block device: a literal path
+// that cleans to one (relative paths resolve against dir, when known), or a
+// dynamic word whose literal start does (`/dev/sd$X`) or is only `/dev/`
+// (`/dev/$DISK`).
+func blockDevice(t string, dynamic bool, dir string) bool {
+	if dynamic {
+		if cut := strings.IndexAny(t, "$`*?[{"); cut >= 0 {
+			t = t[:cut]
+			return t == "/dev/" || blockDeviceRe.MatchString(t)
+		}
+	}
+	if !path.IsAbs(t) {
+		if dynamic || !path.IsAbs(dir) {
+			return false
+		}
+		t = path.Join(dir, t)
+	}
+	return blockDeviceRe.MatchString(path.Clean(t))
+}
+
+// deviceOperand: any operand is a block device.
+func deviceOperand(x *dangerCtx) (string, bool) {
+	for _, w := range x.c.Args[1:] {
+		if x.device(w) {
+			return w.Text, true
+		}
+	}
+	return "", false
+}
+
+// wipesDevice: wipefs, blkdiscard, shred on a device; badblocks only in its
+// destructive write mode (-w).
+func wipesDevice(x *dangerCtx) (string, bool) {
+	if x.name == "badblocks" && !splitArgs(x.c.Args[1:], "b", "c", "d", "e", "i", "o", "p", "t").has("w", "", 0) {
+		return "", false
+	}
+	return deviceOperand(x)
+}
+
+// diskVerb: diskutil's erasing verbs (diskutil(8), also under `diskutil
+// apfs` and `diskutil cs`) and cryptsetup's formatting ones
+// (cryptsetup(8)).
+func diskVerb(x *dangerCtx) (string, bool) {
+	verbs := diskutilVerbs
+	if x.name == "cryptsetup" {
+		verbs = cryptsetupVerbs
+	}
+	ops := splitArgs(x.c.Args[1:]).ops
+	for k, w := range ops {
+		v := strings.ToLower(w.Text)
+		if verbs[v] {
+			return x.name + " " + w.Text, true
+		}
+		if x.name == "diskutil" && (k > 0 || v != "apfs" && v != "cs" && v != "corestorage" && v != "appleraid") {
+			break // diskutil's verb is its first word, after apfs or cs
+		}
+	}
+	return "", false
+}
+
+var diskutilVerbs = map[string]bool{
+	"erasedisk": true, "erasevolume": true, "reformat": true, "zerodisk": true,
+	"randomdisk": true, "secureerase": true, "partitiondisk": true,
+	"deletecontainer": true, "deletevolume": true,
+}
+
+var cryptsetupVerbs = map[string]bool{"luksformat": true, "erase": true, "lukserase": true}
+
+// partitions: a partitioner given a device, unless only listing it
+// (fdisk(8), sfdisk(8), sgdisk(8), parted(8)). A partitioner given a
+// device and no command is interactive and reads its commands from
+// standard input, which can be a script.
+func partitions(x *dangerCtx) (string, bool) {
+	a := splitArgs(x.c.Args[1:], "a", "align")
+	readOnly := false
+	switch x.name {
+	case "fdisk", "cfdisk", "gdisk":
+		readOnly = a.has("l", "list", 3) || a.has("s", "getsz", 3)
+	case "sfdisk":
+		readOnly = a.has("l", "list", 3) || a.has("d", "dump", 2) || a.has("J", "json", 2) ||
+			a.has("s", "show-size", 3) || a.has("V", "verify", 2) || a.has("g", "show-geometry", 6) ||
+			a.has("F", "list-free", 6) || a.has("", "backup-pt-sectors", 3)
+	case "sgdisk":
+		readOnly = len(a.opts) > 0
+		for _, o := range a.opts {
+			if !slices.Contains([]string{"p", "print", "i", "info", "v", "verify", "O", "print-mbr", "P", "pretend", "L", "list-types"}, o) {
+				readOnly = false
+			}
+		}
+	case "parted":
+		// parted [options] [device [command [args]...]]
+		readOnly = a.has("l", "list", 2)
+		if len(a.ops) > 1 {
+			readOnly = true
+			for _, w := range a.ops[1:] {
+				if partedWrites[strings.ToLower(w.Text)] {
+					readOnly = false
+				}
+			}
+		}
+	}
+	if readOnly {
+		return "", false
+	}
+	for _, w := range x.c.Args[1:] {
+		if x.device(w) {
+			return w.Text, true
+		}
+	}
+	return "", false
+}
+
+// partedWrites are parted's commands that change a disk (parted(8)).
+var partedWrites = map[string]bool{
+	"mklabel": true, "mktable": true, "mkpart": true, "mkpartfs": true, "mkfs": true,
+	"rm": true, "resizepart": true, "resize": true, "move": true, "cp": true,
+	"name": true, "set": true, "toggle": true, "disk_set": true, "disk_toggle": true,
+	"rescue": true, "type": true,
+}
+
+// ddOntoDevice: a dd operand `of=` naming a block device.
+func ddOntoDevice(x *dangerCtx) (string, bool) {
+	for _, w := range x.c.Args[1:] {
+		if of, ok := strings.CutPrefix(w.Text, "of="); ok {
+			if x.device(shellparse.Word{Text: of, Dynamic: w.Dynamic}) {
+				return of, true
+			}
+		}
+	}
+	return "", false
+}
+
+// writesDevice: a redirect, or tee, cp, mv, install writing a block device.
+func writesDevice(x *dangerCtx) (string, bool) {
+	for _, r := range x.c.Redirects {
+		if r.Writes() && x.device(r.Target) {
+			return r.Target.Text, true
+		}
+	}
+	switch x.name {
+	case "tee":
+		for _, w := range splitArgs(x.c.Args[1:]).ops {
+			if x.device(w) {
+				return w.Text, true
+			}
+		}
+	case "cp", "mv", "install":
+		a := splitArgs(x.c.Args[1:], "t", "target-directory", "S", "suffix", "m", "mode", "o", "owner", "g", "group")
+		var dest []shellparse.Word
+		for _, v := range a.vals {
+			if d, ok := strings.CutPrefix(v, "t="); ok {
+				dest = append(dest, shellparse.Word{Text: d})
+			} else if d, ok := strings.CutPrefix(v, "target-directory="); ok {
+				dest = append(dest, shellparse.Word{Text: d})
+			}
+		}
+		if len(a.ops) > 1 {
+			dest = append(dest, a.ops[len(a.ops)-1])
+		}
+		for _, w := range dest {
+			if x.device(w) {
+				return w.Text, true
+			}
+		}
+	}
+	return "", false
+}
+
+const deviceWriteMsg = "writing onto %s overwrites the device's raw blocks; write to a regular file instead"
+
+// fetchers download content from the network and print it: curl(1),
+// wget(1), fetch(1) of the BSDs, aria2c, HTTPie's http/https, xh, curlie,
+// lwp-request and its GET alias, text browsers' -dump, and raw sockets
+// (nc, ncat, socat).
+var fetchers = map[string]bool{
+	"curl": true, "wget": true, "wget2": true, "fetch": true, "aria2c": true,
+	"http": true, "https": true, "xh": true, "xhs": true, "curlie": true,
+	"lwp-request": true, "get": true, "lynx": true, "w3m": true, "links": true,
+	"elinks": true, "nc": true, "ncat": true, "netcat": true, "socat": true,
+	"tftp": true, "ftp": true,
+}
+
+// remoteCode: a command that runs code it reads from standard input or
+// from a substitution, when a downloader is among what feeds it.
+func remoteCode(x *dangerCtx) (string, bool) {
+	c := x.c
+	if !c.StdinCode && c.Unknown == "" || !factsOf(x.s).fetches {
+		return "", false
+	}
+	for _, j := range x.codeSources() {
+		if j >= 0 && j < len(x.s.Commands) && fetchers[commandName(&x.s.Commands[j])] {
+			return x.s.Commands[j].Name(), true
+		}
+	}
+	return "", false
+}
+
+// codeSources lists the commands whose output the command may run as code:
+// its Feeders; for a command whose code is unknown, every command nested in
+// its words (`$(curl ...)` as the command name); and the substitutions in
+// the words and redirects of the wrappers around it (`sudo sh -c
+// "$(curl ...)"`, `sudo sh < <(curl ...)`), which the parser attaches to
+// the wrapper rather than to the command it runs.
+func (x *dangerCtx) codeSources() []int {
+	out := append([]int(nil), x.c.Feeders...)
+	if x.c.Unknown != "" {
+		for j := x.i + 1; j < len(x.s.Commands) && x.descends(j, x.i); j++ {
+			out = append(out, j)
+		}
+	}
+	for j, n := x.i, 0; n <= shellparse.MaxDepth*2; n++ {
+		p := x.s.Commands[j].Parent
+		if p < 0 || p >= j || x.s.Commands[p].Inner != j {
+			break
+		}
+		for k := p + 1; k < j; k++ {
+			out = append(out, k)
+		}
+		j = p
+	}
+	return out
+}
+
+// descends reports whether command j is nested in command anc.
+func (x *dangerCtx) descends(j, anc int) bool {
+	for n := 0; j >= 0 && n <= shellparse.MaxDepth*2; n++ {
+		p := x.s.Commands[j].Parent
+		if p == anc {
+			return true
+		}
+		if p >= j {
+			return false
+		}
+		j = p
+	}
+	return false
+}
+
+// permCheck: chmod, chown, chgrp -R of / or a system directory, or of /
+// itself without -R. The first operand is the mode or owner unless
+// --reference gives it; for chmod a mode may look like an option (`-x`).
+func permCheck(x *dangerCtx) (string, bool) {
+	words := x.c.Args[1:]
+	modeGiven := false
+	if x.name == "chmod" {
+		// chmod's own options are c, f, v, R; any other letter is a mode.
+		var rest []shellparse.Word
+		for _, w := range words {
+			if t := w.Text; !w.Dynamic && len(t) > 1 && t[0] == '-' && t[1] != '-' && strings.Trim(t[1:], "cfvR") != "" {
+				modeGiven = true
+				continue
+			}
+			rest = append(rest, w)
+		}
+		words = rest
+	}
+	a := splitArgs(words, "from", "reference")
+	recursive := a.has("R", "recursive", 3) || a.unknown()
+	ops := a.ops
+	if !modeGiven && !a.has("", "reference", 3) && len(ops) > 0 {
+		ops = ops[1:]
+	}
+	for _, w := range ops {
+		t := x.classify(w)
+		if t.place == placeRoot && (recursive || !t.glob) || recursive && t.place == placeSystem {
+			return t.text, true
+		}
+	}
+	return "", false
+}
+
+// mvSource: an operand moved away is /, the home directory or a system
+// directory, or all of its content. With -t every operand is a source;
+// otherwise the last one is the destination.
+func mvSource(x *dangerCtx) (string, bool) {
+	a := splitArgs(x.c.Args[1:], "t", "target-directory", "S", "suffix")
+	sources := a.ops
+	hasT := a.has("t", "target-directory", 3)
+	if !hasT && len(sources) > 0 {
+		sources = sources[:len(sources)-1]
+	}
+	for _, w := range sources {
+		if t := x.classify(w); t.place != placeOther {
+			return t.text, true
+		}
+	}
+	return "", false
+}
+
+// rsyncDelete: rsync with any --delete* option (or --del) whose
+// destination, the last operand, is /, the home directory or a system
+// directory.
+func rsyncDelete(x *dangerCtx) (string, bool) {
+	a := splitArgs(x.c.Args[1:], "e", "rsh", "f", "filter", "exclude", "include", "exclude-from", "include-from",
+		"files-from", "rsync-path", "B", "block-size", "T", "temp-dir", "port", "password-file", "log-file",
+		"backup-dir", "suffix", "chmod", "chown", "M", "remote-option", "compare-dest", "copy-dest", "link-dest",
+		"partial-dir", "max-size", "min-size", "max-delete", "timeout", "contimeout", "bwlimit", "out-format", "info", "debug")
+	deletes := false
+	for _, o := range a.opts {
+		deletes = deletes || o == "del" || strings.HasPrefix(o, "delete")
+	}
+	if !deletes || len(a.ops) < 2 {
+		return "", false
+	}
+	dest := a.ops[len(a.ops)-1]
+	if t := x.classify(dest); t.place != placeOther {
+		return t.text, true
+	}
+	return "", false
+}
+
+// forkBomb: the command calls a function that the script defines as a fork
+// bomb. The parser walks function bodies as if they ran but does not say
+// which function a command is in, so the code the script holds is parsed
+// again here to find the bombs (see forkBombNames).
+func forkBomb(x *dangerCtx) (string, bool) {
+	if len(x.c.Args) == 0 || x.c.Args[0].Dynamic || strings.Contains(x.c.Args[0].Text, "/") {
+		return "", false
+	}
+	name := x.c.Args[0].Text
+	if factsOf(x.s).bombs[name] {
+		return name, true
+	}
+	return "", false
+}
+
+// scriptFacts is what the checks need to know about a whole script.
+type scriptFacts struct {
+	bombs   map[string]bool // forkBombNames
+	fetches bool            // some command is one of fetchers
+}
+
+// factsMemo keeps the facts of the last script: the chain asks findDanger
+// once per command, and without it a script of n commands would be scanned
+// n times. It holds the script, so the address cannot be reused by another
+// one while cached.
+var factsMemo struct {
+	sync.Mutex
+	script *shellparse.Script
+	facts  *scriptFacts
+}
+
+func factsOf(s *shellparse.Script) *scriptFacts {
+	factsMemo.Lock()
+	defer factsMemo.Unlock()
+	if factsMemo.script == s {
+		return factsMemo.facts
+	}
+	f := &scriptFacts{bombs: forkBombNames(s)}
+	for j := range s.Commands {
+		f.fetches = f.fetches || fetchers[commandName(&s.Commands[j])]
+	}
+	factsMemo.script, factsMemo.facts = s, f
+	return f
+}
+
+// forkBombNames returns the names of the functions that the code of the
+// script defines as fork bombs: a function whose body calls the function
+// itself at least twice, at least once in the background (`&`) or as a
+// stage of a pipeline. The code is the script and every literal word of a
+// command that holds code the parser walked (`bash -c '...'`, `eval '...'`,
+// a here-document fed to a shell).
+func forkBombNames(s *shellparse.Script) map[string]bool {
+	names := map[string]bool{}
+	scan := func(code string) {
+		if !mayDefineFunc(code) {
+			return
+		}
+		f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(code), "")
+		if err != nil {
+			return
+		}
+		syntax.Walk(f, func(n syntax.Node) bool {
+			if fd, ok := n.(*syntax.FuncDecl); ok && fd.Name != nil {
+				calls, async := 0, 0
+				countSelfCalls(fd.Body, fd.Name.Value, false, &calls, &async)
+				if calls >= 2 && async >= 1 {
+					names[fd.Name.Value] = true
+				}
+			}
+			return true
+		})
+	}
+	scan(s.Source)
+	// A wrapper shares its words with what it runs (`sudo bash -c CODE`),
+	// so each word is scanned once.
+	type wordAt struct {
+		off  int
+		text string
+	}
+	parents, scanned := map[int]bool{}, map[wordAt]bool{}
+	scanWord := func(w shellparse.Word) {
+		if k := (wordAt{w.Offset, w.Text}); !w.Dynamic && !scanned[k] {
+			scanned[k] = true
+			scan(w.Text)
+		}
+	}
+	for j := range s.Commands {
+		p := s.Commands[j].Parent
+		if p < 0 || p >= j || parents[p] {
+			continue
+		}
+		parents[p] = true
+		pc := &s.Commands[p]
+		for _, w := range pc.Args[min(1, len(pc.Args)):] {
+			scanWord(w)
+		}
+		if commandName(pc) == "eval" && len(pc.Args) > 2 {
+			scan(strings.Join(pc.Argv()[1:], " "))
+		}
+		for _, r := range pc.Redirects {
+			scanWord(r.Target)
+		}
+	}
+	return names
+}
+
+// mayDefineFunc is a cheap test before parsing: a function definition needs
+// `()` or the keyword `function`.
+func mayDefineFunc(code string) bool {
+	return strings.Contains(code, "function") || funcParensRe.MatchString(code)
+}
+
+var funcParensRe = regexp.MustCompile(`\(\s*\)`)
+
+// countSelfCalls counts the simple commands in node that call name, and how
+// many of them run asynchronously (in the background or in a pipeline).
+func countSelfCalls(node syntax.Node, name string, async bool, calls, asyncCalls *int) {
+	syntax.Walk(node, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Stmt:
+			if n.Background && !async {
+				countSelfCalls(n, name, true, calls, asyncCalls)
+				return false
+			}
+		case *syntax.BinaryCmd:
+			if (n.Op == syntax.Pipe || n.Op == syntax.PipeAll) && !async {
+				countSelfCalls(n, name, true, calls, asyncCalls)
+				return false
+			}
+		case *syntax.CallExpr:
+			if len(n.Args) > 0 && n.Args[0].Lit() == name {
+				*calls++
+				if async {
+					*asyncCalls++
+				}
+			}
+		}
+		return true
+	})
 }

@@ -70,6 +70,9 @@ func (e *evaluation) safeUnlessRule(p *part, code, msg string) verdict {
 // notSafeContext returns why the command's environment keeps it from being
 // safe: a variable that changes what runs, set on it or earlier.
 func (e *evaluation) notSafeContext(c *shellparse.Command) string {
+	if c.UserFunc {
+		return "it calls " + c.Args[0].Text + ", a function the script defines"
+	}
 	for _, a := range c.Assigns {
 		if riskyVar(a.Name) {
 			return a.Name + " is set"

@@ -133,6 +133,9 @@ type Command struct {
 	// Tainted lists variables that change what runs (PATH, LD_PRELOAD ...)
 	// assigned or exported earlier in the same shell.
 	Tainted []string
+	// UserFunc is true when the command name is a function the script
+	// defines: it runs the script's code, whatever the name says.
+	UserFunc bool
 }
 
 // Name is the command name with any directory removed: "rm" for `/bin/rm`,
@@ -179,4 +182,11 @@ func (c *Command) IsWrapper() bool { return c.Inner >= 0 }
 type Script struct {
 	Source   string
 	Commands []Command
+	// Funcs are the names of the functions the script defines anywhere
+	// (`f() {...}`, `function f {...}`): a command of that name runs the
+	// script's own code, not the program of that name.
+	Funcs []string
 }
+
+// IsFunc reports whether the script defines a function called name.
+func (s *Script) IsFunc(name string) bool { return containsStr(s.Funcs, name) }

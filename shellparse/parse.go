@@ -65,7 +65,8 @@ func Parse(src string, opt Options) (*Script, error) {
 	if p.err != nil {
 		return nil, p.err
 	}
-	return &Script{Source: src, Commands: p.cmds}, nil
+	p.markFuncCalls()
+	return &Script{Source: src, Commands: p.cmds, Funcs: p.funcs}, nil
 }
 
 // ParseArgv analyses an argv that will be passed to execve as it is: every
@@ -89,7 +90,21 @@ func ParseArgv(argv []string, opt Options) (*Script, error) {
 	if p.err != nil {
 		return nil, p.err
 	}
-	return &Script{Source: src, Commands: p.cmds}, nil
+	return &Script{Source: src, Commands: p.cmds, Funcs: p.funcs}, nil
+}
+
+// markFuncCalls marks the commands whose name is a function the script
+// defines, wherever the definition stands.
+func (p *parser) markFuncCalls() {
+	if len(p.funcs) == 0 {
+		return
+	}
+	for i := range p.cmds {
+		c := &p.cmds[i]
+		if len(c.Args) > 0 && !c.Args[0].Dynamic && containsStr(p.funcs, c.Args[0].Text) {
+			c.UserFunc = true
+		}
+	}
 }
 
 // CheckInput refuses input that is not analysed at all: larger than MaxSize,
@@ -137,10 +152,11 @@ func quoteWord(s string) string {
 // kept relative to the top-level script: nested text reports the offset of
 // the word it came from.
 type parser struct {
-	opt  Options
-	top  string
-	cmds []Command
-	err  error
+	opt   Options
+	top   string
+	cmds  []Command
+	funcs []string // names of the functions defined, in any nested code too
+	err   error
 
 	// per nested text being walked
 	text     string
@@ -310,6 +326,15 @@ func (p *parser) compound(c syntax.Command) {
 			p.stmts(item.Stmts)
 		}
 	case *syntax.FuncDecl:
+		names := c.Names
+		if c.Name != nil {
+			names = append(names, c.Name)
+		}
+		for _, n := range names {
+			if !containsStr(p.funcs, n.Value) {
+				p.funcs = append(p.funcs, n.Value)
+			}
+		}
 		// The body runs when the function is called; judge it as if it ran.
 		p.subshell(func() { p.stmt(c.Body) })
 	case *syntax.TimeClause:

@@ -327,7 +327,7 @@ func joinWords(ws []Word) Word {
 // `bash <<EOF`, `bash <<< CODE` (bash(1) INVOCATION).
 func (p *parser) shellCode(idx int) {
 	c := p.cmds[idx]
-	hasC, stdin := false, false
+	hasC, stdin, noexec := false, false, false
 	i := 1
 	for i < len(c.Args) {
 		w := c.Args[i]
@@ -352,12 +352,14 @@ func (p *parser) shellCode(idx int) {
 		if (strings.HasPrefix(t, "-") || strings.HasPrefix(t, "+")) && len(t) > 1 {
 			i++
 			for _, l := range t[1:] {
-				switch l {
-				case 'c':
+				switch {
+				case l == 'c' && t[0] == '-':
 					hasC = true
-				case 's':
+				case l == 's' && t[0] == '-':
 					stdin = true
-				case 'o', 'O':
+				case l == 'n' && t[0] == '-':
+					noexec = true
+				case l == 'o' || l == 'O':
 					i++
 				}
 			}
@@ -366,6 +368,8 @@ func (p *parser) shellCode(idx int) {
 		break
 	}
 	switch {
+	case noexec:
+		// -n reads commands without running them.
 	case hasC:
 		if i < len(c.Args) {
 			p.reparse(idx, c.Args[i], path.Base(c.Args[0].Text)+" -c")
@@ -403,7 +407,8 @@ func (p *parser) stdinCode(idx int, kind string) {
 		}
 	}
 	p.cmds[idx].StdinCode = true
-	p.cmds[idx].Feeders = append([]int(nil), p.upstream...)
+	// Share the list: later stages only append past its end.
+	p.cmds[idx].Feeders = p.upstream[:len(p.upstream):len(p.upstream)]
 }
 
 // interpreterCode handles python, perl, node ...: code from a dynamic -c/-e
@@ -524,28 +529,25 @@ func (p *parser) findExec(idx int) {
 	}
 }
 
-// children lists the commands whose parent is idx (the substitutions in its
-// words and what it wraps).
+// children lists the commands found in the words of the command at idx
+// (its substitutions), for when those words are code it runs. It is called
+// while idx is being completed, when every command after idx came from its
+// words. For a command that a wrapper runs (`sudo sh -c "$(curl x)"`), the
+// words are the wrapper's, so the wrapper's substitutions count too.
 func (p *parser) children(idx int) []int {
+	first := idx
+	for {
+		par := p.cmds[first].Parent
+		if par < 0 || par >= first || p.cmds[par].Inner != first {
+			break
+		}
+		first = par
+	}
 	var out []int
-	for i := idx + 1; i < len(p.cmds); i++ {
-		if p.isDescendant(i, idx) {
+	for i := first + 1; i < len(p.cmds); i++ {
+		if i != idx {
 			out = append(out, i)
 		}
 	}
 	return out
-}
-
-func (p *parser) isDescendant(i, anc int) bool {
-	for n := 0; i >= 0 && n <= MaxDepth*2; n++ {
-		par := p.cmds[i].Parent
-		if par == anc {
-			return true
-		}
-		if par >= i {
-			return false
-		}
-		i = par
-	}
-	return false
 }
