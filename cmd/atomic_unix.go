@@ -83,12 +83,12 @@ func writeAtomic(real string, r io.Reader) (err error) {
 	mode := uint32(0o644)
 	var st unix.Stat_t
 	switch serr := unix.Fstatat(dfd, name, &st, unix.AT_SYMLINK_NOFOLLOW); {
-	case serr == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK:
+	case serr == nil && uint32(st.Mode)&unix.S_IFMT == unix.S_IFLNK:
 		return errChanged
-	case serr == nil && st.Mode&unix.S_IFMT != unix.S_IFREG:
+	case serr == nil && uint32(st.Mode)&unix.S_IFMT != unix.S_IFREG:
 		return &os.PathError{Op: "write", Path: real, Err: errors.New("not a regular file")}
 	case serr == nil:
-		mode = st.Mode & 0o7777
+		mode = uint32(st.Mode & 0o7777)
 	}
 	var rnd [6]byte
 	rand.Read(rnd[:])

@@ -10,6 +10,7 @@ import (
 const (
 	ExitOK         = 0   // allowed and ran (or check: allow); otherwise the command's own status
 	ExitFailure    = 1   // a file tool failed: not found, no match, I/O error
+	ExitHookBlock  = 2   // hook mode: the call is blocked (a denial the agent reads from stderr, or any failure)
 	ExitUsage      = 64  // the command line is wrong (EX_USAGE)
 	ExitInternal   = 70  // gatekeep itself failed; nothing ran (EX_SOFTWARE)
 	ExitAsk        = 75  // check: the call would ask (EX_TEMPFAIL)

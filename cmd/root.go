@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/gatekeep/gatekeep/policy"
 )
 
 // Version is set at build time with -ldflags "-X .../cmd.Version=...".
@@ -25,8 +27,12 @@ type app struct {
 	denyExitCode   int
 	allowDirs      []string
 	promptTimeout  time.Duration
+	auditFile      string // the [audit] file of the config; "" logs nothing
 
 	chk checkOpts // check's flags
+
+	loaded           *policy.Loaded // the config layers, once config() ran
+	promptTimeoutSet bool
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
@@ -62,7 +68,8 @@ exactly what it checked or stops it with a one-line JSON reason.
 	f.DurationVar(&a.promptTimeout, "prompt-timeout", 10*time.Minute, "how long a prompt waits before it denies")
 
 	root.AddCommand(a.toolCmds(false)...)
-	root.AddCommand(a.checkCmd(), a.versionCmd())
+	root.AddCommand(a.checkCmd(), a.versionCmd(), a.hookCmd())
+	root.AddCommand(a.rulesCmd(), a.configCmd(), a.trustCmd(), a.testCmd())
 	return root
 }
 
@@ -72,6 +79,7 @@ func (a *app) readEnv(c *cobra.Command) error {
 	if !flags.Changed("mode") {
 		a.mode = os.Getenv("GATEKEEP_MODE")
 	}
+	a.promptTimeoutSet = flags.Changed("prompt-timeout")
 	if !flags.Changed("root") {
 		a.root = os.Getenv("GATEKEEP_ROOT")
 	}

@@ -1,0 +1,346 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gatekeep/gatekeep/policy"
+)
+
+// maxHookInput is the largest hook payload read from stdin (4 MiB). A
+// larger one is refused with exit 2: it blocks the call rather than being
+// half read. (A Write of a file near that size is the one ordinary call
+// that reaches it.)
+const maxHookInput = 4 << 20
+
+// hookCmd is `gatekeep hook claude|codex|gemini` and `gatekeep hook print
+// AGENT`. In hook mode every failure exits 2 (ExitHookBlock) with one line
+// on stderr: in all three agents exit 2 blocks the call, while any other
+// non-zero status, a crash or a timeout lets it proceed.
+func (a *app) hookCmd() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "hook (claude|codex|gemini) | hook print (claude|codex|gemini)",
+		Short: "Decide an agent's tool call from its hook JSON on stdin",
+		Long: `Read a coding agent's pre-tool hook JSON on stdin, run the same decision
+chain as check for that tool call, and answer in the agent's own dialect.
+It never prompts.
+
+  gatekeep hook claude    Claude Code PreToolUse
+  gatekeep hook codex     Codex CLI PreToolUse
+  gatekeep hook gemini    Gemini CLI BeforeTool
+  gatekeep hook print AGENT
+                          print the settings snippet that installs the hook
+
+An allow is given only when gatekeep itself allowed the call (the safe
+list, an allow rule, the plan exception); when only the mode's fallback
+would allow it, the hook gives no opinion and the agent's own permission
+flow runs. Any failure (unreadable or oversized input, a missing field, a
+config error) exits 2 with a one-line reason on stderr, which every one of
+these agents treats as a block.`,
+		// An unknown agent reaches here: it must block, not exit 64.
+		RunE: func(_ *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return hookFail(errors.New("hook needs an agent: claude, codex or gemini"))
+			}
+			return hookFail(fmt.Errorf("unknown agent %q (want claude, codex or gemini)", args[0]))
+		},
+		// Replaces the root's pre-run so that a bad GATEKEEP_* variable
+		// blocks too.
+		PersistentPreRunE: func(c *cobra.Command, _ []string) error {
+			if err := a.readEnv(c); err != nil {
+				if c.Name() == "print" {
+					return err
+				}
+				return hookFail(err)
+			}
+			return nil
+		},
+	}
+	c.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		if c.Name() == "print" {
+			return withCode(ExitUsage, err)
+		}
+		return hookFail(err)
+	})
+	for _, d := range dialects {
+		c.AddCommand(&cobra.Command{
+			Use:   d.name,
+			Short: "Answer a " + d.title + " " + d.preEvent + " hook",
+			RunE: func(_ *cobra.Command, args []string) error {
+				if len(args) > 0 {
+					return hookFail(fmt.Errorf("hook %s takes no arguments", d.name))
+				}
+				return a.runHook(d)
+			},
+		})
+	}
+	c.AddCommand(a.hookPrintCmd())
+	return c
+}
+
+// hookFail blocks the call: exit 2 and the error as one line on stderr.
+func hookFail(err error) error {
+	return withCode(ExitHookBlock, errors.New(oneLineReason(err.Error())))
+}
+
+// hookPayload holds the fields of a hook's stdin that gatekeep reads. The
+// three agents share these names (see the dialect docs in hook_dialect.go).
+type hookPayload struct {
+	event   string // hook_event_name
+	session string // session_id
+	cwd     string
+	mode    string // permission_mode (Claude Code, Codex)
+	tool    string // tool_name
+	input   map[string]json.RawMessage
+	rawIn   json.RawMessage // tool_input as sent, for the audit log
+}
+
+// runHook decides one hook call for dialect d.
+func (a *app) runHook(d *dialect) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = hookFail(fmt.Errorf("internal error, the call is blocked: %v", r))
+		}
+	}()
+	data, err := readHookInput(a.stdin)
+	if err != nil {
+		return hookFail(err)
+	}
+	p, err := parseHookPayload(data)
+	if err != nil {
+		return hookFail(err)
+	}
+	if p.event != d.preEvent {
+		// Not a pre-tool event: gatekeep has nothing to decide, and says
+		// nothing, which allows nothing that was not asked about.
+		return nil
+	}
+	if err := p.checkPreTool(); err != nil {
+		return hookFail(err)
+	}
+	reqs, err := hookRequests(p)
+	if err != nil {
+		return hookFail(err)
+	}
+	c, err := a.hookConfig(p)
+	if err != nil {
+		return hookFail(err)
+	}
+	c.reqs = reqs
+	c.dec, c.positive, c.decs = evaluateAll(c.cfg, reqs)
+	ans := answerFor(d, c)
+	if err := a.auditHook(d.name, p, c.dec, ans); err != nil && ans.kind != answerDeny {
+		return hookFail(fmt.Errorf("cannot write the audit log, so the call is blocked: %w", err))
+	}
+	return d.write(a, ans)
+}
+
+// readHookInput reads all of stdin, at most maxHookInput bytes.
+func readHookInput(r io.Reader) ([]byte, error) {
+	if r == nil {
+		return nil, errors.New("no hook input on stdin")
+	}
+	data, err := io.ReadAll(io.LimitReader(r, maxHookInput+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading the hook input: %w", err)
+	}
+	if len(data) > maxHookInput {
+		return nil, fmt.Errorf("the hook input is over %d bytes", maxHookInput)
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, errors.New("no hook input on stdin")
+	}
+	return data, nil
+}
+
+// parseHookPayload decodes the hook JSON. Keys are matched exactly (Go's
+// decoder would otherwise match "Command" for "command"), and input that
+// is not valid UTF-8 is refused rather than silently repaired, so what is
+// checked is what the agent sent.
+func parseHookPayload(data []byte) (*hookPayload, error) {
+	if !utf8.Valid(data) {
+		return nil, errors.New("the hook input is not valid UTF-8")
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(data, &top); err != nil || top == nil {
+		return nil, errors.New("the hook input is not a JSON object")
+	}
+	p := &hookPayload{}
+	for _, f := range []struct {
+		key string
+		dst *string
+	}{
+		{"hook_event_name", &p.event}, {"session_id", &p.session}, {"cwd", &p.cwd},
+		{"permission_mode", &p.mode}, {"tool_name", &p.tool},
+	} {
+		raw, ok := top[f.key]
+		if !ok || string(raw) == "null" {
+			continue
+		}
+		if err := json.Unmarshal(raw, f.dst); err != nil {
+			return nil, fmt.Errorf("%s is not a string", f.key)
+		}
+	}
+	if p.event == "" {
+		return nil, errors.New("hook_event_name is missing")
+	}
+	if raw, ok := top["tool_input"]; ok && string(raw) != "null" {
+		if err := json.Unmarshal(raw, &p.input); err != nil {
+			return nil, errors.New("tool_input is not a JSON object")
+		}
+		p.rawIn = raw
+	}
+	return p, nil
+}
+
+// checkPreTool checks the fields a pre-tool call must have.
+func (p *hookPayload) checkPreTool() error {
+	switch {
+	case p.tool == "":
+		return errors.New("tool_name is missing")
+	case p.input == nil:
+		return errors.New("tool_input is missing")
+	case p.cwd == "":
+		return errors.New("cwd is missing")
+	case !filepath.IsAbs(p.cwd):
+		return fmt.Errorf("cwd %q is not an absolute path", p.cwd)
+	}
+	return nil
+}
+
+// hookConfig builds the policy configuration for the payload's working
+// directory, and returns it with the project root in a hookCall. The payload's
+// permission mode applies only when neither --mode, GATEKEEP_MODE nor a
+// config file sets one (and a managed disable_bypass still holds).
+//
+// config() finds the project root from the process's working directory,
+// so this changes into cwd for the duration of the call.
+func (a *app) hookConfig(p *hookPayload) (*hookCall, error) {
+	prev, _ := os.Getwd()
+	if err := os.Chdir(p.cwd); err != nil {
+		return nil, fmt.Errorf("entering the working directory: %w", err)
+	}
+	if prev != "" {
+		defer os.Chdir(prev)
+	}
+	cfg, _, err := a.config()
+	if err != nil {
+		var cf *configFailure
+		var ee *exitError
+		switch {
+		case errors.As(err, &cf):
+			errs := policy.ConfigErrors(cf.err)
+			if len(errs) > 0 {
+				err = fmt.Errorf("the configuration is invalid (%d problem(s)): %s", len(errs), errs[0].Error())
+			}
+		case errors.As(err, &ee) && ee.err != nil:
+			err = ee.err
+		}
+		return nil, fmt.Errorf("configuration error, the call is blocked: %w", err)
+	}
+	c := &hookCall{cfg: cfg, root: p.cwd}
+	if a.mode == "" && p.mode != "" && (a.loaded == nil || a.loaded.ModeSource == "") {
+		cfg.Mode, c.agentMode = agentMode(p.mode), true
+		if cfg.Mode == policy.ModeBypass && a.loaded != nil && a.loaded.DisableBypass {
+			cfg.Mode = policy.ModeDefault
+		}
+	}
+	if a.loaded != nil && a.loaded.Root != "" {
+		c.root = a.loaded.Root
+	}
+	return c, nil
+}
+
+// agentMode maps an agent's permission_mode onto gatekeep's modes. Claude
+// Code's are default, acceptEdits, plan, auto, dontAsk and
+// bypassPermissions (https://code.claude.com/docs/en/permission-modes);
+// Codex sends the same names. auto and dontAsk have no gatekeep twin:
+// they map to default, whose asks the agent then resolves its own way.
+// Anything unknown maps to default too.
+func agentMode(m string) policy.Mode {
+	switch m {
+	case "acceptEdits":
+		return policy.ModeAcceptEdits
+	case "plan":
+		return policy.ModePlan
+	case "bypassPermissions":
+		return policy.ModeBypass
+	}
+	return policy.ModeDefault
+}
+
+// evaluateAll decides every request of one tool call; the strictest
+// decision answers for the call (deny over ask over allow, the first of
+// equals). positive reports whether every request was allowed by a layer
+// that allows on its own authority, not by the mode's fallback. decs are
+// the requests' own decisions.
+func evaluateAll(cfg *policy.Config, reqs []policy.Request) (best policy.Decision, positive bool, decs []policy.Decision) {
+	positive = true
+	for i, r := range reqs {
+		d := policy.Evaluate(cfg, r)
+		decs = append(decs, d)
+		if !positivelyAllowed(d) {
+			positive = false
+		}
+		if i == 0 || d.Effect < best.Effect { // Deny < Ask < Allow
+			best = d
+		}
+	}
+	return best, positive && len(reqs) > 0 && best.Effect == policy.Allow, decs
+}
+
+// positivelyAllowed: every part of the call was allowed by the plan
+// exception, the safe list, the sandbox (a write to /dev/null) or an allow
+// rule. The decision only names the first part's layer, so the trace is
+// read for all of them: the last step of a part is the layer that decided
+// it.
+func positivelyAllowed(d policy.Decision) bool {
+	if d.Effect != policy.Allow {
+		return false
+	}
+	if len(d.Trace) == 0 {
+		return positiveLayer(d.Layer)
+	}
+	last := map[int]policy.Step{}
+	for _, s := range d.Trace {
+		last[s.Part] = s
+	}
+	for _, s := range last {
+		if s.Verdict != "allow" || !positiveLayer(s.Layer) {
+			return false
+		}
+	}
+	return true
+}
+
+func positiveLayer(l policy.Layer) bool {
+	switch l {
+	case policy.LayerPlan, policy.LayerSafe, policy.LayerSandbox, policy.LayerRules:
+		return true
+	}
+	return false
+}
+
+// oneLineReason makes text fit on one line for stderr and JSON reasons.
+func oneLineReason(s string) string {
+	s = strings.ReplaceAll(s, "\r", "")
+	s = strings.ReplaceAll(s, "\n", `\n`)
+	const max = 2000
+	if len(s) > max {
+		cut := max
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return s
+}

@@ -1,0 +1,310 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/gatekeep/gatekeep/policy"
+	"github.com/gatekeep/gatekeep/shellparse"
+)
+
+// answerKind is what a hook tells its agent.
+type answerKind uint8
+
+const (
+	answerNone  answerKind = iota // no opinion: the agent's own permission flow decides
+	answerAllow                   // gatekeep positively allowed the call
+	answerAsk                     // the agent should ask its person (Claude Code only)
+	answerDeny                    // the call is blocked
+)
+
+func (k answerKind) String() string {
+	return [...]string{"none", "allow", "ask", "deny"}[k]
+}
+
+// hookAnswer is the answer and the reason shown with it.
+type hookAnswer struct {
+	kind   answerKind
+	reason string
+}
+
+// dialect is one agent's hook protocol.
+type dialect struct {
+	name     string // the argument: claude, codex, gemini
+	title    string // the agent's name for people
+	preEvent string // hook_event_name of the pre-tool event
+	canAsk   bool   // the protocol has an "ask" answer
+	write    func(a *app, ans hookAnswer) error
+}
+
+var dialects = []*dialect{
+	{name: "claude", title: "Claude Code", preEvent: "PreToolUse", canAsk: true, write: writeClaude},
+	{name: "codex", title: "Codex", preEvent: "PreToolUse", write: writeCodex},
+	{name: "gemini", title: "Gemini CLI", preEvent: "BeforeTool", write: writeGemini},
+}
+
+func dialectNamed(name string) *dialect {
+	for _, d := range dialects {
+		if d.name == name {
+			return d
+		}
+	}
+	return nil
+}
+
+// hookCall is one decided hook call.
+type hookCall struct {
+	cfg       *policy.Config
+	reqs      []policy.Request
+	decs      []policy.Decision // each request's decision
+	dec       policy.Decision   // the strictest of decs
+	positive  bool              // every request allowed on gatekeep's own authority
+	root      string            // the project root
+	agentMode bool              // the mode came from the payload's permission_mode
+}
+
+// answerFor turns a decision into what the hook tells the agent.
+//
+//   - deny: deny, with gatekeep's reason. One exception: in plan mode
+//     taken from the agent, the mode's deny of one of the agent's own tools
+//     (ExitPlanMode, TodoWrite, an MCP tool) is no opinion, since the agent's
+//     own plan mode knows which of its tools plan; denying ExitPlanMode would
+//     keep the agent in plan mode for good.
+//   - ask: in bypassPermissions (and unless the input could not be
+//     analysed) the ask lets the call continue, as it does everywhere
+//     (design §8), so no opinion. An agent that can ask is told to ask,
+//     except when only the mode's fallback asked: the mode mirrors the
+//     agent's own permission mode, so its own permission flow (which also
+//     knows the person's allow list there) decides. An agent that cannot
+//     ask gets a deny whose reason says how a person can allow the call.
+//   - allow: allow only when gatekeep allowed it on its own authority
+//     (positive); an allow that only the mode's fallback gave is no
+//     opinion, so the agent's own permission prompt still runs.
+func answerFor(d *dialect, c *hookCall) hookAnswer {
+	dec := c.dec
+	switch dec.Effect {
+	case policy.Allow:
+		if c.positive {
+			return hookAnswer{answerAllow, "gatekeep allowed this call: " + describeDecision(dec)}
+		}
+		return hookAnswer{kind: answerNone}
+	case policy.Ask:
+		if c.cfg.Mode == policy.ModeBypass && !dec.Final {
+			return hookAnswer{kind: answerNone}
+		}
+		if d.canAsk && onlyModeAsked(dec) {
+			return hookAnswer{kind: answerNone}
+		}
+		if d.canAsk {
+			return hookAnswer{answerAsk, "gatekeep asks before this call: " + describeDecision(dec)}
+		}
+		return hookAnswer{answerDeny, fmt.Sprintf("gatekeep needs a person's approval for this call and %s cannot ask, so it is denied: %s; %s",
+			d.title, describeDecision(dec), howToAllow(c.cfg, c.reqs, c.decs, c.root))}
+	}
+	if c.agentMode && c.cfg.Mode == policy.ModePlan && dec.Layer == policy.LayerMode && len(c.reqs) == 1 && !builtinTool(c.reqs[0].Tool) {
+		return hookAnswer{kind: answerNone}
+	}
+	return hookAnswer{answerDeny, "gatekeep denied this call: " + describeDecision(dec)}
+}
+
+// builtinTool: the tools gatekeep judges by their effect (shell, files).
+func builtinTool(tool string) bool {
+	switch tool {
+	case policy.ToolBash, policy.ToolRead, policy.ToolWrite, policy.ToolEdit, "ReadFile", "WriteFile":
+		return true
+	}
+	return false
+}
+
+// onlyModeAsked: every part of the call that asked was asked about by the
+// mode's fallback, not by a rule, the sandbox or the input check.
+func onlyModeAsked(d policy.Decision) bool {
+	parts := askingParts(d)
+	for _, s := range parts {
+		if s.Layer != policy.LayerMode {
+			return false
+		}
+	}
+	return len(parts) > 0 && !d.Final
+}
+
+// describeDecision is the decision's message with its code, the part of the
+// call it is about when that is not the whole call, and the rule's reason.
+func describeDecision(d policy.Decision) string {
+	s := d.Message
+	if d.Rule != nil && d.Rule.Reason != "" && !strings.Contains(s, d.Rule.Reason) {
+		s += " (" + d.Rule.Reason + ")"
+	}
+	s += " [" + d.Code + "]"
+	if d.Effect != policy.Allow && d.Command != "" && d.UpdatedInput != nil && d.UpdatedInput.Tool == policy.ToolBash &&
+		d.Command != d.UpdatedInput.Command {
+		s += " at: " + d.Command
+	}
+	return oneLineReason(s)
+}
+
+// howToAllow tells a person how the call could be allowed next time: the
+// `gatekeep rules add` command with the rules policy.Suggest works out, the
+// narrowest that cover every part that asked and that it checked would
+// decide the next identical call; or why no rule can.
+func howToAllow(cfg *policy.Config, reqs []policy.Request, decs []policy.Decision, root string) string {
+	var rules []string
+	home, _ := os.UserHomeDir()
+	local := localConfigPath(root)
+	for i, req := range reqs {
+		if decs[i].Effect != policy.Ask {
+			continue
+		}
+		if decs[i].Final {
+			return "its input cannot be checked, so no rule can allow it: split or simplify the call"
+		}
+		sugg := policy.Suggest(cfg, req, root, home, local)
+		if sugg.Unavailable != "" && decs[i].Layer == policy.LayerMode {
+			if rule := agentToolRule(req); rule != "" {
+				sugg = policy.Suggestion{Rules: []string{rule}}
+			}
+		}
+		if sugg.Unavailable != "" {
+			hint := "no allow rule can be suggested: " + sugg.Unavailable
+			if decs[i].Layer == policy.LayerSandbox {
+				hint += " (only bypassPermissions mode lets it through)"
+			}
+			return hint
+		}
+		for _, r := range sugg.Rules {
+			if !slices.Contains(rules, r) {
+				rules = append(rules, r)
+			}
+		}
+	}
+	if len(rules) == 0 {
+		return "no allow rule can be suggested for it"
+	}
+	return fmt.Sprintf("to allow it, run in %s: %s", root, shellparse.JoinArgv(append([]string{"gatekeep", "rules", "add"}, rules...)))
+}
+
+// agentToolRule is the allow rule for an agent's own tool that only the
+// mode asked about, which policy.Suggest does not cover: WebFetch(domain:HOST)
+// for a fetch, the bare name for any other tool (mcp__server__tool, Task),
+// since a bare Tool rule matches every call of it (design §6) and that is
+// as narrow as such a tool gets. "" for the built-in tools.
+func agentToolRule(req policy.Request) string {
+	switch {
+	case req.Tool == "" || builtinTool(req.Tool):
+		return ""
+	case req.Tool == "WebFetch":
+		u, err := url.Parse(req.URL)
+		if err != nil || u.Hostname() == "" || strings.ContainsAny(u.Hostname(), "*()") {
+			return ""
+		}
+		return "WebFetch(domain:" + strings.ToLower(u.Hostname()) + ")"
+	}
+	if req.URL != "" || req.Path != "" || strings.ContainsAny(req.Tool, "()*?[] \t\n\"'") {
+		return ""
+	}
+	return req.Tool
+}
+
+// askingParts is the last trace step of every part of the call that asked.
+func askingParts(d policy.Decision) []policy.Step {
+	if len(d.Trace) == 0 {
+		return []policy.Step{{Subject: d.Command, Layer: d.Layer, Verdict: d.Effect.String(), Code: d.Code, Rule: d.Rule}}
+	}
+	last := map[int]policy.Step{}
+	var order []int
+	for _, s := range d.Trace {
+		if _, ok := last[s.Part]; !ok {
+			order = append(order, s.Part)
+		}
+		last[s.Part] = s
+	}
+	var out []policy.Step
+	for _, i := range order {
+		if last[i].Verdict == "ask" {
+			out = append(out, last[i])
+		}
+	}
+	return out
+}
+
+// Claude Code, PreToolUse: https://code.claude.com/docs/en/hooks#pretooluse
+// (decision control: https://code.claude.com/docs/en/hooks#pretooluse-decision-control).
+// Exit 0 with {"hookSpecificOutput":{"hookEventName":"PreToolUse",
+// "permissionDecision":"allow|deny|ask","permissionDecisionReason":"..."}}
+// on stdout. "allow" skips Claude's permission prompt (but not its deny or
+// ask rules), "deny" blocks and shows the reason to Claude, "ask" shows the
+// reason in the prompt. Exit 0 without output gives no opinion. Exit 2
+// blocks with stderr as the reason; any other status, or a timeout, lets
+// the call proceed unless the hook is configured with onFailure "block".
+func writeClaude(a *app, ans hookAnswer) error {
+	if ans.kind == answerNone {
+		return nil
+	}
+	type hso struct {
+		HookEventName            string `json:"hookEventName"`
+		PermissionDecision       string `json:"permissionDecision"`
+		PermissionDecisionReason string `json:"permissionDecisionReason"`
+	}
+	return writeHookJSON(a, struct {
+		HookSpecificOutput hso `json:"hookSpecificOutput"`
+	}{hso{"PreToolUse", ans.kind.String(), ans.reason}})
+}
+
+// Codex, PreToolUse: https://developers.openai.com/codex/hooks#pretooluse
+// (parser: openai/codex codex-rs/hooks/src/engine/output_parser.rs,
+// events/pre_tool_use.rs). Codex blocks on exit 2 with a non-empty stderr,
+// or on exit 0 with a JSON permissionDecision "deny" and a non-empty
+// reason. It does not support "allow" without updatedInput, nor "ask": both
+// are reported as an invalid hook output and the call proceeds. So allow
+// and no opinion are exit 0 without output, ask becomes a deny, and a deny
+// is exit 2 with the reason on stderr: that path is the same in every Codex
+// release with hooks, whereas a JSON answer that a later release's stricter
+// schema rejected would fail open.
+func writeCodex(a *app, ans hookAnswer) error {
+	if ans.kind != answerDeny {
+		return nil
+	}
+	fmt.Fprintln(a.stderr, oneLineReason(ans.reason))
+	return silentExit(ExitHookBlock)
+}
+
+// Gemini CLI, BeforeTool: https://geminicli.com/docs/hooks/reference#beforetool
+// (source: google-gemini/gemini-cli docs/hooks/reference.md). Exit 0 with
+// {"decision":"allow|deny","reason":"..."} on stdout ("block" is an alias of
+// deny); the reason of a deny is sent to the model as the tool's error.
+// Exit 0 without output gives no opinion; exit 2 blocks with stderr as the
+// reason; any other status is a warning and the call proceeds.
+func writeGemini(a *app, ans hookAnswer) error {
+	decision := ""
+	switch ans.kind {
+	case answerNone:
+		return nil
+	case answerAllow:
+		decision = "allow"
+	default: // deny, and ask (Gemini's protocol has none)
+		decision = "deny"
+	}
+	return writeHookJSON(a, struct {
+		Decision string `json:"decision"`
+		Reason   string `json:"reason"`
+	}{decision, ans.reason})
+}
+
+// writeHookJSON writes v as one line of JSON on stdout.
+func writeHookJSON(a *app, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return hookFail(fmt.Errorf("cannot render the answer: %w", err))
+	}
+	if _, err := a.stdout.Write(buf.Bytes()); err != nil {
+		return hookFail(fmt.Errorf("cannot write the answer: %w", err))
+	}
+	return nil
+}
