@@ -14,7 +14,7 @@ bindir=$prefix/bin
 
 if ! command -v go >/dev/null 2>&1; then
 	echo "install.sh: Go is not installed or not on PATH." >&2
-	echo "Install Go 1.24 or newer from https://go.dev/dl/ (or your package manager), then run ./install.sh again." >&2
+	echo "Install Go 1.26 or newer from https://go.dev/dl/ (or your package manager), then run ./install.sh again." >&2
 	exit 1
 fi
 
