@@ -31,7 +31,11 @@ func (a *app) config() (*policy.Config, string, error) {
 	for _, w := range loaded.Warnings {
 		fmt.Fprintf(a.stderr, "gatekeep: %s\n", w)
 	}
-	mode, warnings, err := policy.ResolveMode(a.mode, "", loaded)
+	flagMode, envMode := a.mode, ""
+	if a.modeFromEnv {
+		flagMode, envMode = "", a.mode
+	}
+	mode, warnings, err := policy.ResolveMode(flagMode, envMode, loaded)
 	if err != nil {
 		return nil, "", withCode(ExitUsage, err)
 	}

@@ -32,6 +32,7 @@ type app struct {
 	chk checkOpts // check's flags
 
 	loaded           *policy.Loaded // the config layers, once config() ran
+	modeFromEnv      bool           // a.mode came from GATEKEEP_MODE, not --mode
 	promptTimeoutSet bool
 }
 
@@ -78,6 +79,7 @@ func (a *app) readEnv(c *cobra.Command) error {
 	flags := c.Flags()
 	if !flags.Changed("mode") {
 		a.mode = os.Getenv("GATEKEEP_MODE")
+		a.modeFromEnv = a.mode != ""
 	}
 	a.promptTimeoutSet = flags.Changed("prompt-timeout")
 	if !flags.Changed("root") {

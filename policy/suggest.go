@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"net/url"
 	"path/filepath"
 	"strings"
 
@@ -88,6 +89,17 @@ func Suggest(cfg *Config, req Request, root, home, localFile string) Suggestion 
 
 // ruleFor is the narrowest allow rule for one part that asked.
 func (e *evaluation) ruleFor(p *part) (string, string) {
+	if p.cmd == nil && p.tool != ToolBash && p.tool != ToolRead && p.tool != ToolWrite && p.tool != ToolEdit {
+		// Another tool: the tool itself, or for a web fetch its host.
+		if p.url != "" {
+			u, err := url.Parse(p.url)
+			if err != nil || u.Hostname() == "" {
+				return "", "the address has no host"
+			}
+			return p.tool + "(domain:" + strings.ToLower(u.Hostname()) + ")", ""
+		}
+		return p.tool, ""
+	}
 	if p.cmd == nil {
 		if p.dynamic || p.path == "" {
 			return "", "the path is only known at run time"

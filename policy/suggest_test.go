@@ -10,6 +10,22 @@ import (
 	"github.com/gatekeep/gatekeep/pathguard"
 )
 
+func TestSuggestOtherTools(t *testing.T) {
+	cfg := &Config{Mode: ModeDefault}
+	for _, tt := range []struct {
+		req  Request
+		want string
+	}{
+		{Request{Tool: "mcp__github__create_issue", Cwd: "/"}, "mcp__github__create_issue"},
+		{Request{Tool: "WebFetch", URL: "https://Docs.Example.com/x?y", Cwd: "/"}, "WebFetch(domain:docs.example.com)"},
+	} {
+		got := Suggest(cfg, tt.req, "/", "/", "/x.toml")
+		if len(got.Rules) != 1 || got.Rules[0] != tt.want {
+			t.Errorf("Suggest(%s) = %+v, want %s", tt.req.Tool, got, tt.want)
+		}
+	}
+}
+
 func TestSuggest(t *testing.T) {
 	dir := t.TempDir()
 	home := filepath.Join(dir, "home")
