@@ -298,36 +298,10 @@ func evaluateAll(cfg *policy.Config, reqs []policy.Request) (best policy.Decisio
 	return best, positive && len(reqs) > 0 && best.Effect == policy.Allow, decs
 }
 
-// positivelyAllowed: every part of the call was allowed by the plan
-// exception, the safe list, the sandbox (a write to /dev/null) or an allow
-// rule. The decision only names the first part's layer, so the trace is
-// read for all of them: the last step of a part is the layer that decided
-// it.
+// positivelyAllowed: gatekeep allowed every part of the call on its own
+// judgement, not only by the mode's fallback (Decision.Explicit).
 func positivelyAllowed(d policy.Decision) bool {
-	if d.Effect != policy.Allow {
-		return false
-	}
-	if len(d.Trace) == 0 {
-		return positiveLayer(d.Layer)
-	}
-	last := map[int]policy.Step{}
-	for _, s := range d.Trace {
-		last[s.Part] = s
-	}
-	for _, s := range last {
-		if s.Verdict != "allow" || !positiveLayer(s.Layer) {
-			return false
-		}
-	}
-	return true
-}
-
-func positiveLayer(l policy.Layer) bool {
-	switch l {
-	case policy.LayerPlan, policy.LayerSafe, policy.LayerSandbox, policy.LayerRules:
-		return true
-	}
-	return false
+	return d.Effect == policy.Allow && d.Explicit
 }
 
 // oneLineReason makes text fit on one line for stderr and JSON reasons.

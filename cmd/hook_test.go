@@ -116,22 +116,6 @@ func TestAgentMode(t *testing.T) {
 	}
 }
 
-// TestPositivelyAllowed: an allow counts only when every part was allowed
-// by a layer of its own authority, whatever the first part's layer says.
-func TestPositivelyAllowed(t *testing.T) {
-	step := func(part int, l policy.Layer, v string) policy.Step {
-		return policy.Step{Part: part, Layer: l, Verdict: v}
-	}
-	safe := policy.Decision{Effect: policy.Allow, Layer: policy.LayerSafe, Trace: []policy.Step{
-		step(0, policy.LayerPlan, "pass"), step(0, policy.LayerSafe, "allow")}}
-	mixed := policy.Decision{Effect: policy.Allow, Layer: policy.LayerSafe, Trace: []policy.Step{
-		step(0, policy.LayerSafe, "allow"), step(1, policy.LayerSafe, "pass"), step(1, policy.LayerMode, "allow")}}
-	mode := policy.Decision{Effect: policy.Allow, Layer: policy.LayerMode}
-	if !positivelyAllowed(safe) || positivelyAllowed(mixed) || positivelyAllowed(mode) {
-		t.Errorf("safe %v mixed %v mode %v", positivelyAllowed(safe), positivelyAllowed(mixed), positivelyAllowed(mode))
-	}
-}
-
 // TestHookAudit: a hook decision is appended to the audit log with the
 // agent, session, tool, redacted input, decision and answer.
 func TestHookAudit(t *testing.T) {

@@ -137,14 +137,29 @@ func Evaluate(cfg *Config, req Request) (d Decision) {
 	}
 	best := Decision{Effect: Allow, Layer: LayerSafe, Code: "safe.empty", Message: "nothing to run", Mode: cfg.Mode, Offset: -1}
 	first := true
+	explicit := true
+	cmdExplicit := map[int]bool{} // script command index -> its command part was explicit
 	for i := range parts {
 		p := &parts[i]
 		pd := e.decide(i, p)
+		// Between parts of equal effect, a deny or ask from the harder
+		// boundary explains the call better; an allow names the command.
 		if first || stricter(pd.Effect, best.Effect) ||
-			pd.Effect == best.Effect && layerRank[pd.Layer] > layerRank[best.Layer] {
+			pd.Effect == best.Effect && pd.Effect != Allow && layerRank[pd.Layer] > layerRank[best.Layer] {
 			best, first = pd, false
 		}
+		ok := pd.Effect == Allow && explicitLayer(pd.Layer)
+		switch {
+		case p.cmd != nil:
+			cmdExplicit[p.index] = ok
+		case !ok && p.script != nil && p.access == shellparse.Read && pd.Effect == Allow && pd.Layer == LayerMode:
+			// A file a command reads is judged with its command: a safe
+			// command's reads are part of what the safe list allows.
+			ok = cmdExplicit[p.index]
+		}
+		explicit = explicit && ok
 	}
+	best.Explicit = best.Effect == Allow && explicit
 	best.Mode = cfg.Mode
 	best.Trace = e.trace
 	best.UpdatedInput = e.input()
@@ -154,6 +169,16 @@ func Evaluate(cfg *Config, req Request) (d Decision) {
 // layerRank breaks ties between parts with the same effect: the harder
 // boundary explains the call better (a danger deny over a plan-mode deny).
 var layerRank = map[Layer]int{LayerPlan: 1, LayerSafe: 1, LayerMode: 2, LayerRules: 3, LayerSandbox: 4, LayerDanger: 5}
+
+// explicitLayer: layers whose allow is gatekeep's own judgement rather
+// than the mode's fallback.
+func explicitLayer(l Layer) bool {
+	switch l {
+	case LayerPlan, LayerSafe, LayerRules, LayerSandbox:
+		return true
+	}
+	return false
+}
 
 // decide runs the chain over one part.
 func (e *evaluation) decide(i int, p *part) Decision {

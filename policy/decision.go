@@ -119,6 +119,12 @@ type Decision struct {
 	// Final marks an ask that nothing may turn into allow, not even
 	// bypassPermissions: input that could not be analysed.
 	Final bool `json:"final,omitempty"`
+	// Explicit marks an allow that is gatekeep's own judgement for every
+	// part of the call (the safe list, an allow rule, the plan exception,
+	// a write to /dev/null), not only the mode's fallback. The files a safe
+	// command reads count as that command's. Hooks answer "allow" only
+	// then, since an allow skips the agent's own prompt.
+	Explicit bool `json:"explicit,omitempty"`
 	// UpdatedInput is the normalized call: absolute paths, unwrapped argv.
 	UpdatedInput *Input `json:"updated_input,omitempty"`
 	// Cause is, for a decision that resolved an ask (no terminal, the

@@ -72,3 +72,38 @@ func TestSuggest(t *testing.T) {
 		}
 	}
 }
+
+// TestExplicit: an allow is explicit only when every part was allowed by
+// gatekeep's own judgement; the files a safe command reads go with it.
+func TestExplicit(t *testing.T) {
+	dir, home := t.TempDir(), t.TempDir()
+	g, _ := pathguard.New([]string{dir}, pathguard.Options{Home: home})
+	loaded, err := Load(LoadOptions{Root: dir, Home: home, Paths: Paths{Managed: dir + "/m", User: dir + "/u", Trust: dir + "/t"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules, err := loaded.Rules.withLocal([]string{"Bash(make lint)"}, dir, home, "local")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		mode     Mode
+		cmd      string
+		explicit bool
+	}{
+		{ModeDefault, "cat README.md | head -5", true},
+		{ModeDefault, "git status && ls -la", true},
+		{ModeDefault, "ls 2>/dev/null", true},
+		{ModeDefault, "make lint", true},
+		{ModeBypass, "python3 x.py", false},
+		{ModeBypass, "ls && python3 x.py", false},
+		{ModeAcceptEdits, "echo hi > notes.md", false},
+		{ModeAcceptEdits, "mkdir -p a/b", false},
+	} {
+		cfg := &Config{Mode: tt.mode, Guard: g, Home: home, Rules: rules}
+		d := Evaluate(cfg, Request{Tool: ToolBash, Command: tt.cmd, Cwd: dir})
+		if d.Effect != Allow || d.Explicit != tt.explicit {
+			t.Errorf("%s %q: %v explicit %v, want allow explicit %v", tt.mode, tt.cmd, d.Effect, d.Explicit, tt.explicit)
+		}
+	}
+}
