@@ -35,8 +35,8 @@ Exit status: 0 allow, 75 ask, 77 deny. --json prints the Decision on stdout;
 --explain shows every layer's verdict in order.
 
 With --batch FILE (- for stdin) it decides one call per line: a line that
-starts with { is JSON with a "command" field, any other line is a shell
-command. --json prints one Decision per line on stdout; a summary goes to
+is a JSON object must have a "command" field (a transcript), any other line
+is a shell command. --json prints one Decision per line on stdout; a summary goes to
 stderr. The exit status is 0 once every line is decided.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
@@ -136,12 +136,14 @@ func (a *app) batchDecide(cfg *policy.Config, cwd string, line []byte, tooLong b
 		return bad(shellparse.CodeTooLarge, fmt.Sprintf("the line is over %d bytes", maxBatchLine))
 	}
 	text := string(line)
-	if bytes.HasPrefix(bytes.TrimLeft(line, " \t"), []byte("{")) {
+	// A JSON object is a transcript entry; anything else, including a
+	// shell brace group such as `{ ls; } | wc`, is a shell command.
+	if bytes.HasPrefix(bytes.TrimLeft(line, " \t"), []byte("{")) && json.Valid(line) {
 		var obj struct {
 			Command *string `json:"command"`
 		}
 		if err := json.Unmarshal(line, &obj); err != nil || obj.Command == nil {
-			return bad(shellparse.CodeInvalid, "the line is not JSON with a \"command\" string")
+			return bad(shellparse.CodeInvalid, "the line is JSON without a \"command\" string")
 		}
 		text = *obj.Command
 	}
