@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -141,37 +142,43 @@ const secretName = `(?:(?:[A-Za-z0-9]+[_-])*(?i:token|secret|password|passwd|pas
 
 // redactions are applied in order to an audit input. Each keeps the name
 // and replaces the value, so the log still says what was set.
-var redactions = []struct {
+// They are compiled on first use: most runs write no audit log.
+var redactions = sync.OnceValue(func() []redaction {
+	return []redaction{
+		// Authorization and API-key headers, to the end of the header value.
+		{re: regexp.MustCompile(`(?i)\b((?:proxy-)?authorization|x-api-key|api-key|x-auth-token|cookie)(\s*:\s*)[^'"\r\n]+`), repl: "${1}${2}" + redacted},
+		// Bearer and Basic credentials anywhere.
+		{re: regexp.MustCompile(`(?i)\b(bearer|basic)(\s+)[A-Za-z0-9._~+/=-]{8,}`), repl: "${1}${2}" + redacted},
+		// NAME=value and --name=value with a secret-looking name; the value
+		// may be quoted.
+		{re: regexp.MustCompile(`(^|[^A-Za-z0-9_-])((?:--?)?` + secretName + `)=("[^"]*"|'[^']*'|[^\s'";&|]+)`), repl: "${1}${2}=" + redacted},
+		// --password VALUE, --token VALUE (option and value as two words).
+		{re: regexp.MustCompile(`(?i)(^|\s)(--?(?:password|passwd|token|api-key|apikey|secret|auth-token|access-token))(\s+)("[^"]*"|'[^']*'|[^\s'";&|]+)`), repl: "${1}${2}${3}" + redacted},
+		// "name": "value" in JSON arguments.
+		{re: regexp.MustCompile(`("` + secretName + `"\s*:\s*)"(?:[^"\\]|\\.)*"`), repl: "${1}\"" + redacted + "\""},
+		// Any assignment of a long base64 or hex blob: 32 or more characters
+		// with a digit in them, that is not a path.
+		{re: regexp.MustCompile(`(^|[^A-Za-z0-9_-])([A-Za-z_][A-Za-z0-9_]*)=(["']?)([A-Za-z0-9+/_-]{32,}={0,2})(["']?)`), repl: "${1}${2}=${3}" + redacted + "${5}",
+			keep: func(sub []string) bool {
+				return !strings.ContainsAny(sub[4], "0123456789") || strings.HasPrefix(sub[4], "/")
+			}},
+		// user:password@ in URLs.
+		{re: regexp.MustCompile(`(\b[a-z][a-z0-9+.-]*://[^\s:/@]+:)[^\s@/]+@`), repl: "${1}" + redacted + "@"},
+		// Well-known token formats, wherever they appear.
+		{re: regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,}|sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35})\b`), repl: redacted},
+	}
+})
+
+// redaction is one pattern of redactSecrets.
+type redaction struct {
 	re   *regexp.Regexp
 	repl string
 	keep func(sub []string) bool // when set and true for the submatches, the match stays
-}{
-	// Authorization and API-key headers, to the end of the header value.
-	{re: regexp.MustCompile(`(?i)\b((?:proxy-)?authorization|x-api-key|api-key|x-auth-token|cookie)(\s*:\s*)[^'"\r\n]+`), repl: "${1}${2}" + redacted},
-	// Bearer and Basic credentials anywhere.
-	{re: regexp.MustCompile(`(?i)\b(bearer|basic)(\s+)[A-Za-z0-9._~+/=-]{8,}`), repl: "${1}${2}" + redacted},
-	// NAME=value and --name=value with a secret-looking name; the value
-	// may be quoted.
-	{re: regexp.MustCompile(`(^|[^A-Za-z0-9_-])((?:--?)?` + secretName + `)=("[^"]*"|'[^']*'|[^\s'";&|]+)`), repl: "${1}${2}=" + redacted},
-	// --password VALUE, --token VALUE (option and value as two words).
-	{re: regexp.MustCompile(`(?i)(^|\s)(--?(?:password|passwd|token|api-key|apikey|secret|auth-token|access-token))(\s+)("[^"]*"|'[^']*'|[^\s'";&|]+)`), repl: "${1}${2}${3}" + redacted},
-	// "name": "value" in JSON arguments.
-	{re: regexp.MustCompile(`("` + secretName + `"\s*:\s*)"(?:[^"\\]|\\.)*"`), repl: "${1}\"" + redacted + "\""},
-	// Any assignment of a long base64 or hex blob: 32 or more characters
-	// with a digit in them, that is not a path.
-	{re: regexp.MustCompile(`(^|[^A-Za-z0-9_-])([A-Za-z_][A-Za-z0-9_]*)=(["']?)([A-Za-z0-9+/_-]{32,}={0,2})(["']?)`), repl: "${1}${2}=${3}" + redacted + "${5}",
-		keep: func(sub []string) bool {
-			return !strings.ContainsAny(sub[4], "0123456789") || strings.HasPrefix(sub[4], "/")
-		}},
-	// user:password@ in URLs.
-	{re: regexp.MustCompile(`(\b[a-z][a-z0-9+.-]*://[^\s:/@]+:)[^\s@/]+@`), repl: "${1}" + redacted + "@"},
-	// Well-known token formats, wherever they appear.
-	{re: regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,}|sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35})\b`), repl: redacted},
 }
 
 // redactSecrets replaces values that look like secrets in s.
 func redactSecrets(s string) string {
-	for _, r := range redactions {
+	for _, r := range redactions() {
 		if r.keep == nil {
 			s = r.re.ReplaceAllString(s, r.repl)
 			continue

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/gatekeep/gatekeep/policy"
 )
@@ -185,7 +186,7 @@ func patchPaths(patch string) ([]string, error) {
 }
 
 // urlRe finds the http(s) URLs in Gemini's web_fetch prompt.
-var urlRe = regexp.MustCompile(`https?://[^\s"'<>` + "`" + `]+`)
+var urlRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`https?://[^\s"'<>` + "`" + `]+`) })
 
 // fetchRequests makes one WebFetch request per URL: tool_input.url (Claude
 // Code), or every URL in tool_input.prompt (Gemini CLI's web_fetch). With
@@ -205,7 +206,7 @@ func fetchRequests(req policy.Request, in map[string]json.RawMessage) ([]policy.
 		return nil, err
 	}
 	var reqs []policy.Request
-	for _, u := range urlRe.FindAllString(prompt, -1) {
+	for _, u := range urlRe().FindAllString(prompt, -1) {
 		r := req
 		r.URL = strings.TrimRight(u, ".,;:!?)]}")
 		reqs = append(reqs, r)

@@ -299,7 +299,7 @@ func (x *dangerCtx) classifyDynamic(t string) placeRef {
 		return out
 	}
 	// `/$X`, `/${X}/`, `/$X/*`: an empty X makes it `/`.
-	if rootVarRe.MatchString(t) {
+	if rootVarRe().MatchString(t) {
 		out.place = placeRoot
 		return out
 	}
@@ -345,13 +345,15 @@ func (x *dangerCtx) classifyDynamic(t string) placeRef {
 }
 
 // rootVarRe: a first path component that is only a variable.
-var rootVarRe = regexp.MustCompile(`^/+\$(\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)/*(\*)?$`)
+var rootVarRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^/+\$(\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)/*(\*)?$`)
+})
 
 // homeRef splits an unresolved home reference (`~`, `$HOME`, `${HOME}`,
 // `${HOME:-x}`, or `~user`) from the rest of the word, which must be empty
 // or start with a slash.
 func homeRef(t string) (rest string, ok bool) {
-	m := homeRe.FindStringSubmatch(t)
+	m := homeRe().FindStringSubmatch(t)
 	if m == nil {
 		return "", false
 	}
@@ -362,7 +364,9 @@ func homeRef(t string) (rest string, ok bool) {
 	return rest, true
 }
 
-var homeRe = regexp.MustCompile(`^(~[A-Za-z0-9._-]*|\$HOME|\$\{HOME(?:[^A-Za-z0-9_}][^}]*)?\})`)
+var homeRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(~[A-Za-z0-9._-]*|\$HOME|\$\{HOME(?:[^A-Za-z0-9_}][^}]*)?\})`)
+})
 
 // abs makes a path absolute against the command's directory and cleans it
 // (`//`, `/./`, `/usr/../`). It returns "" for a relative path when the
@@ -634,7 +638,9 @@ func execByFind(x *dangerCtx) (string, bool) {
 // xvd, nvme, mmcblk, md, loop, dm-, nbd, zd, rbd, sr, bcache, mapper, the
 // /dev/disk/by-* links, /dev/root), of macOS (disk, rdisk), and physical
 // memory (/dev/mem, /dev/kmem, /dev/port).
-var blockDeviceRe = regexp.MustCompile(`^/dev/(sd|hd|vd|xvd|nvme|mmcblk|md|loop|dm-|nbd|zd|rbd|sr|bcache|ubi|mtd|mapper/|disk|rdisk|block/|root$|mem$|kmem$|port$)`)
+var blockDeviceRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^/dev/(sd|hd|vd|xvd|nvme|mmcblk|md|loop|dm-|nbd|zd|rbd|sr|bcache|ubi|mtd|mapper/|disk|rdisk|block/|root$|mem$|kmem$|port$)`)
+})
 
 // writtenDevice reports whether a file part is a block device. A dynamic
 // path counts only as a redirect target: shellparse.Effects reports every
@@ -668,7 +674,7 @@ func blockDevice(t string, dynamic bool, dir string) bool {
 	if dynamic {
 		if cut := strings.IndexAny(t, "$`*?[{"); cut >= 0 {
 			t = t[:cut]
-			return t == "/dev/" || blockDeviceRe.MatchString(t)
+			return t == "/dev/" || blockDeviceRe().MatchString(t)
 		}
 	}
 	if !path.IsAbs(t) {
@@ -677,7 +683,7 @@ func blockDevice(t string, dynamic bool, dir string) bool {
 		}
 		t = path.Join(dir, t)
 	}
-	return blockDeviceRe.MatchString(path.Clean(t))
+	return blockDeviceRe().MatchString(path.Clean(t))
 }
 
 // deviceOperand: any operand is a block device.
@@ -1080,10 +1086,10 @@ func forkBombNames(s *shellparse.Script) map[string]bool {
 // mayDefineFunc is a cheap test before parsing: a function definition needs
 // `()` or the keyword `function`.
 func mayDefineFunc(code string) bool {
-	return strings.Contains(code, "function") || funcParensRe.MatchString(code)
+	return strings.Contains(code, "function") || funcParensRe().MatchString(code)
 }
 
-var funcParensRe = regexp.MustCompile(`\(\s*\)`)
+var funcParensRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\(\s*\)`) })
 
 // countSelfCalls counts the simple commands in node that call name, and how
 // many of them run asynchronously (in the background or in a pipeline).

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -785,7 +786,7 @@ func lineAt(lines []int, i int) int {
 	return 0
 }
 
-var tomlLineRe = regexp.MustCompile(`^toml: line (\d+)(?: \(last key "[^"]*"\))?: `)
+var tomlLineRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^toml: line (\d+)(?: \(last key "[^"]*"\))?: `) })
 
 // tomlError turns an error of the TOML library into a *ConfigError with
 // the line it reports.
@@ -800,7 +801,7 @@ func tomlError(path string, err error) *ConfigError {
 	}
 	msg := err.Error()
 	ce := &ConfigError{File: path}
-	if m := tomlLineRe.FindStringSubmatch(msg); m != nil {
+	if m := tomlLineRe().FindStringSubmatch(msg); m != nil {
 		ce.Line, _ = strconv.Atoi(m[1])
 		msg = msg[len(m[0]):]
 	}
@@ -808,8 +809,8 @@ func tomlError(path string, err error) *ConfigError {
 	return ce
 }
 
-var headerRe = regexp.MustCompile(`^\s*\[\[\s*([A-Za-z0-9_-]+)\s*\]\]\s*(#.*)?$`)
-var tableRe = regexp.MustCompile(`^\s*\[\s*([A-Za-z0-9_.-]+)\s*\]\s*(#.*)?$`)
+var headerRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*\[\[\s*([A-Za-z0-9_-]+)\s*\]\]\s*(#.*)?$`) })
+var tableRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*\[\s*([A-Za-z0-9_.-]+)\s*\]\s*(#.*)?$`) })
 
 // headerLines returns the 1-based lines of the `[[name]]` headers, found
 // by scanning the lines (TOML, not shell: a header is a line of its own).
@@ -822,7 +823,7 @@ func (fe *fileErrs) headerLines(name string, n int) []int {
 		if !strings.HasPrefix(t, "[[") || !strings.Contains(t, name) {
 			continue
 		}
-		if m := headerRe.FindStringSubmatch(t); m != nil && m[1] == name {
+		if m := headerRe().FindStringSubmatch(t); m != nil && m[1] == name {
 			out = append(out, i+1)
 		}
 	}
@@ -838,11 +839,11 @@ func (fe *fileErrs) keyLine(section, key string) int {
 	in := section == ""
 	re := regexp.MustCompile(`^\s*("?)` + regexp.QuoteMeta(key) + `("?)\s*=`)
 	for i, l := range fe.lines {
-		if m := tableRe.FindStringSubmatch(l); m != nil {
+		if m := tableRe().FindStringSubmatch(l); m != nil {
 			in = m[1] == section
 			continue
 		}
-		if headerRe.MatchString(l) {
+		if headerRe().MatchString(l) {
 			in = false
 			continue
 		}
@@ -856,10 +857,10 @@ func (fe *fileErrs) keyLine(section, key string) int {
 		want = key
 	}
 	for i, l := range fe.lines {
-		if m := tableRe.FindStringSubmatch(l); m != nil && (m[1] == want || strings.HasPrefix(m[1], want+".")) {
+		if m := tableRe().FindStringSubmatch(l); m != nil && (m[1] == want || strings.HasPrefix(m[1], want+".")) {
 			return i + 1
 		}
-		if m := headerRe.FindStringSubmatch(l); m != nil && m[1] == want {
+		if m := headerRe().FindStringSubmatch(l); m != nil && m[1] == want {
 			return i + 1
 		}
 	}

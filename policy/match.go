@@ -554,17 +554,51 @@ type fileGlob struct {
 
 func newFileGlob(g string) fileGlob {
 	fg := fileGlob{glob: g, below: g + "/**"}
-	lit := literalPrefix(g)
-	if lit != "" {
-		fg.prefix = lit
-		return fg
-	}
-	// "**/NAME...": the path holds "/" + the literal start of NAME.
-	last := g[strings.LastIndexByte(g, '/')+1:]
-	if l := literalPrefix(last); l != "" && strings.HasPrefix(g, "**/") {
-		fg.contains = "/" + l
+	// A trailing "/" is left out: `dir/**` also matches `dir` itself.
+	fg.prefix = strings.TrimSuffix(literalPrefix(g), "/")
+	// The path also holds the longest literal piece of the glob: `**/.env.*`
+	// needs ".env.", `**/*.pem` needs ".pem". Pieces are cut at "/", which
+	// may vanish next to `**`.
+	for _, run := range literalRuns(g) {
+		for _, piece := range strings.Split(run, "/") {
+			if len(piece) > len(fg.contains) {
+				fg.contains = piece
+			}
+		}
 	}
 	return fg
+}
+
+// literalRuns lists the runs of a glob that match only themselves, up to
+// its first bracket expression or brace alternative (what follows one is
+// not scanned: they nest in ways best left to the matcher), escapes
+// removed.
+func literalRuns(g string) []string {
+	var runs []string
+	var b strings.Builder
+	for i := 0; i < len(g); i++ {
+		switch c := g[i]; c {
+		case '\\':
+			if i+1 < len(g) {
+				i++
+				b.WriteByte(g[i])
+			}
+		case '*', '?', '[', '{':
+			if b.Len() > 0 {
+				runs = append(runs, b.String())
+				b.Reset()
+			}
+			if c == '[' || c == '{' {
+				return runs
+			}
+		default:
+			b.WriteByte(c)
+		}
+	}
+	if b.Len() > 0 {
+		runs = append(runs, b.String())
+	}
+	return runs
 }
 
 // literalPrefix is the part of a glob before its first special character,

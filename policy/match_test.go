@@ -1,11 +1,13 @@
 package policy
 
 import (
+	"github.com/bmatcuk/doublestar/v4"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/gatekeep/gatekeep/shellparse"
 )
@@ -530,4 +532,50 @@ func TestOverlap(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestFileGlobPrecheck: the literal pre-check never rejects a path the glob
+// itself matches.
+func TestFileGlobPrecheck(t *testing.T) {
+	for _, tt := range []struct{ glob, path string }{
+		{"**/*.pem", "/a/b/key.pem"},
+		{"**/.env.*", "/p/.env.local"},
+		{"**/[abcdef]x", "/p/ax"},
+		{"**/{secret,token}s.txt", "/p/tokens.txt"},
+		{"**/x\\*y", "/p/x*y"},
+		{"/home/u/.ssh/id_*", "/home/u/.ssh/id_rsa/sub"},
+		{"**/a[0-9]b*c", "/p/a7bzzc"},
+	} {
+		g := newFileGlob(tt.glob)
+		if !doublestar.MatchUnvalidated(tt.glob, tt.path) && !doublestar.MatchUnvalidated(g.below, tt.path) {
+			t.Fatalf("bad case: %s does not match %s", tt.glob, tt.path)
+		}
+		m := &fileMatcher{globs: []fileGlob{g}}
+		if !m.matchPath(tt.path) {
+			t.Errorf("%s: the pre-check (prefix %q, contains %q) rejects %s", tt.glob, g.prefix, g.contains, tt.path)
+		}
+	}
+}
+
+// FuzzFileGlobPrecheck: for any glob and path, the literal pre-check never
+// rejects a path that doublestar matches (a rejected match would be a deny
+// rule that silently fails to apply).
+func FuzzFileGlobPrecheck(f *testing.F) {
+	f.Add("**/*.pem", "/a/key.pem")
+	f.Add("**/[ab]c{d,e}\\*", "/x/acd*")
+	f.Add("/home/u/.ssh/id_*", "/home/u/.ssh/id_rsa")
+	f.Fuzz(func(t *testing.T, glob, path string) {
+		// Config files are UTF-8 (TOML), so a pattern is valid UTF-8; a
+		// path on disk may not be. matchPath takes "" as no path.
+		if !doublestar.ValidatePattern(glob) || !utf8.ValidString(glob) || strings.ContainsRune(glob, utf8.RuneError) || path == "" {
+			return
+		}
+		g := newFileGlob(glob)
+		if !doublestar.MatchUnvalidated(g.glob, path) && !doublestar.MatchUnvalidated(g.below, path) {
+			return
+		}
+		if m := (&fileMatcher{globs: []fileGlob{g}}); !m.matchPath(path) {
+			t.Errorf("%q matches %q but the pre-check (prefix %q, contains %q) rejects it", glob, path, g.prefix, g.contains)
+		}
+	})
 }

@@ -60,12 +60,12 @@ func Effects(c *Command) (effects []FileEffect, writesOnly bool) {
 	case len(c.Args) == 0:
 		edit = true // `> f`, or a compound command's redirects
 	case c.IsWrapper():
-		if s, ok := wrapperTable[c.Name()]; ok && !c.Args[0].Dynamic {
+		if s, ok := lookupSpec(c.Name(), true); ok && !c.Args[0].Dynamic {
 			s.apply(c, &out)
 		}
 	case c.Args[0].Dynamic:
 	default:
-		if s, ok := effectTable[c.Name()]; ok {
+		if s, ok := lookupSpec(c.Name(), false); ok {
 			edit = s.apply(c, &out) && c.Bare() && c.Unknown == "" && !c.StdinCode
 		}
 	}

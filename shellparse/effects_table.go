@@ -3,6 +3,7 @@ package shellparse
 import (
 	"path"
 	"strings"
+	"sync"
 )
 
 // effectTable lists the commands whose file operands Effects knows, by
@@ -283,17 +284,29 @@ var (
 		flags:  "spider", ops: wgetOps}
 )
 
-func init() {
-	for _, t := range []map[string]spec{effectTable, wrapperTable} {
-		for name, s := range t {
-			s.init()
-			t[name] = s
-		}
+// specs holds the entries of effectTable and wrapperTable with their option
+// maps built, each on its first use: building all of them would cost every
+// gatekeep process its start-up time.
+var specs sync.Map // "e:NAME" or "w:NAME" -> *spec
+
+// lookupSpec returns the ready entry for a command name, from effectTable
+// or (wrapper) wrapperTable.
+func lookupSpec(name string, wrapper bool) (*spec, bool) {
+	key, table := "e:"+name, effectTable
+	if wrapper {
+		key, table = "w:"+name, wrapperTable
 	}
-	for name, s := range wrapperTable {
-		s.wrapper = true
-		wrapperTable[name] = s
+	if v, ok := specs.Load(key); ok {
+		return v.(*spec), true
 	}
+	s, ok := table[name]
+	if !ok {
+		return nil, false
+	}
+	s.init()
+	s.wrapper = wrapper
+	v, _ := specs.LoadOrStore(key, &s)
+	return v.(*spec), true
 }
 
 // --- operand readers shared by several commands ---

@@ -4,6 +4,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // optSpec describes a wrapper's command line: which options take an
@@ -56,7 +57,9 @@ var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true
 var shellWithArg = []string{"o", "O", "rcfile", "init-file"}
 
 // interpreters read a program from standard input when given no script.
-var interpreterRe = regexp.MustCompile(`^(python[0-9.]*|pypy[0-9.]*|perl[0-9.]*|ruby[0-9.]*|node|nodejs|php[0-9.]*|lua[0-9.]*|Rscript|tclsh[0-9.]*|osascript|deno|bun)$`)
+var interpreterRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(python[0-9.]*|pypy[0-9.]*|perl[0-9.]*|ruby[0-9.]*|node|nodejs|php[0-9.]*|lua[0-9.]*|Rscript|tclsh[0-9.]*|osascript|deno|bun)$`)
+})
 
 // interpreterCode lists each interpreter's options that take program text.
 var interpreterCode = map[string][]string{"python": {"c"}, "perl": {"e", "E"}, "ruby": {"e"},
@@ -67,7 +70,7 @@ func IsShell(name string) bool { return shells[name] }
 
 // IsInterpreter reports whether name (a basename) runs programs in another
 // language (python, perl, node ...).
-func IsInterpreter(name string) bool { return interpreterRe.MatchString(name) }
+func IsInterpreter(name string) bool { return interpreterRe().MatchString(name) }
 
 // unwrap looks at the command at idx and, if it runs other code given in its
 // arguments, emits that code's commands with idx as their parent.
@@ -149,9 +152,9 @@ func scanOpts(args []Word, spec optSpec) (int, []Assign, []string, bool) {
 	return i, assigns, seen, true
 }
 
-var assignRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
+var assignRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`) })
 
-func isAssignWord(t string) bool { return assignRe.MatchString(t) }
+func isAssignWord(t string) bool { return assignRe().MatchString(t) }
 
 // wrapped handles a wrapper from the table: its inner command is emitted as
 // a command of its own.
