@@ -27,7 +27,13 @@ func localConfigPath(root string) string {
 // a temp file and renamed over, so a reader sees the old file or the new one.
 // A new file is created with mode 0600, and in a git work tree the file is
 // added to .git/info/exclude. effect is "allow", "ask" or "deny".
-func appendLocalRules(root, effect string, rules []string, reason string) (string, error) {
+//
+// When the file was the person's own before (absent, or with the hash the
+// trust store holds for it, or shown untracked by git), the new content's
+// hash is recorded in the trust store at trustPath, so a file gatekeep wrote
+// stays trusted; a file that came with the project stays untrusted.
+func appendLocalRules(opts policy.LoadOptions, effect string, rules []string, reason string) (string, error) {
+	root := opts.Root
 	if len(rules) == 0 {
 		return "", errors.New("no rule to add")
 	}
@@ -63,8 +69,14 @@ func appendLocalRules(root, effect string, rules []string, reason string) (strin
 	}
 	fmt.Fprintf(&buf, "# added by gatekeep on %s\n", time.Now().UTC().Format(time.RFC3339))
 	buf.Write(block)
+	wasOwn := len(old) == 0 || localFileTrusted(opts, old)
 	if err := replaceFile(file, buf.Bytes(), mode); err != nil {
 		return file, err
+	}
+	if wasOwn && opts.Paths.Trust != "" {
+		if _, err := (policy.TrustStore{Path: opts.Paths.Trust}).Trust(file); err != nil {
+			return file, fmt.Errorf("the rule is saved, but recording its trust failed: %w", err)
+		}
 	}
 	excludeFromGit(root, "/"+policy.ProjectConfigDir+"/"+policy.LocalConfigName+"*")
 	return file, nil
@@ -141,4 +153,16 @@ func excludeFromGit(root, pattern string) {
 	}
 	data = append(data, []byte("# gatekeep's local rules are this machine's only\n"+pattern+"\n")...)
 	replaceFile(path, data, 0o644)
+}
+
+// localFileTrusted reports whether the local file with content data counts
+// as the person's own: git shows it untracked, or the trust store holds its
+// hash.
+func localFileTrusted(opts policy.LoadOptions, data []byte) bool {
+	file := localConfigPath(opts.Root)
+	if opts.Untracked != nil && opts.Untracked(file) {
+		return true
+	}
+	trusted, _ := policy.TrustStore{Path: opts.Paths.Trust}.Check(file, data)
+	return trusted
 }

@@ -284,7 +284,7 @@ out of git (.git/info/exclude). Without --deny or --ask the rules allow.
 			if err := policy.CheckRules(rules, opts.Root, opts.Home); err != nil {
 				return usageErr("%v", err)
 			}
-			file, err := appendLocalRules(opts.Root, effect, rules, reason)
+			file, err := appendLocalRules(opts, effect, rules, reason)
 			if err != nil {
 				return withCode(ExitFailure, fmt.Errorf("saving the rule: %w", err))
 			}

@@ -80,7 +80,7 @@ func (a *app) loadOptions() (string, policy.LoadOptions, error) {
 		return "", policy.LoadOptions{}, withCode(ExitUsage, err)
 	}
 	paths := policy.DefaultPaths(os.Getenv, home)
-	return cwd, policy.LoadOptions{Root: root, Home: home, Paths: paths, Tracked: gitTracked(root)}, nil
+	return cwd, policy.LoadOptions{Root: root, Home: home, Paths: paths, Untracked: gitUntracked(root)}, nil
 }
 
 // configFailure is a config file that cannot be used: exit 78, nothing runs.
@@ -122,14 +122,16 @@ func (a *app) configError(err error) error {
 	return err
 }
 
-// gitTracked reports whether git tracks a file of the work tree at root.
-// The loader asks only about a local config file that exists.
-func gitTracked(root string) func(string) bool {
+// gitUntracked reports whether the git index of the work tree at root
+// positively shows a file as not tracked (gitindex.go). It reads the index
+// itself: running git would run the repository's own configuration.
+func gitUntracked(root string) func(string) bool {
 	return func(path string) bool {
-		if _, err := os.Stat(filepath.Join(root, ".git")); err != nil {
+		rel, err := filepath.Rel(root, path)
+		if err != nil || strings.HasPrefix(rel, "..") {
 			return false
 		}
-		return exec.Command("git", "-C", root, "ls-files", "--error-unmatch", "--", path).Run() == nil
+		return indexShowsUntracked(filepath.Join(root, ".git"), filepath.ToSlash(rel))
 	}
 }
 
@@ -215,7 +217,11 @@ func (a *app) resolveAsk(cfg *policy.Config, req policy.Request, d policy.Decisi
 	case prompt.AllowOnce:
 		return humanAllow(d, "ask.allowed_once", "the person allowed this call once")
 	case prompt.AlwaysAllow:
-		if _, err := appendLocalRules(a.loaded.Root, "allow", sugg.Rules, ""); err != nil {
+		_, opts, err := a.loadOptions()
+		if err == nil {
+			_, err = appendLocalRules(opts, "allow", sugg.Rules, "")
+		}
+		if err != nil {
 			fmt.Fprintf(a.stderr, "gatekeep: the rule was not saved (%v); allowing this call once\n", err)
 			return humanAllow(d, "ask.allowed_once", "the person allowed this call; saving the rule failed")
 		}

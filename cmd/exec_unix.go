@@ -4,7 +4,6 @@ package cmd
 
 import (
 	"errors"
-	"os"
 	"syscall"
 )
 
@@ -15,7 +14,7 @@ func execArgv(argv []string) error {
 	if err != nil {
 		return err
 	}
-	return execve(path, argv, os.Environ())
+	return execve(path, argv, shellEnv())
 }
 
 // execShell replaces gatekeep with `shell -c script [args...]`.

@@ -15,7 +15,7 @@ func execArgv(argv []string) error {
 	if err != nil {
 		return err
 	}
-	return runChild(path, argv[1:], os.Environ())
+	return runChild(path, argv[1:], shellEnv())
 }
 
 // execShell runs `shell -c script [args...]` as a child.

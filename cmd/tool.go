@@ -62,8 +62,9 @@ func findShell() string {
 	return "/bin/sh"
 }
 
-// shellEnv is the environment of a shell gatekeep starts: without BASH_ENV
-// and ENV, which would make it run a file gatekeep never saw.
+// shellEnv is the environment of what gatekeep execs: without BASH_ENV and
+// ENV, which would make a shell (the one `-c` starts, or one anywhere in an
+// argv such as `bash -- bash -c ...`) run a file gatekeep never saw.
 func shellEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {

@@ -345,7 +345,9 @@ func (e *evaluation) input() *Input {
 func modeLayer(e *evaluation, p *part) verdict {
 	mode := e.cfg.Mode
 	eff := ModeEffect(mode, p.category)
-	if eff == Allow && p.dynamic && mode != ModeBypass && p.category != CatRead {
+	// A part only known at run time is never allowed by the fallback: a
+	// dynamic redirect (`< $F`) may read a denied file or open a socket.
+	if eff == Allow && p.dynamic && mode != ModeBypass {
 		eff = Ask
 	}
 	v := verdict{ok: true, effect: eff, code: "mode." + eff.String()}
@@ -399,6 +401,12 @@ func containsString(list []string, s string) bool {
 // sandboxLayer (4): a write whose real target lies outside the roots is
 // denied; a write to a protected path inside them asks.
 func sandboxLayer(e *evaluation, p *part) verdict {
+	if p.cmd == nil && isNetworkPath(p.path) {
+		// bash opens a socket for these paths (bash(1) REDIRECTION): a
+		// read can send data out in the host name, a write anywhere.
+		return verdict{ok: true, effect: Ask, code: "sandbox.network",
+			message: p.path + " opens a network connection, which needs approval"}
+	}
 	if p.cmd != nil || p.access != shellparse.Write || p.path == "" || p.tool != ToolWrite && p.tool != ToolBash && p.tool != ToolEdit {
 		return verdict{}
 	}
@@ -427,6 +435,11 @@ func sandboxLayer(e *evaluation, p *part) verdict {
 		return verdict{ok: true, effect: Ask, code: "sandbox.protected", message: why}
 	}
 	return verdict{}
+}
+
+// isNetworkPath: bash's /dev/tcp/HOST/PORT and /dev/udp/HOST/PORT.
+func isNetworkPath(path string) bool {
+	return strings.HasPrefix(path, "/dev/tcp/") || strings.HasPrefix(path, "/dev/udp/")
 }
 
 // isDevSink: writes to these never change a file.

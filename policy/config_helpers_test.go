@@ -70,7 +70,7 @@ func (v *cfgEnv) write(path, content string) {
 }
 
 func (v *cfgEnv) opts() LoadOptions {
-	return LoadOptions{Root: v.root, Home: v.home, Paths: v.paths, Tracked: func(p string) bool { return v.tracked[p] }}
+	return LoadOptions{Root: v.root, Home: v.home, Paths: v.paths, Untracked: func(p string) bool { return !v.tracked[p] }}
 }
 
 func (v *cfgEnv) load() *Loaded {

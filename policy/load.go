@@ -46,10 +46,15 @@ type LoadOptions struct {
 	// DefaultPaths. An empty path skips that file (or, for Trust, trusts
 	// nothing).
 	Paths Paths
-	// Tracked reports whether git tracks a file (cmd implements it with
-	// `git ls-files --error-unmatch`). A tracked local file needs trust
-	// like the project file. Nil counts every local file as untracked.
-	Tracked func(path string) bool
+	// Untracked reports whether the local config file is positively known
+	// not to be tracked by git (cmd reads the git index; it never runs git,
+	// which could run the repository's own configuration). The local file
+	// is the person's own only then; otherwise (no git work tree, a file git
+	// tracks, an index that cannot be read) it came with the project and
+	// needs trust like the project file — or a hash in the trust store,
+	// which gatekeep records whenever it writes the file itself. Nil shows
+	// nothing untracked.
+	Untracked func(path string) bool
 	// NoDefault leaves out the embedded default policy (for tests).
 	NoDefault bool
 }
@@ -86,6 +91,7 @@ func Load(opts LoadOptions) (*Loaded, error) {
 			fi.NeedsTrust = true
 		case SourceLocal:
 			fi.Path = filepath.Join(root, ProjectConfigDir, LocalConfigName)
+			fi.NeedsTrust = !(opts.Untracked != nil && opts.Untracked(fi.Path))
 		case SourceDefault:
 			fi.Path = DefaultConfigFile
 			if opts.NoDefault {
@@ -113,9 +119,6 @@ func Load(opts LoadOptions) (*Loaded, error) {
 		}
 		sum := sha256.Sum256(data)
 		fi.SHA256 = hex.EncodeToString(sum[:])
-		if src == SourceLocal && opts.Tracked != nil && opts.Tracked(fi.Path) {
-			fi.NeedsTrust = true
-		}
 		if fi.NeedsTrust {
 			fi.Trusted, fi.Changed = trust.check(fi.Path, fi.SHA256)
 		}
@@ -154,7 +157,7 @@ func ConfigFiles(opts LoadOptions) []FileInfo {
 			fi.NeedsTrust = true
 		case SourceLocal:
 			fi.Path = filepath.Join(root, ProjectConfigDir, LocalConfigName)
-			fi.NeedsTrust = opts.Tracked != nil && opts.Tracked(fi.Path)
+			fi.NeedsTrust = !(opts.Untracked != nil && opts.Untracked(fi.Path))
 		case SourceDefault:
 			fi.Path, fi.Exists = DefaultConfigFile, !opts.NoDefault
 		}
