@@ -145,6 +145,9 @@ func (a *app) batchDecide(cfg *policy.Config, cwd string, line []byte, tooLong b
 		if err := json.Unmarshal(line, &obj); err != nil || obj.Command == nil {
 			return bad(shellparse.CodeInvalid, "the line is JSON without a \"command\" string")
 		}
+		if err := checkStrictJSON(line); err != nil {
+			return bad(shellparse.CodeInvalid, "the line is ambiguous JSON: "+err.Error())
+		}
 		text = *obj.Command
 	}
 	return policy.Evaluate(cfg, policy.Request{Tool: policy.ToolBash, Command: text, Cwd: cwd})

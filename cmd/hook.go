@@ -174,6 +174,9 @@ func parseHookPayload(data []byte) (*hookPayload, error) {
 	if err := json.Unmarshal(data, &top); err != nil || top == nil {
 		return nil, errors.New("the hook input is not a JSON object")
 	}
+	if err := checkStrictJSON(data); err != nil {
+		return nil, fmt.Errorf("the hook input is ambiguous: %w", err)
+	}
 	p := &hookPayload{}
 	for _, f := range []struct {
 		key string
