@@ -19,6 +19,9 @@ import (
 // component became a symlink), so nothing was written.
 var errChanged = errors.New("the path changed after it was checked (a symlink appeared); nothing was written")
 
+// errNotRegular: the file tools read and replace regular files only.
+var errNotRegular = errors.New("not a regular file")
+
 // openDir opens the directory at the absolute path dir one component at a
 // time without following symlinks, so the directory used is the one that
 // was checked. With create, missing components are made (mode 0755).
@@ -59,11 +62,22 @@ func openNoFollow(real string) (*os.File, error) {
 		return nil, err
 	}
 	defer unix.Close(dfd)
-	fd, err := unix.Openat(dfd, filepath.Base(real), unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	// O_NONBLOCK: opening a FIFO must not wait for a writer; only regular
+	// files are read.
+	fd, err := unix.Openat(dfd, filepath.Base(real), unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
 	if errors.Is(err, unix.ELOOP) {
 		return nil, errChanged
 	}
 	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: real, Err: err}
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil || uint32(st.Mode)&unix.S_IFMT != unix.S_IFREG {
+		unix.Close(fd)
+		return nil, &os.PathError{Op: "open", Path: real, Err: errNotRegular}
+	}
+	if err := unix.SetNonblock(fd, false); err != nil {
+		unix.Close(fd)
 		return nil, &os.PathError{Op: "open", Path: real, Err: err}
 	}
 	return os.NewFile(uintptr(fd), real), nil

@@ -11,6 +11,8 @@ import (
 
 var errChanged = errors.New("the path changed after it was checked; nothing was written")
 
+var errNotRegular = errors.New("not a regular file")
+
 func openNoFollow(real string) (*os.File, error) { return os.Open(real) }
 
 // writeAtomic writes r to real through a temp file in the same directory

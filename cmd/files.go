@@ -36,6 +36,8 @@ func fileErrCode(err error) string {
 		return "file.permission"
 	case errors.Is(err, errChanged):
 		return "file.changed"
+	case errors.Is(err, errNotRegular):
+		return "file.not_regular"
 	}
 	return "file.io"
 }

@@ -178,6 +178,19 @@ func ConfigFiles(opts LoadOptions) []FileInfo {
 // readConfigFile returns the file's bytes, nil (and no error) when it does
 // not exist.
 func readConfigFile(path string) ([]byte, error) {
+	// A link to nothing may hide the person's deny rules: an error, not
+	// an absent file. A FIFO or device would block or never end: refused
+	// before it is opened.
+	st, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		if lst, lerr := os.Lstat(path); lerr == nil && lst.Mode()&fs.ModeSymlink != 0 {
+			return nil, errors.New("is a symbolic link to a file that does not exist")
+		}
+		return nil, nil
+	}
+	if err == nil && !st.IsDir() && !st.Mode().IsRegular() {
+		return nil, errors.New("is not a regular file")
+	}
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
