@@ -472,8 +472,6 @@ func TestProtected(t *testing.T) {
 		{"src/main.go", ""},
 		{"new/file.go", ""},
 		{"sub", ""},
-		{".git/HEAD", ""},
-		{".git/info/exclude", ""},
 		{".gitignore", ""},
 		{"src/config", ""},
 		{"bashrc", ""},
@@ -498,6 +496,17 @@ func TestProtected(t *testing.T) {
 		{"other/.git/hooks/x", "git hooks"},
 		{".git", "git directory"},
 		{"vendor/lib/.git/config", "git config"},
+		{".git/HEAD", "inside a git directory"},
+		{".git/info/exclude", "inside a git directory"},
+		{".git/info/attributes", "inside a git directory"},
+		{".git/commondir", "inside a git directory"},
+		{".git/objects/info/alternates", "inside a git directory"},
+		{".git/packed-refs", "inside a git directory"},
+		{".git/refs/heads/main", "inside a git directory"},
+		{".git/worktrees/w/gitdir", "inside a git directory"},
+		{".Git/new-file", "inside a git directory"},
+		{".github/workflows/ci.yml", ""},
+		{".gitignore2", ""},
 
 		{".envrc", "direnv"},
 		{"sub/.envrc", "direnv"},
@@ -652,6 +661,47 @@ func BenchmarkCheckMissingTail5(b *testing.B) {
 	for b.Loop() {
 		if r := tr.g.Check(tr.proj, "n1/n2/n3/n4/n5"); !r.Inside() {
 			b.Fatal(r.Code)
+		}
+	}
+}
+
+// TestProtectedGitDirShape: a directory shaped like a git directory
+// (HEAD, objects/, refs/) is one to git, so writes that make or change
+// one ask.
+func TestProtectedGitDirShape(t *testing.T) {
+	tr := newTree(t)
+	for _, d := range []string{"bare/objects", "bare/refs", "half/objects", "shaped/objects/info", "shaped/refs/heads",
+		"shaped/sub", "only/objects"} {
+		mkdir(t, filepath.Join(tr.proj, d))
+	}
+	write(t, filepath.Join(tr.proj, "half/HEAD"), "ref: refs/heads/main\n")
+	write(t, filepath.Join(tr.proj, "shaped/HEAD"), "ref: refs/heads/main\n")
+	tests := []struct {
+		path string
+		want string
+	}{
+		{"bare/config", "would configure"},
+		{"bare/HEAD", "would configure"},
+		{"bare/head", "would configure"},
+		{"bare/notes.txt", ""},
+		{"half/refs", "would make"},
+		{"half/x", ""},
+		{"shaped/config", "would configure"},
+		{"shaped/objects/info/alternates", "takes for a git directory"},
+		{"shaped/hooks/pre-commit", "takes for a git directory"},
+		{"shaped/sub/deep/file", "takes for a git directory"},
+		{"only/config", ""},
+		{"only/HEAD", ""},
+		{"src/config", ""},
+	}
+	for _, tc := range tests {
+		r := tr.g.Check(tr.proj, tc.path)
+		if !r.Inside() {
+			t.Fatalf("Check(%q) = %s (%v), want inside", tc.path, r.Code, r.Err)
+		}
+		got := tr.g.Protected(r.Real)
+		if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
+			t.Errorf("Protected(%q) = %q, want %q", tc.path, got, tc.want)
 		}
 	}
 }

@@ -26,10 +26,22 @@ var shellStartupFiles = []string{
 //   - a `.gatekeep` component anywhere (a project's config, any
 //     subdirectory that could become a project root) and gatekeep's
 //     configuration dirs (Options.ConfigDirs) when a root holds them;
-//   - in a git directory (a `.git` component, worktrees and submodules
-//     under .git/modules included): the `.git` entry itself (replacing it
-//     can point git at another git dir), a `hooks` component below it,
-//     and files named `config` or `config.worktree` below it;
+//   - every path with a `.git` component: the `.git` entry itself
+//     (replacing it can point git at another git dir) and everything
+//     below it. Git obeys far more there than config and hooks: HEAD,
+//     commondir, gitdir, info/ (attributes, exclude), worktrees/*/gitdir,
+//     objects/info/alternates, packed-refs, refs, modules/*. No exception
+//     is made: a write an agent needs inside .git is rare, and asking
+//     about it costs little;
+//   - a directory shaped like a git directory, which `git -C DIR`,
+//     `git --git-dir=DIR` or a git run inside it uses, running what its
+//     config says (core.fsmonitor, core.pager, diff.external): a file
+//     named `config` or `HEAD` written into a directory holding objects/
+//     and refs/; an objects/ or refs/ made next to a HEAD and the other
+//     one; and anything written below a directory holding HEAD, objects/
+//     and refs/ (gitGitDirShape). One command that makes the whole shape
+//     at once (`mkdir -p d/objects d/refs && echo ... > d/HEAD`) is judged
+//     on the disk as it is before it runs, and is not caught here;
 //   - `.envrc` (direnv), the shell startup files, `.gitconfig`;
 //   - an existing non-directory with more than one hard link: its other
 //     names may lie outside the roots.
@@ -64,6 +76,9 @@ func (g *Guard) Protected(real string) string {
 	if len(names) == 0 {
 		return ""
 	}
+	if why := gitDirShape(g.rootOf(real), real); why != "" {
+		return why
+	}
 	base := names[len(names)-1]
 	switch {
 	case sameName(base, ".envrc"):
@@ -84,7 +99,8 @@ func (g *Guard) Protected(real string) string {
 	return ""
 }
 
-// gitReason judges the names below a `.git` component.
+// gitReason judges the names below a `.git` component: all of them are
+// protected, and the reason names the most telling.
 func gitReason(real string, below []string) string {
 	if len(below) == 0 {
 		return fmt.Sprintf("%s is a git directory or gitdir file; replacing it can point git at other hooks and config", real)
@@ -97,7 +113,42 @@ func gitReason(real string, below []string) string {
 	if last := below[len(below)-1]; sameName(last, "config") || sameName(last, "config.worktree") {
 		return fmt.Sprintf("%s is a git config file, which can make git run commands", real)
 	}
+	return fmt.Sprintf("%s is inside a git directory, whose files (HEAD, refs, commondir, info/, objects/info/alternates) steer what git reads and runs", real)
+}
+
+// gitDirShape judges a path by the directories around it on disk: git
+// takes a directory holding HEAD, objects/ and refs/ for a git directory
+// (setup.c is_git_directory), so writing one makes a repository whose
+// config a later `git -C DIR` runs. Directories from real's parent up to
+// root are looked at.
+func gitDirShape(root, real string) string {
+	parent, base := filepath.Dir(real), filepath.Base(real)
+	switch {
+	case (sameName(base, "config") || sameName(base, "HEAD")) && isDir(filepath.Join(parent, "objects")) && isDir(filepath.Join(parent, "refs")):
+		return fmt.Sprintf("%s would configure %s as a git directory (it holds objects/ and refs/), whose config can make git run commands", real, parent)
+	case sameName(base, "objects") && exists(filepath.Join(parent, "HEAD")) && isDir(filepath.Join(parent, "refs")),
+		sameName(base, "refs") && exists(filepath.Join(parent, "HEAD")) && isDir(filepath.Join(parent, "objects")):
+		return fmt.Sprintf("%s would make %s a git directory (HEAD, objects/, refs/), whose config can make git run commands", real, parent)
+	}
+	for d := parent; within(root, d); d = filepath.Dir(d) {
+		if exists(filepath.Join(d, "HEAD")) && isDir(filepath.Join(d, "objects")) && isDir(filepath.Join(d, "refs")) {
+			return fmt.Sprintf("%s is inside %s, which git takes for a git directory (HEAD, objects/, refs/)", real, d)
+		}
+		if d == root || filepath.Dir(d) == d {
+			break
+		}
+	}
 	return ""
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
 }
 
 // sameName compares a path component with a protected name the way a

@@ -74,9 +74,11 @@ type part struct {
 	// a file
 	access  shellparse.Access
 	path    string
-	dynamic bool   // the path or command is only known at run time
-	dir     string // directory a relative path resolves against
-	tool    string // the tool whose rules judge the part
+	dynamic bool                   // the path or command is only known at run time
+	dir     string                 // directory a relative path resolves against
+	tree    *shellparse.FileEffect // a read of a whole tree (grep -r), else nil
+	why     string                 // why a dynamic part is not known, for the message
+	tool    string                 // the tool whose rules judge the part
 	url     string
 }
 
@@ -286,6 +288,9 @@ func (e *evaluation) shellParts() ([]part, Decision, bool) {
 			parts = append(parts, part{subject: fe.Path.Text, offset: fe.Path.Offset, category: cat, access: fe.Access,
 				path: fe.Path.Text, dynamic: fe.Path.Dynamic || c.DirDynamic, dir: dir, tool: tool, script: script, index: i,
 				cmd: nil})
+			if fe.Recursive && fe.Access == shellparse.Read {
+				parts[len(parts)-1].tree = &fe
+			}
 		}
 	}
 	return parts, Decision{}, true
@@ -356,6 +361,8 @@ func modeLayer(e *evaluation, p *part) verdict {
 		v.message = "plan mode is read-only: " + string(p.category) + " calls are denied until the plan is approved"
 	case eff == Allow:
 		v.message = fmt.Sprintf("%s mode allows %s calls", mode, p.category)
+	case p.dynamic && p.why != "":
+		v.message = p.why
 	case p.dynamic:
 		v.message = fmt.Sprintf("%s is only known at run time, so it needs approval", describe(p))
 	default:

@@ -169,6 +169,12 @@ type subject struct {
 	abs, real string
 	dynamic   bool
 	expanded  [][2]string
+	// A read of a whole tree (grep -r DIR) whose walk found files that
+	// deny or ask rules decide: the rules that decide them with the
+	// strictest effect (recursive.go), and what to tell the model. Nil
+	// when the walk found none.
+	treeHits map[matcher]bool
+	tree     *treeReport
 	// Another tool: the URL's host, "" when there is none.
 	host string
 }
@@ -266,6 +272,9 @@ func (e *evaluation) fileSubject(p *part, kind ruleKind) *subject {
 	}
 	if !p.dynamic {
 		s.abs, s.real = e.resolveFile(p.dir, p.path)
+		if p.tree != nil && kind == kindRead {
+			e.walkTree(p, s, [][2]string{{s.abs, s.real}}, p.path)
+		}
 		return s
 	}
 	// A path only known at run time: no allow rule matches it, but a glob
@@ -289,6 +298,10 @@ func (e *evaluation) fileSubject(p *part, kind ruleKind) *subject {
 		}
 		abs, real := e.resolveFile(p.dir, m)
 		s.expanded = append(s.expanded, [2]string{abs, real})
+	}
+	if p.tree != nil && kind == kindRead && len(s.expanded) > 0 {
+		// `grep -r x sub*`: each directory the glob names now is read whole.
+		e.walkTree(p, s, s.expanded, "")
 	}
 	return s
 }
@@ -536,6 +549,12 @@ var gitGlobalsWithArg = []string{"-C", "-c", "--git-dir", "--work-tree", "--name
 // relative to the project root, and a bare name (`.env`, `*.pem`) matches
 // at any depth. A pattern also matches everything below what it names,
 // as a gitignore line does.
+//
+// Deny and ask rules match regardless of case, on every system: on a
+// case-insensitive file system (macOS, Windows) `cat .ENV` opens `.env`,
+// and on Linux asking about `.ENV` costs little. Allow rules match the
+// case as written. (Case is folded rune by rune, as strings.ToLower does;
+// a bracket range that spans both cases, `[A-z]`, folds to a smaller one.)
 type fileMatcher struct {
 	kind  ruleKind
 	all   bool
@@ -550,9 +569,19 @@ type fileGlob struct {
 	glob, below string
 	prefix      string // the path starts with it
 	contains    string // the path holds it
+	// fold is the same glob in lower case, matched against a lower-case
+	// path by deny and ask rules.
+	fold *fileGlob
 }
 
 func newFileGlob(g string) fileGlob {
+	fg := newCaseGlob(g)
+	lower := newCaseGlob(strings.ToLower(g))
+	fg.fold = &lower
+	return fg
+}
+
+func newCaseGlob(g string) fileGlob {
 	fg := fileGlob{glob: g, below: g + "/**"}
 	// A trailing "/" is left out: `dir/**` also matches `dir` itself.
 	fg.prefix = strings.TrimSuffix(literalPrefix(g), "/")
@@ -656,7 +685,7 @@ func (c *compiler) compileFile(kind ruleKind, pattern string) (*fileMatcher, err
 		if b != "" || strings.HasPrefix(rest, "/") {
 			g = path.Clean(escapeGlob(b) + rest)
 		}
-		if !doublestar.ValidatePattern(g) {
+		if !doublestar.ValidatePattern(g) || !doublestar.ValidatePattern(strings.ToLower(g)) {
 			return nil, fmt.Errorf("%q is not a valid glob", pattern)
 		}
 		if !slices.ContainsFunc(m.globs, func(x fileGlob) bool { return x.glob == g }) {
@@ -683,38 +712,57 @@ func (m *fileMatcher) match(s *subject, eff Effect) bool {
 		return false
 	}
 	if eff == Allow {
-		if s.dynamic || s.real == "" {
+		// A tree holding files that deny or ask rules decide is never
+		// allowed whole: an allow rule that names the directory may miss
+		// a file below it (a symlink out of it).
+		if s.dynamic || s.real == "" || len(s.treeHits) > 0 {
 			return false
 		}
-		return m.all || m.matchPath(s.abs) && m.matchPath(s.real)
+		return m.all || m.matchPath(s.abs, false) && m.matchPath(s.real, false)
 	}
-	if m.all {
+	if m.all || s.treeHits[m] {
 		return true
 	}
-	if m.matchPath(s.abs) || m.matchPath(s.real) {
+	if m.matchPath(s.abs, true) || m.matchPath(s.real, true) {
 		return true
 	}
 	for _, x := range s.expanded {
-		if m.matchPath(x[0]) || m.matchPath(x[1]) {
+		if m.matchPath(x[0], true) || m.matchPath(x[1], true) {
 			return true
 		}
 	}
 	return false
 }
 
-func (m *fileMatcher) matchPath(p string) bool {
+// matchPath reports whether a glob of the rule matches p; with fold, also
+// whether its lower-case form matches p in lower case (a negated bracket
+// expression, `[^a]`, may match only as written).
+func (m *fileMatcher) matchPath(p string, fold bool) bool {
 	if p == "" {
 		return false
 	}
-	for _, g := range m.globs {
-		if g.prefix != "" && !strings.HasPrefix(p, g.prefix) || g.contains != "" && !strings.Contains(p, g.contains) {
-			continue
+	for i := range m.globs {
+		if m.globs[i].matches(p) {
+			return true
 		}
-		if doublestar.MatchUnvalidated(g.glob, p) || doublestar.MatchUnvalidated(g.below, p) {
+	}
+	if !fold {
+		return false
+	}
+	lp := strings.ToLower(p)
+	for i := range m.globs {
+		if g := m.globs[i].fold; g != nil && g.matches(lp) {
 			return true
 		}
 	}
 	return false
+}
+
+func (g *fileGlob) matches(p string) bool {
+	if g.prefix != "" && !strings.HasPrefix(p, g.prefix) || g.contains != "" && !strings.Contains(p, g.contains) {
+		return false
+	}
+	return doublestar.MatchUnvalidated(g.glob, p) || doublestar.MatchUnvalidated(g.below, p)
 }
 
 // toolMatcher matches the calls of another tool: all of them, or for

@@ -551,8 +551,11 @@ func TestFileGlobPrecheck(t *testing.T) {
 			t.Fatalf("bad case: %s does not match %s", tt.glob, tt.path)
 		}
 		m := &fileMatcher{globs: []fileGlob{g}}
-		if !m.matchPath(tt.path) {
+		if !m.matchPath(tt.path, false) || !m.matchPath(tt.path, true) {
 			t.Errorf("%s: the pre-check (prefix %q, contains %q) rejects %s", tt.glob, g.prefix, g.contains, tt.path)
+		}
+		if up := strings.ToUpper(tt.path); !m.matchPath(up, true) {
+			t.Errorf("%s: the folded pre-check (prefix %q, contains %q) rejects %s", tt.glob, g.fold.prefix, g.fold.contains, up)
 		}
 	}
 }
@@ -574,8 +577,199 @@ func FuzzFileGlobPrecheck(f *testing.F) {
 		if !doublestar.MatchUnvalidated(g.glob, path) && !doublestar.MatchUnvalidated(g.below, path) {
 			return
 		}
-		if m := (&fileMatcher{globs: []fileGlob{g}}); !m.matchPath(path) {
+		m := &fileMatcher{globs: []fileGlob{g}}
+		if !m.matchPath(path, false) {
 			t.Errorf("%q matches %q but the pre-check (prefix %q, contains %q) rejects it", glob, path, g.prefix, g.contains)
 		}
+		// Folded, the glob still matches the path (a deny rule never
+		// matches less for ignoring case).
+		if !m.matchPath(path, true) {
+			t.Errorf("%q matches %q but not regardless of case (prefix %q, contains %q)", glob, path, g.fold.prefix, g.fold.contains)
+		}
 	})
+}
+
+// TestRecursiveReads: a read of a whole tree (grep -r, rg, diff, git grep
+// --no-index, cp -r) meets the Read rules of the files below it on disk,
+// and the message says how to leave them out.
+func TestRecursiveReads(t *testing.T) {
+	v := newCfgEnv(t)
+	for _, f := range []string{".env", "src/a.go", "clean/a.go", "clean/.env.example", "clean/certs/dev.pem", "sub/x.txt"} {
+		v.write(filepath.Join(v.root, f), "x")
+	}
+	for _, f := range []string{".ssh/id_rsa", ".ssh/id_rsa.pub", "keys/deploy.key"} {
+		v.write(filepath.Join(v.home, f), "x")
+	}
+	// A symlink below the tree counts by where it points; a symlinked
+	// directory elsewhere is walked too.
+	for _, l := range [][2]string{
+		{filepath.Join(v.home, ".ssh", "id_rsa"), "links/file/innocent.txt"},
+		{filepath.Join(v.home, "keys"), "links/dir/k"},
+		{filepath.Join(v.root, "src"), "links/loop/src"},
+		{filepath.Join(v.root, "links", "loop"), "links/loop/up"},
+	} {
+		if err := os.MkdirAll(filepath.Join(v.root, filepath.Dir(l[1])), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(l[0], filepath.Join(v.root, l[1])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := v.config(v.load(), ModeDefault)
+	tests := []struct {
+		cmd  string
+		want Effect
+		msg  string // a part of the message
+	}{
+		{"grep -r SECRET .", Deny, "grep reads everything under ., including .env; leave it out with grep -r --exclude=.env, or use rg"},
+		{"grep -rn SECRET", Deny, "including .env"},
+		{"grep -r --exclude=.env SECRET .", Deny, "including links/"},
+		{"grep -r --exclude=.env --exclude-dir=links SECRET .", Allow, ""},
+		{"grep -r --exclude='.env*' --exclude-dir=links SECRET .", Allow, ""},
+		{"grep -r --include='*.go' SECRET .", Allow, ""},
+		{"grep -r --include='*.go' --include=innocent.txt SECRET .", Deny, "links/file/innocent.txt"},
+		{"grep -r --exclude-dir=links x .", Deny, ""},
+		{"grep -rn foo src", Allow, ""},
+		{"grep -rn foo clean", Allow, ""}, // .env.example and a pem inside the project are allowed
+		{"grep -R . ~/.ssh", Deny, "including " + filepath.Join(v.home, ".ssh") + "/id_rsa"},
+		{"grep -r x links/file", Deny, "links/file/innocent.txt"},
+		{"grep -r x links/dir", Deny, "links/dir/k/deploy.key"},
+		{"grep -r x links/loop", Allow, ""},
+		{"grep x nothing.txt src/a.go", Allow, ""},
+		{"diff -rN ~/.ssh sub", Deny, "compare the files by name"},
+		{"diff -N ~/.ssh sub", Deny, ""},
+		{"diff -u src/a.go clean/a.go", Allow, ""},
+		{"rg foo", Deny, "links/"},
+		{"rg -g '!links' foo", Allow, ""},
+		{"rg foo src clean", Allow, ""},
+		{"rg --hidden foo", Deny, "-g '!.env'"},
+		{"rg -uu foo", Deny, ""},
+		{"rg --no-ignore foo src", Allow, ""},
+		{"rg -g '.e*' foo", Deny, ""},
+		{"rg --hidden -g '!.env' -g '!links' foo", Allow, ""},
+		{"rg foo ~/.ssh", Deny, "-g '!id_rsa'"},
+		{"git grep --no-index foo", Deny, ""},
+		{"git grep -n foo", Allow, ""},
+		{"git diff --no-index src/a.go .env", Deny, ""},
+		{"git blame --contents .env src/a.go", Deny, ""},
+		{"git show HEAD:.env", Deny, ""},
+		{"git show :.env", Deny, ""},
+		{"git cat-file -p HEAD:.env", Deny, ""},
+		{"git log -L1,5:.env", Deny, ""},
+		{"git show HEAD:src/a.go", Allow, ""},
+		{"tree --fromfile .env", Deny, ""},
+		{"tree -a", Allow, ""},
+		{"cp -r ~/.ssh keys", Deny, ""},
+		{"fmt .env", Deny, ""},
+		{"fold -w 80 .env", Deny, ""},
+		{"expand .env", Deny, ""},
+		{"shasum .env", Deny, ""},
+		{"cat .ENV", Deny, ""},
+		{"cat ~/.SSH/ID_RSA", Deny, ""},
+		{"cat ~/.ssh/ID_RSA.pub", Deny, ""}, // the allow carve-out keeps its case
+	}
+	for _, tt := range tests {
+		d := v.bash(cfg, tt.cmd)
+		if d.Effect != tt.want || tt.msg != "" && !strings.Contains(d.Message, tt.msg) {
+			t.Errorf("%s: %s %s: %s; want %s %q", tt.cmd, d.Effect, d.Code, d.Message, tt.want, tt.msg)
+		}
+	}
+	if d := v.bash(cfg, "grep -rn foo src"); !d.Explicit || d.Layer != LayerSafe {
+		t.Errorf("grep -rn foo src: %+v, want an explicit safe allow", d)
+	}
+
+	// An ignore file's `!` line brings hidden files back for rg, from the
+	// directory searched or one above it.
+	for _, tt := range []struct {
+		file, text, cmd string
+		want            Effect
+	}{
+		{"sub/.gitignore", "!.env.example\n", "rg -g '!links' foo", Allow},
+		{".gitignore", "node_modules\n!.env\n", "rg -g '!links' foo", Deny},
+		{".gitignore", "node_modules\n!.env\n", "rg foo src", Allow},
+		{"sub/.env", "x", "rg foo sub", Deny}, // !.env above sub
+		{".gitignore", "node_modules\n", "rg foo sub", Allow},
+		{".ignore", "!other/.env\n", "rg foo sub", Allow},
+		{".ignore", "!sub/.env\n", "rg foo sub", Deny},
+		{".ignore", "!/sub/\n", "rg foo sub", Allow}, // sub is not hidden; its .env still is
+		{".ignore", "", "rg foo sub", Allow},
+		{".git/info/exclude", "!.e*\n", "rg foo sub", Deny},
+	} {
+		v.write(filepath.Join(v.root, tt.file), tt.text)
+		if d := v.bash(cfg, tt.cmd); d.Effect != tt.want {
+			t.Errorf("%s with %s %q: %v, want %s", tt.cmd, tt.file, tt.text, d, tt.want)
+		}
+	}
+
+	// A glob names directories that are read whole too; being dynamic, the
+	// read is asked about at best.
+	if d := v.bash(cfg, "grep -r x su*"); d.Effect != Deny || !strings.Contains(d.Message, "/sub/.env") {
+		t.Errorf("grep -r x su*: %v", d)
+	}
+	if d := v.bash(cfg, "grep -r x cle*"); d.Effect != Ask {
+		t.Errorf("grep -r x cle*: %v", d)
+	}
+}
+
+// TestRecursiveReadLayers: the files below a tree are each judged as a
+// read of their own would be, and the strictest of them decides.
+func TestRecursiveReadLayers(t *testing.T) {
+	v := newCfgEnv(t)
+	for _, f := range []string{"secrets/a.txt", "docs/.env", "docs/x.md", "pub/ok.txt"} {
+		v.write(filepath.Join(v.root, f), "x")
+	}
+	v.write(v.paths.User, `[[rule]]
+ask = "Read(secrets)"
+[[rule]]
+allow = "Read(docs/**)"
+`)
+	cfg := v.config(v.load(), ModeDefault)
+	for _, tt := range []struct {
+		cmd  string
+		want Effect
+	}{
+		{"grep -r x secrets", Ask},
+		{"grep -r x docs", Allow}, // the user's allow decides docs/.env before the default deny
+		{"grep -r x pub", Allow},
+		{"grep -r x .", Ask},
+	} {
+		if d := v.bash(cfg, tt.cmd); d.Effect != tt.want {
+			t.Errorf("%s: %v, want %s", tt.cmd, d, tt.want)
+		}
+	}
+	v.write(filepath.Join(v.root, ".env"), "x")
+	if d := v.bash(cfg, "grep -r x ."); d.Effect != Deny || d.Rule == nil || d.Rule.Rule != "Read(.env)" {
+		t.Errorf("grep -r x . with .env: %v", d)
+	}
+}
+
+// TestRecursiveReadBound: a walk cut short, having found no denied file,
+// leaves the read unknown: it asks, never allows.
+func TestRecursiveReadBound(t *testing.T) {
+	v := newCfgEnv(t)
+	for i := 0; i < 30; i++ {
+		v.write(filepath.Join(v.root, "big", strconv.Itoa(i)+".txt"), "x")
+	}
+	cfg := v.config(v.load(), ModeDefault)
+	defer func(n int) { maxTreeEntries = n }(maxTreeEntries)
+	maxTreeEntries = 10
+	d := v.bash(cfg, "grep -r x big")
+	if d.Effect != Ask || !strings.Contains(d.Message, "more than 10 entries") {
+		t.Errorf("grep -r x big: %v", d)
+	}
+	maxTreeEntries = 100
+	if d := v.bash(cfg, "grep -r x big"); d.Effect != Allow {
+		t.Errorf("grep -r x big under the bound: %v", d)
+	}
+	if os.Getuid() == 0 {
+		return // root lists any directory
+	}
+	locked := filepath.Join(v.root, "big", "locked")
+	if err := os.Mkdir(locked, 0); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(locked, 0o755)
+	if d := v.bash(cfg, "grep -r x big"); d.Effect != Ask || !strings.Contains(d.Message, "cannot be listed") {
+		t.Errorf("grep -r x big with a locked dir: %v", d)
+	}
 }

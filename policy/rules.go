@@ -178,7 +178,11 @@ func (e *evaluation) ruleVerdict(p *part, effects ...Effect) verdict {
 		return verdict{}
 	}
 	ref := found.Ref
-	return verdict{ok: true, effect: eff, code: "rule." + eff.String(), message: ruleMessage(&ref), rule: &ref}
+	msg := ruleMessage(&ref)
+	if s.tree != nil && eff != Allow {
+		msg += "; " + s.tree.advice()
+	}
+	return verdict{ok: true, effect: eff, code: "rule." + eff.String(), message: msg, rule: &ref}
 }
 
 // ruleMessage says which rule decided, for the model.

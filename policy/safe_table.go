@@ -16,6 +16,9 @@ type safeEntry struct {
 	// args judges the arguments after the name; nil accepts any. It sees
 	// only static words unless dynamicOK is set.
 	args func(args []shellparse.Word) bool
+	// context judges the rest of the command (assignments, the directory
+	// it runs in); nil accepts any.
+	context func(c *shellparse.Command) bool
 }
 
 // safeTable is the argument-aware list of commands that only read or print
@@ -159,8 +162,9 @@ var safeTable = map[string]safeEntry{
 	// hostname(1): an operand, -F or -b sets the host name; only the
 	// display options are accepted.
 	"hostname": {args: hostnameArgs},
-	// git(1): read-only subcommands only, see gitArgs.
-	"git": {args: gitArgs},
+	// git(1): read-only subcommands only, see gitArgs, run in the
+	// current directory's repository (gitContext).
+	"git": {args: gitArgs, context: gitContext},
 }
 
 // safeCommand reports whether a simple command only reads or prints, by
@@ -185,6 +189,9 @@ func safeCommand(c *shellparse.Command) bool {
 	} else if c.TrailingArgs {
 		// Words appended at run time (xargs) are dynamic words at the end.
 		args = append(args[:len(args):len(args)], shellparse.Word{Dynamic: true})
+	}
+	if entry.context != nil && !entry.context(c) {
+		return false
 	}
 	return entry.args == nil || entry.args(args)
 }
@@ -699,27 +706,42 @@ func (s *sedScanner) subst() bool {
 }
 
 // gitGlobalWithValue are git(1)'s global options that take the next word as
-// their value (or `=value`).
-var gitGlobalWithValue = []string{"-C", "--git-dir", "--work-tree", "--namespace"}
+// their value (or `=value`) and change nothing but how git reads.
+var gitGlobalWithValue = []string{"--namespace"}
 
 // gitGlobalFlags are git(1)'s global options without a value that change
-// nothing but how git reads.
-var gitGlobalFlags = []string{"--no-pager", "-P", "--bare", "--no-replace-objects", "--literal-pathspecs",
+// nothing but how git reads. Not --bare: it makes the current directory
+// the git directory, whose config would then run.
+var gitGlobalFlags = []string{"--no-pager", "-P", "--no-replace-objects", "--literal-pathspecs",
 	"--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs", "--no-optional-locks", "--no-advice",
 	"--no-lazy-fetch"}
 
 // gitArgs accepts git(1) with only the global options above (so never -c,
-// --config-env, -p/--paginate, --exec-path) and a read-only subcommand of
-// gitSubcommands. Anywhere in the arguments it refuses --output (writes a
-// file), --ext-diff and --textconv (run configured programs), --help (runs
-// man or a browser) with their abbreviations, and --show-signature or a
-// `%G` format placeholder (run gpg, ssh-keygen or gpgsm).
+// --config-env, -p/--paginate, --exec-path, --git-dir, --work-tree,
+// --bare) and `-C .`, and a read-only subcommand of gitSubcommands.
+// Anywhere in the arguments it refuses --output (writes a file),
+// --ext-diff and --textconv (run configured programs), --help (runs man
+// or a browser) with their abbreviations, and --show-signature or a `%G`
+// format placeholder (run gpg, ssh-keygen or gpgsm).
+//
+// Another directory is another repository: `-C DIR`, --git-dir and
+// --work-tree can point git at a directory shaped like a git directory
+// (HEAD, objects/, refs/) that the agent wrote, whose config runs
+// programs (core.fsmonitor, core.pager, diff.external). The table does
+// not know the project root, so only `-C .` (or `-C ""`, which git
+// ignores) is accepted.
 func gitArgs(args []shellparse.Word) bool {
 	i := 0
 	for i < len(args) {
 		t := args[i].Text
 		name, _, hasVal := strings.Cut(t, "=")
 		switch {
+		case t == "-C":
+			if i+1 >= len(args) || !gitHere(args[i+1].Text) {
+				return false
+			}
+			i += 2
+			continue
 		case containsString(gitGlobalWithValue, name):
 			if !hasVal {
 				i++
@@ -762,6 +784,36 @@ func gitArgs(args []shellparse.Word) bool {
 		return false
 	}
 	return sub.args == nil || sub.args(rest)
+}
+
+// gitHere reports whether a directory given to git names the current
+// directory: "", ".", "./", "./.".
+func gitHere(dir string) bool {
+	if strings.HasPrefix(dir, "/") {
+		return false
+	}
+	for _, c := range strings.Split(dir, "/") {
+		if c != "" && c != "." {
+			return false
+		}
+	}
+	return true
+}
+
+// gitContext accepts git only in the directory the call runs in (not
+// after `cd DIR`, see gitArgs) and without GIT_* assignments (GIT_DIR,
+// GIT_WORK_TREE, GIT_CONFIG_* choose another repository or config; the
+// safe layer refuses them as risky variables too).
+func gitContext(c *shellparse.Command) bool {
+	if c.DirDynamic || !gitHere(c.Dir) {
+		return false
+	}
+	for _, a := range c.Assigns {
+		if strings.HasPrefix(a.Name, "GIT_") {
+			return false
+		}
+	}
+	return true
 }
 
 // gitSub is the rule of one git subcommand.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gatekeep/gatekeep/pathguard"
+	"github.com/gatekeep/gatekeep/shellparse"
 )
 
 // safeConfig is a default-mode config whose only root is a fresh temp dir.
@@ -291,8 +292,9 @@ var safeCases = []struct {
 	{"git grep --text foo", true},
 	{"git describe --tags", true},
 	{"git --no-pager log -1", true},
-	{"git --git-dir=.git --work-tree=. status", true},
-	{"git -C sub status", true},
+	{"git -C ./ status", true},
+	{"cd . && git status", true},
+	{"ls && git status", true},
 	{"git ls-tree HEAD", true},
 	{"git cat-file -p HEAD", true},
 	{"git stash list", true},
@@ -372,6 +374,31 @@ var safeCases = []struct {
 	{"XDG_CONFIG_HOME=/tmp/x git log", false},
 	{"export GIT_DIR=/tmp/x; git log", false},
 	{"ls | xargs git log", false},
+
+	// git: another repository (a directory shaped like a git directory
+	// runs its own config)
+	{"git --git-dir=.git --work-tree=. status", false},
+	{"git --git-dir .git status", false},
+	{"git --work-tree=. status", false},
+	{"git -C sub status", false},
+	{"git -C .. log", false},
+	{"git -C / status", false},
+	{"git -C=. status", false},
+	{"git -C", false},
+	{"git -C . -C sub status", false},
+	{"git --bare log", false},
+	{"cd sub && git status", false},
+	{"cd sub; git log", false},
+	{"cd .. && git status", false},
+	{"cd /tmp/x && git diff", false},
+	{"cd && git log", false},
+	{`cd "$D" && git log`, false},
+	{"(cd sub && git status)", false},
+	{"GIT_DIR=evil git log", false},
+	{"GIT_WORK_TREE=x git status", false},
+	{"GIT_CONFIG_GLOBAL=x git status", false},
+	{"env GIT_DIR=evil git log", false},
+	{"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0=sh git log", false},
 
 	// wrappers, pipelines, lists, redirects
 	{"ls && pwd", true},
@@ -515,6 +542,69 @@ func TestSedPrintOnly(t *testing.T) {
 	} {
 		if got := sedPrintOnly(tc.script); got != tc.ok {
 			t.Errorf("sedPrintOnly(%q) = %v, want %v", tc.script, got, tc.ok)
+		}
+	}
+}
+
+// namesNoFile are the safe-list commands that have no entry in
+// shellparse's effects table because no word of theirs, in the forms the
+// safe list accepts, is a file they read.
+var namesNoFile = map[string]string{
+	"cd":       "changes directory; the parser follows it for later commands",
+	"command":  "only `command -v NAME` is safe: NAME is a command name",
+	"type":     "describes command names",
+	"env":      "without a command it prints the environment (with one it is a wrapper)",
+	"hostname": "only the display options are safe",
+	"expr":     "evaluates its operands as strings and numbers",
+	"numfmt":   "reads numbers from its operands or standard input",
+	"nproc":    "prints a count",
+	"arch":     "prints the machine name",
+	"groups":   "its operands are user names",
+	"tty":      "prints the terminal name",
+	"sleep":    "its operands are durations",
+}
+
+// TestSafeTableHasEffects: every command the safe list allows is in
+// shellparse's effects table, so the files it reads become reads that the
+// Read rules judge (`fmt .env` printed a secret when fmt was missing), or
+// it is listed in namesNoFile.
+func TestSafeTableHasEffects(t *testing.T) {
+	for name := range safeTable {
+		has := shellparse.HasEffectSpec(name)
+		_, exempt := namesNoFile[name]
+		switch {
+		case !has && !exempt:
+			t.Errorf("%s is on the safe list but not in shellparse's effects table: the files it reads would not meet the Read rules", name)
+		case has && exempt:
+			t.Errorf("%s is in the effects table: drop it from namesNoFile", name)
+		}
+	}
+	for name := range namesNoFile {
+		if _, ok := safeTable[name]; !ok {
+			t.Errorf("namesNoFile lists %s, which is not on the safe list", name)
+		}
+	}
+}
+
+// TestSafeReadersMeetReadRules: each safe command that prints a file
+// named on its command line is denied `.env` by the default policy.
+func TestSafeReadersMeetReadRules(t *testing.T) {
+	v := newCfgEnv(t)
+	v.write(filepath.Join(v.root, ".env"), "SECRET=1\n")
+	cfg := v.config(v.load(), ModeDefault)
+	for _, cmd := range []string{
+		"cat .env", "head .env", "tail .env", "wc .env", "nl .env", "tac .env", "rev .env",
+		"cut -c1- .env", "paste .env", "column .env", "comm .env x", "join .env x", "fold .env",
+		"fmt .env", "expand .env", "unexpand .env", "diff .env x", "cmp .env x", "file .env",
+		"od .env", "hexdump .env", "strings .env", "xxd .env", "md5sum .env", "sha1sum .env",
+		"sha224sum .env", "sha256sum .env", "sha384sum .env", "sha512sum .env", "b2sum .env",
+		"cksum .env", "sum .env", "shasum .env", "md5 .env", "base64 .env", "jq . .env",
+		"sort .env", "uniq .env", "sed -n p .env", "grep x .env", "egrep x .env", "fgrep x .env",
+		"rg x .env", "tree --fromfile .env", "git show HEAD:.env", "git grep --no-index x",
+		"git diff --no-index x .env", "git blame --contents .env x", "grep -r x .",
+	} {
+		if d := v.bash(cfg, cmd); d.Effect != Deny {
+			t.Errorf("%s: %v, want deny", cmd, d)
 		}
 	}
 }

@@ -27,6 +27,55 @@ type FileEffect struct {
 	Path Word
 	// Via says what makes the effect: "redirect", or the command name.
 	Via string
+	// Recursive is set on a read of Path as a whole: when it is a
+	// directory, every file below it is read (grep -r, rg, diff, cp -r,
+	// git grep --no-index). A reader of Read rules judges the files found
+	// below it on disk.
+	Recursive bool
+	// Filter, on a Recursive read, says which entries below Path the
+	// command leaves out; nil when it leaves out none.
+	Filter *Filter
+}
+
+// Filter describes the entries below a directory read recursively that a
+// command leaves out by its options: grep's --include, --exclude and
+// --exclude-dir, ripgrep's --glob and its rule of skipping hidden files.
+// It errs toward reading: an entry is left out only when every
+// implementation of the command would leave it out.
+type Filter struct {
+	// Hidden is set when entries whose name starts with "." are left out
+	// unless Entry lists them (ripgrep's default). An ignore file can
+	// still bring them back with a `!` line (.gitignore, .ignore,
+	// .rgignore, .git/info/exclude, the global git excludes file); the
+	// caller checks those on disk.
+	Hidden bool
+	// Entry judges one entry by the command's options: rel is its path
+	// below the directory read, slash-separated; dir is set for a
+	// directory. Nil judges every entry EntryDefault.
+	Entry func(rel string, dir bool) EntryVerdict
+}
+
+// EntryVerdict is what a command's options say about one entry below a
+// directory it reads recursively.
+type EntryVerdict uint8
+
+const (
+	// EntryDefault: the options say nothing certain; the entry is read
+	// (unless Filter.Hidden leaves it out).
+	EntryDefault EntryVerdict = iota
+	// EntrySkip: the command certainly does not read the entry (nor,
+	// for a directory, anything below it).
+	EntrySkip
+	// EntryListed: an option may name the entry, so it is read even when
+	// hidden (ripgrep's positive --glob).
+	EntryListed
+)
+
+// HasEffectSpec reports whether the effects table lists the command name,
+// so that Effects knows which of its words are files.
+func HasEffectSpec(name string) bool {
+	_, ok := effectTable[name]
+	return ok
 }
 
 // XargsOperands is the made-up path of the operands xargs appends to a
@@ -412,6 +461,19 @@ func (e *effectList) read(xs ...arg) {
 		if x.Text != "-" || x.Dynamic {
 			e.add(Read, x)
 		}
+	}
+}
+
+// readTree reports directories read as a whole (grep -r), each with the
+// filter f; "-" is standard input.
+func (e *effectList) readTree(f *Filter, xs ...arg) {
+	for _, x := range xs {
+		if x.Text == "-" && !x.Dynamic || x.Text == "" && !x.Dynamic {
+			continue
+		}
+		e.add(Read, x)
+		e.list[len(e.list)-1].Recursive = true
+		e.list[len(e.list)-1].Filter = f
 	}
 }
 

@@ -24,15 +24,18 @@ var effectTable = map[string]spec{
 	"seq": {}, "tr": {}, "basename": {}, "dirname": {}, "yes": {},
 	"printenv": {}, "whoami": {}, "id": {}, "uname": {}, "test": {}, "[": {},
 	"exec": {},
-	// Metadata only, not contents: ls(1), stat(1), realpath(1),
-	// readlink(1), which(1), df(1).
-	"ls": {}, "stat": {}, "realpath": {}, "readlink": {}, "which": {}, "df": {},
+	// Metadata only, not contents: ls(1), dir(1), vdir(1), stat(1),
+	// realpath(1), readlink(1), which(1), df(1).
+	"ls": {}, "dir": {}, "vdir": {}, "stat": {}, "realpath": {}, "readlink": {}, "which": {}, "df": {},
 	// du(1): operands are metadata; --files0-from and -X name files read.
 	"du": {args: "B block-size d max-depth t threshold time-style exclude", reads: "files0-from X exclude-from"},
 	// date(1): -f reads dates from a file; -s sets the clock.
 	"date": {args: "d date r reference rfc-3339 s set", optional: "I iso-8601", reads: "f file", acts: "s set"},
-	// tree(1): operands are listed, not read; -o writes the listing.
-	"tree": {args: "L P I H T charset filelimit timefmt sort", writes: "o"},
+	// tree(1): operands are listed, not read, but with --fromfile (or
+	// --fromtabfile) they are files whose lines are printed as the tree;
+	// -o writes the listing, --gitfile reads ignore patterns.
+	"tree": {args: "L P I H T charset filelimit timefmt sort", reads: "gitfile", writes: "o",
+		flags: "fromfile fromtabfile", ops: treeOps},
 
 	// --- read the files named and print ---
 
@@ -47,21 +50,24 @@ var effectTable = map[string]spec{
 	"tail": {args: "n lines c bytes s sleep-interval pid max-unchanged-stats", optional: "follow", ops: readAll},
 	// wc(1).
 	"wc": {reads: "files0-from", ops: readAll},
-	// cut(1), paste(1), fold(1), expand(1), unexpand(1).
+	// cut(1), paste(1), fold(1), fmt(1), expand(1), unexpand(1).
 	"cut":      {args: "b bytes c characters d delimiter f fields output-delimiter", ops: readAll},
 	"paste":    {args: "d delimiters", ops: readAll},
 	"fold":     {args: "w width", ops: readAll},
+	"fmt":      {args: "w width goal prefix d l", ops: readAll},
 	"expand":   {args: "t tabs", ops: readAll},
 	"unexpand": {args: "t tabs", ops: readAll},
 	// column(1) (util-linux).
 	"column": {args: "c output-width s separator o output-separator n table-name O table-order N table-columns " +
 		"l table-columns-limit E table-noextreme H table-hide R table-right T table-truncate W table-wrap " +
 		"r tree i tree-id p tree-parent C table-column", ops: readAll},
-	// diff(1), cmp(1), comm(1), join(1).
+	// diff(1), cmp(1), comm(1), join(1). diff compares two directories
+	// file by file (one level deep, every level with -r; -N prints a
+	// file missing on one side whole), so its operands are read as trees.
 	"diff": {args: "C U W width F show-function-line I ignore-matching-lines x exclude D ifdef label tabsize " +
 		"horizon-lines palette line-format old-line-format new-line-format unchanged-line-format " +
 		"old-group-format new-group-format unchanged-group-format changed-group-format S starting-file",
-		reads: "X exclude-from from-file to-file", optional: "color context unified", ops: readAll},
+		reads: "X exclude-from", optional: "color context unified", ops: diffOps},
 	"cmp":  {args: "i ignore-initial n bytes", ops: cmpOps},
 	"comm": {args: "output-delimiter", ops: readAll},
 	"join": {args: "a e j o t v 1 2", ops: readAll},
@@ -76,7 +82,7 @@ var effectTable = map[string]spec{
 		"B before-context C context M max-columns d max-depth max-filesize j threads E encoding engine " +
 		"color colors context-separator field-context-separator field-match-separator path-separator " +
 		"r replace sort sortr pre pre-glob hostname-bin hyperlink-format dfa-size-limit regex-size-limit generate",
-		reads: "f file ignore-file", flags: "files type-list search-zip",
+		reads: "f file ignore-file", flags: "files type-list search-zip hidden no-hidden unrestricted glob-case-insensitive",
 		acts: "pre hostname-bin z search-zip", ops: rgOps},
 	// file(1).
 	"file": {args: "F separator P parameter e exclude exclude-quiet", reads: "m magic-file f files-from", ops: readAll},
@@ -86,6 +92,9 @@ var effectTable = map[string]spec{
 	"sha256sum": {ops: readAll}, "sha384sum": {ops: readAll}, "sha512sum": {ops: readAll},
 	"b2sum": {args: "l length", ops: readAll}, "cksum": {args: "a algorithm l length", ops: readAll},
 	"sum": {ops: readAll},
+	// shasum(1) (Perl): -a ALGORITHM. md5(1) (BSD): -s STRING is a string
+	// to hash, -c STRING a digest to compare with.
+	"shasum": {args: "a algorithm", ops: readAll}, "md5": {args: "s c", ops: readAll},
 	// base64(1), base32(1), basenc(1). GNU: -w COLS. BSD base64: -i FILE
 	// reads, -o FILE writes, -b COUNT.
 	"base64": base64Spec, "base32": base64Spec, "basenc": base64Spec,
@@ -138,8 +147,9 @@ var effectTable = map[string]spec{
 	"chgrp": {kind: edits, args: "from", reads: "reference", ops: ownerOps},
 	// cp(1), install(1): SOURCE... DEST, or -t DIRECTORY SOURCE...;
 	// install -d: every operand is a directory to create; -s runs strip.
+	// With -r, -R or -a cp copies directories whole.
 	"cp": {kind: edits, args: "S suffix sparse no-preserve", writes: "t target-directory",
-		optional: "backup reflink preserve context update", ops: copyOps},
+		optional: "backup reflink preserve context update", flags: "recursive archive", ops: cpOps},
 	"install": {kind: edits, args: "g group m mode o owner S suffix strip-program", writes: "t target-directory",
 		optional: "backup context", flags: "directory", acts: "s strip strip-program", ops: installOps},
 	// mv(1): the sources are removed, so they are written too.
@@ -200,7 +210,8 @@ var effectTable = map[string]spec{
 	"curl": curlSpec,
 	"wget": wgetSpec,
 	// scp(1), rsync(1): the last operand is the destination; host:path
-	// operands are remote.
+	// operands are remote. With -r (rsync: -r, -a) the sources are
+	// copied whole.
 	"scp": {kind: acts, args: "c J l o P S X D", reads: "F i", acts: "S", ops: scpOps},
 	"rsync": {kind: acts, args: "e rsh rsync-path f filter exclude include chmod chown usermap groupmap B block-size " +
 		"bwlimit max-size min-size timeout contimeout port sockopts out-format log-file-format @ modify-window " +
@@ -209,7 +220,7 @@ var effectTable = map[string]spec{
 		"partial-dir copy-as",
 		reads:  "exclude-from include-from files-from password-file compare-dest copy-dest link-dest read-batch early-input",
 		writes: "log-file backup-dir T temp-dir write-batch only-write-batch",
-		flags:  "list-only remove-source-files remove-sent-files", acts: "e rsh rsync-path", ops: rsyncOps},
+		flags:  "list-only remove-source-files remove-sent-files recursive archive", acts: "e rsh rsync-path", ops: rsyncOps},
 	// find(1): -delete removes under the starting points; -fprint*, -fls
 	// write a file. The commands of -exec are reported on their own.
 	"find": {kind: acts, raw: true, ops: findOps},
@@ -232,9 +243,13 @@ var wrapperTable = map[string]spec{
 }
 
 var (
+	// grep -C NUM / --context=NUM: GNU takes a separate word, BSD grep
+	// (macOS) only an attached one (`-C2`; `grep -C foo .env` reads
+	// .env). Taken as attached only, which reads the more files.
 	grepSpec = spec{args: "e regexp m max-count label binary-files d directories D devices include exclude exclude-dir " +
-		"A after-context B before-context C context group-separator",
-		reads: "f file exclude-from", optional: "color colour", flags: "recursive dereference-recursive", ops: grepOps}
+		"A after-context B before-context group-separator",
+		reads: "f file exclude-from", optional: "color colour C context",
+		flags: "recursive dereference-recursive include-dir", ops: grepOps}
 	base64Spec  = spec{args: "w wrap b break", reads: "i input", writes: "o output", ops: readAll}
 	hexdumpSpec = spec{args: "e format n length s skip", reads: "f format-file", optional: "L color", ops: readAll}
 	awkSpec     = spec{kind: acts, stop: true, args: "F field-separator v assign e source W", reads: "f file i include E exec",
@@ -352,6 +367,22 @@ func copyOps(l *cmdline, out *effectList) {
 	out.write(ops[len(ops)-1])
 }
 
+// cpOps: copyOps, where -r, -R and -a (--recursive, --archive) copy
+// the sources' trees.
+func cpOps(l *cmdline, out *effectList) {
+	if !l.has("r", "R", "recursive", "a", "archive") {
+		copyOps(l, out)
+		return
+	}
+	ops := l.operands()
+	if l.has("t", "target-directory") || len(ops) == 0 {
+		out.readTree(nil, ops...)
+		return
+	}
+	out.readTree(nil, ops[:len(ops)-1]...)
+	out.write(ops[len(ops)-1])
+}
+
 func installOps(l *cmdline, out *effectList) {
 	if l.has("d", "directory") {
 		writeAll(l, out)
@@ -432,6 +463,10 @@ func chmodOps(l *cmdline, out *effectList) {
 	out.write(files...)
 }
 
+// grepOps: the pattern is the first operand unless -e/-f give it. With
+// -r, -R or -d recurse every operand is read as a tree (the working
+// directory when there is none), filtered by --include, --exclude and
+// --exclude-dir (grepFilter).
 func grepOps(l *cmdline, out *effectList) {
 	ops := l.operands()
 	if !l.has("e", "regexp", "f", "file") && len(ops) > 0 {
@@ -439,21 +474,255 @@ func grepOps(l *cmdline, out *effectList) {
 	}
 	recursive := l.has("r", "R", "recursive", "dereference-recursive")
 	for _, d := range l.values("d", "directories") {
-		recursive = recursive || d.Text == "recurse"
+		recursive = recursive || d.Text == "recurse" || d.Dynamic
 	}
-	if len(ops) == 0 && recursive && !l.c.TrailingArgs {
+	if !recursive {
+		out.read(ops...)
+		return
+	}
+	if len(ops) == 0 && !l.c.TrailingArgs {
 		// grep -r with no file searches the working directory.
-		out.read(made(".", arg{Word: l.c.Args[0]}, false))
+		ops = []arg{made(".", arg{Word: l.c.Args[0]}, false)}
 	}
-	out.read(ops...)
+	for _, o := range ops {
+		out.readTree(grepFilter(l, o), o)
+	}
 }
 
+// grepFilter reads grep's --include, --exclude and --exclude-dir for the
+// entries below the operand top, as GNU grep(1) and BSD grep(1) (macOS)
+// apply them: among --include and --exclude the last matching one wins;
+// when none matches a file is read unless the first of them is
+// --include (GNU; BSD: unless there is any --include, which reads less).
+// --exclude-dir skips a directory whose base name matches (BSD: unless a
+// --include-dir follows, so that option turns them all off here).
+//
+// The two greps match differently (GNU a base name or any trailing part
+// of the path, BSD the base name or the whole path, both with fnmatch(3)
+// where `*` crosses "/"), so only the matches both agree on are trusted:
+// an --exclude counts when it matches the base name, an --include when
+// it matches any trailing part. A glob with `[` or `\` is not read: as an
+// --exclude it matches nothing, as an --include everything. Patterns from
+// --exclude-from are left out (they only exclude). What is read is never
+// less than either grep reads.
+func grepFilter(l *cmdline, top arg) *Filter {
+	type pat struct {
+		opt  string
+		glob string
+		ok   bool // a glob of literals, `*` and `?` only
+	}
+	var files, dirs []pat
+	includeDir := false
+	for _, it := range l.items {
+		switch it.opt {
+		case "include", "exclude":
+			if it.has {
+				files = append(files, pat{it.opt, it.val.Text, !it.val.Dynamic && simpleGlob(it.val.Text)})
+			}
+		case "exclude-dir":
+			if it.has && !it.val.Dynamic && simpleGlob(it.val.Text) {
+				dirs = append(dirs, pat{it.opt, it.val.Text, true})
+			}
+		case "include-dir":
+			includeDir = true
+		}
+	}
+	if len(files) == 0 && (len(dirs) == 0 || includeDir) {
+		return nil
+	}
+	prefix := strings.TrimSuffix(top.Text, "/") + "/"
+	return &Filter{Entry: func(rel string, dir bool) EntryVerdict {
+		base := path.Base(rel)
+		if dir {
+			if includeDir {
+				return EntryDefault
+			}
+			for _, p := range dirs {
+				if wildMatch(p.glob, base) {
+					return EntrySkip
+				}
+			}
+			return EntryDefault
+		}
+		read := len(files) == 0 || files[0].opt != "include"
+		full := prefix + rel
+		for _, p := range files {
+			switch {
+			case p.opt == "exclude" && p.ok && wildMatch(p.glob, base):
+				read = false
+			case p.opt == "include" && (!p.ok || wildSuffix(p.glob, full)):
+				read = true
+			}
+		}
+		if !read {
+			return EntrySkip
+		}
+		return EntryDefault
+	}}
+}
+
+// rgOps: the pattern is the first operand unless -e/-f (or --files,
+// --type-list, which take none) say otherwise. Operands are searched as
+// trees, the working directory when there is none; --files only lists
+// names.
 func rgOps(l *cmdline, out *effectList) {
 	ops := l.operands()
-	if !l.has("e", "regexp", "f", "file", "files", "type-list") && len(ops) > 0 {
+	if l.has("type-list") {
+		return
+	}
+	if l.has("files") {
+		out.read(ops...)
+		return
+	}
+	if !l.has("e", "regexp", "f", "file") && len(ops) > 0 {
 		ops = ops[1:]
 	}
-	out.read(ops...)
+	if len(ops) == 0 && !l.c.TrailingArgs {
+		// With no path rg searches the working directory (or its standard
+		// input, when that is a pipe: the directory is the stronger case).
+		ops = []arg{made(".", arg{Word: l.c.Args[0]}, false)}
+	}
+	f := rgFilter(l)
+	for _, o := range ops {
+		out.readTree(f, o)
+	}
+}
+
+// rgFilter reads what rg(1) leaves out below a directory it searches
+// (the ignore crate's precedence: --glob overrides, then ignore files,
+// then hidden files). Hidden files are left out unless --hidden, -.,
+// -uu, a --type (a type's globs may name a hidden file) or an
+// --ignore-file (it may whitelist) is given; an ignore file's `!` line
+// is the caller's to check. Globs: the last matching one wins, `!GLOB`
+// leaves an entry out, GLOB names it (it is then read even if hidden),
+// and with any GLOB a file no GLOB names is left out. Only globs without
+// `/`, `[`, `{`, `\` or `**` are read (matched against the base name);
+// another GLOB names every entry, another `!GLOB` none.
+func rgFilter(l *cmdline) *Filter {
+	f := &Filter{Hidden: true}
+	unrestricted := 0
+	type glob struct {
+		neg, fold, dirOnly, ok bool
+		pat                    string
+	}
+	var globs []glob
+	fold := l.has("glob-case-insensitive")
+	for _, it := range l.items {
+		switch it.opt {
+		case "hidden", ".", "t", "type", "type-add", "ignore-file":
+			f.Hidden = false
+		case "u", "unrestricted":
+			unrestricted++
+		case "g", "glob", "iglob":
+			if !it.has {
+				continue
+			}
+			g := glob{fold: fold || it.opt == "iglob", pat: it.val.Text, ok: !it.val.Dynamic}
+			if strings.HasPrefix(g.pat, "!") {
+				g.neg, g.pat = true, g.pat[1:]
+			}
+			if strings.HasSuffix(g.pat, "/") {
+				g.dirOnly, g.pat = true, strings.TrimSuffix(g.pat, "/")
+			}
+			g.ok = g.ok && g.pat != "" && simpleGlob(g.pat) && !strings.ContainsAny(g.pat, "/{") && !strings.Contains(g.pat, "**")
+			if g.fold {
+				g.pat = strings.ToLower(g.pat)
+			}
+			globs = append(globs, g)
+		}
+	}
+	if unrestricted >= 2 {
+		f.Hidden = false
+	}
+	if len(globs) == 0 {
+		return f
+	}
+	f.Entry = func(rel string, dir bool) EntryVerdict {
+		base := path.Base(rel)
+		v, positive := EntryDefault, false
+		for _, g := range globs {
+			name := base
+			if g.fold {
+				name = strings.ToLower(base)
+			}
+			hit := g.ok && (!g.dirOnly || dir) && wildMatch(g.pat, name)
+			switch {
+			case g.neg && hit:
+				v = EntrySkip
+			case !g.neg && (hit || !g.ok):
+				v = EntryListed
+			}
+			positive = positive || !g.neg
+		}
+		if v == EntryDefault && positive && !dir {
+			return EntrySkip // overrides with a whitelist leave out what they do not name
+		}
+		return v
+	}
+	return f
+}
+
+// simpleGlob reports whether a glob uses no special characters but `*`
+// and `?`, which every fnmatch(3) and glob library reads alike.
+func simpleGlob(g string) bool { return !strings.ContainsAny(g, "[\\") }
+
+// wildMatch matches name against a glob of literals, `*` (any run of
+// characters, "/" included) and `?` (one character).
+func wildMatch(glob, name string) bool {
+	g, n := []rune(glob), []rune(name)
+	gi, ni, star, mark := 0, 0, -1, 0
+	for ni < len(n) {
+		switch {
+		case gi < len(g) && g[gi] == '*':
+			star, mark = gi, ni
+			gi++
+		case gi < len(g) && (g[gi] == '?' || g[gi] == n[ni]):
+			gi++
+			ni++
+		case star >= 0:
+			mark++
+			gi, ni = star+1, mark
+		default:
+			return false
+		}
+	}
+	for gi < len(g) && g[gi] == '*' {
+		gi++
+	}
+	return gi == len(g)
+}
+
+// wildSuffix reports whether the glob matches the whole path or a
+// trailing part of it that starts after a "/".
+func wildSuffix(glob, p string) bool {
+	if wildMatch(glob, p) {
+		return true
+	}
+	for i := 0; i < len(p); i++ {
+		if p[i] == '/' && wildMatch(glob, p[i+1:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// diffOps: every operand, and --from-file/--to-file, is read as a tree.
+func diffOps(l *cmdline, out *effectList) {
+	out.readTree(nil, l.values("from-file", "to-file")...)
+	out.readTree(nil, l.operands()...)
+}
+
+// treeOps: with --fromfile or --fromtabfile the operands are files whose
+// lines tree prints ("." is standard input); otherwise they are listed.
+func treeOps(l *cmdline, out *effectList) {
+	if !l.has("fromfile", "fromtabfile") {
+		return
+	}
+	for _, o := range l.operands() {
+		if o.Text != "." || o.Dynamic {
+			out.read(o)
+		}
+	}
 }
 
 func jqOps(l *cmdline, out *effectList) {
@@ -834,11 +1103,14 @@ func remote(a arg) bool {
 
 func scpOps(l *cmdline, out *effectList) {
 	ops := l.operands()
+	tree := l.has("r")
 	for i, o := range ops {
 		switch {
 		case remote(o):
 		case i == len(ops)-1 && i > 0:
 			out.write(o)
+		case tree:
+			out.readTree(nil, o)
 		default:
 			out.read(o)
 		}
@@ -852,11 +1124,14 @@ func rsyncOps(l *cmdline, out *effectList) {
 		last = -1 // no destination: rsync lists the sources
 	}
 	moves := l.has("remove-source-files", "remove-sent-files")
+	tree := l.has("r", "recursive", "a", "archive")
 	for i, o := range ops {
 		switch {
 		case remote(o):
 		case i == last || moves:
 			out.write(o)
+		case tree:
+			out.readTree(nil, o)
 		default:
 			out.read(o)
 		}
@@ -896,7 +1171,7 @@ func tarOps(l *cmdline, out *effectList) {
 			dir = joinArg(dir, it.val)
 			dirs = append(dirs, dir)
 		case it.opt == "" && adds:
-			out.read(joinArg(dir, it.val))
+			out.readTree(nil, joinArg(dir, it.val)) // members are archived whole
 		case it.opt == "" && mode == "A":
 			out.read(it.val)
 		}
@@ -1117,6 +1392,181 @@ globals:
 			out.write(joinArg(cdir, d))
 		}
 	}
+	gitFileReads(sub, rest, cdir, out)
+}
+
+// gitFileReads reports the files a git subcommand prints that Read rules
+// must see: the working-tree files of `diff --no-index` and
+// `grep --no-index`/`--untracked` (as trees), `blame --contents FILE` and
+// blame's file operand, the path inside a revision (`show REV:PATH`,
+// `cat-file -p :PATH`, `log -L10,20:PATH`), and pathspecs after `--` of
+// the commands that print contents. A path inside a revision is relative
+// to the top of the work tree (`REV:./x` to the current directory); it
+// is reported relative to the current directory, which a Read rule on a
+// bare name (`.env`) matches either way (git-rev-parse(1) SPECIFYING
+// REVISIONS, git-diff(1), git-grep(1), git-blame(1), git-log(1)).
+func gitFileReads(sub arg, rest []arg, cdir arg, out *effectList) {
+	name := sub.Text
+	part := func(a arg, text string) arg {
+		return joinArg(cdir, arg{Word: Word{Text: text, Dynamic: a.Dynamic, Offset: a.Offset}, at: a.at})
+	}
+	switch name {
+	case "show", "cat-file", "log", "whatchanged", "shortlog", "diff", "blame", "annotate", "grep":
+	default:
+		return
+	}
+	// grep's options that take the next word (git-grep(1)).
+	grepArg := []string{"-e", "-f", "-A", "-B", "-C", "-m", "--max-count", "--max-depth", "--threads",
+		"--after-context", "--before-context", "--context"}
+	noIndex, untracked, pattern := false, false, false
+	var operands, specs []arg
+	for j := 0; j < len(rest); j++ {
+		w := rest[j]
+		t := w.Text
+		switch {
+		case t == "--":
+			specs = append(specs, rest[j+1:]...)
+			j = len(rest)
+		case w.Dynamic || !strings.HasPrefix(t, "-") || t == "-":
+			operands = append(operands, w)
+		case t == "--no-index":
+			noIndex = true
+		case t == "--untracked":
+			untracked = true
+		case (name == "blame" || name == "annotate") && (t == "--contents" || strings.HasPrefix(t, "--contents=")):
+			f := ""
+			if v, ok := strings.CutPrefix(t, "--contents="); ok {
+				f = v
+			} else if j+1 < len(rest) {
+				j++
+				w = rest[j]
+				f = w.Text
+			}
+			if f != "-" || w.Dynamic {
+				out.read(part(w, f))
+			}
+		case name == "log" && strings.HasPrefix(t, "-L"):
+			r := t[2:]
+			if r == "" && j+1 < len(rest) {
+				j++
+				w = rest[j]
+				r = w.Text
+			}
+			// -L<start>,<end>:<file> or -L:<funcname>:<file>; the range
+			// may hold ":" too, so both readings are reported.
+			if k := strings.LastIndexByte(r, ':'); k >= 0 {
+				out.read(part(w, r[k+1:]))
+				if f := strings.IndexByte(r, ':'); f != k && f >= 0 {
+					out.read(part(w, r[f+1:]))
+				}
+			}
+		case name == "grep" && containsStr(grepArg, t):
+			pattern = pattern || t == "-e" || t == "-f"
+			if j+1 < len(rest) {
+				j++
+				if t == "-f" && (rest[j].Text != "-" || rest[j].Dynamic) {
+					out.read(joinArg(cdir, rest[j]))
+				}
+			}
+		case name == "grep" && (strings.HasPrefix(t, "-e") || strings.HasPrefix(t, "-f") || strings.HasPrefix(t, "--regexp")):
+			pattern = true
+			if v, ok := strings.CutPrefix(t, "-f"); ok && v != "-" {
+				out.read(part(w, v))
+			}
+		}
+	}
+	switch {
+	case name == "grep":
+		if !pattern && len(operands) > 0 {
+			operands = operands[1:]
+		}
+		if !noIndex && !untracked {
+			// Tracked content only: the trees at the revisions named.
+			for _, o := range operands {
+				if p, ok := revPath(o.Text); ok && !o.Dynamic {
+					out.read(part(o, p))
+				}
+			}
+			return
+		}
+		paths := specs
+		if noIndex {
+			paths = append(operands, specs...)
+		}
+		var trees []arg
+		for _, p := range paths {
+			if strings.HasPrefix(p.Text, ":") && !p.Dynamic {
+				// Pathspec magic (`:!x`, `:(glob)**`): taken as everything.
+				p = made(".", p, false)
+			}
+			trees = append(trees, joinArg(cdir, p))
+		}
+		if len(trees) == 0 {
+			trees = []arg{joinArg(cdir, made(".", sub, false))}
+		}
+		out.readTree(nil, trees...)
+	case name == "diff" && noIndex:
+		for _, p := range append(operands, specs...) {
+			out.readTree(nil, joinArg(cdir, p))
+		}
+	case name == "blame" || name == "annotate":
+		for _, o := range operands {
+			if p, ok := revPath(o.Text); ok && !o.Dynamic {
+				out.read(part(o, p))
+				continue
+			}
+			out.read(joinArg(cdir, o))
+		}
+		for _, p := range specs {
+			out.read(joinArg(cdir, p))
+		}
+	default:
+		for _, o := range operands {
+			if p, ok := revPath(o.Text); ok && !o.Dynamic {
+				out.read(part(o, p))
+			}
+		}
+		for _, p := range specs {
+			if !strings.HasPrefix(p.Text, ":") || p.Dynamic {
+				out.read(joinArg(cdir, p))
+			}
+		}
+	}
+}
+
+// revPath returns the path of a `REV:PATH`, `:PATH` or `:N:PATH` object
+// name (git-rev-parse(1)); ok is false for a name without one (`HEAD`,
+// `:/message`, `HEAD:`, the root tree). A ":" inside `{...}` is part of
+// the revision (`HEAD@{1:00}`, `HEAD^{/fix: x}`).
+func revPath(t string) (string, bool) {
+	var p string
+	switch {
+	case strings.HasPrefix(t, ":/"):
+		return "", false
+	case len(t) >= 3 && t[0] == ':' && t[1] >= '0' && t[1] <= '3' && t[2] == ':':
+		p = t[3:]
+	case strings.HasPrefix(t, ":"):
+		p = t[1:]
+	default:
+		depth, k := 0, -1
+		for i := 0; i < len(t) && k < 0; i++ {
+			switch t[i] {
+			case '{':
+				depth++
+			case '}':
+				depth--
+			case ':':
+				if depth <= 0 {
+					k = i
+				}
+			}
+		}
+		if k < 0 {
+			return "", false
+		}
+		p = t[k+1:]
+	}
+	return p, p != ""
 }
 
 // gitOperands returns the operands of a git subcommand's words, skipping

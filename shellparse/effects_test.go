@@ -6,8 +6,8 @@ import (
 )
 
 // fx is what Effects reports for one command: its effects as
-// "access path" joined by ", " (a dynamic path is marked with "~"), and
-// writesOnly.
+// "access path" joined by ", " (a dynamic path is marked with "~", a
+// recursive read is "tree path"), and writesOnly.
 type fx struct {
 	effects    string
 	writesOnly bool
@@ -20,7 +20,11 @@ func renderEffects(effects []FileEffect) string {
 		if e.Path.Dynamic {
 			d = "~"
 		}
-		parts[i] = e.Access.String() + " " + d + e.Path.Text
+		access := e.Access.String()
+		if e.Recursive {
+			access = "tree"
+		}
+		parts[i] = access + " " + d + e.Path.Text
 	}
 	return strings.Join(parts, ", ")
 }
@@ -47,7 +51,7 @@ func TestEffects(t *testing.T) {
 		{src: `echo hi > "$OUT"`, want: []fx{{"write ~$OUT", true}}},
 		{src: `echo hi > $(mktemp)`, want: []fx{{"write ~$(mktemp)", true}, {"", false}}},
 		{src: `ls 2>&1 >/dev/null`, want: []fx{{"write /dev/null", true}}},
-		{src: `grep -e pat -r src`, want: []fx{{"read src", false}}},
+		{src: `grep -e pat -r src`, want: []fx{{"tree src", false}}},
 		{src: `find . -name x -exec cat {} \;`, want: []fx{{"", false}, {"read ~{}", false}}},
 
 		// Redirects.
@@ -85,14 +89,14 @@ func TestEffects(t *testing.T) {
 		{src: `wc --files0-from=list`, want: []fx{{"read list", false}}},
 		{src: `grep -n TODO a.go b.go`, want: []fx{{"read a.go, read b.go", false}}},
 		{src: `grep -f pats.txt in`, want: []fx{{"read pats.txt, read in", false}}},
-		{src: `grep -rn TODO`, want: []fx{{"read .", false}}},
+		{src: `grep -rn TODO`, want: []fx{{"tree .", false}}},
 		{src: `grep --exclude-dir=.git -A 3 x src`, want: []fx{{"read src", false}}},
 		{src: `egrep 'a|b' f`, want: []fx{{"read f", false}}},
-		{src: `rg -n TODO src > hits`, want: []fx{{"read src, write hits", true}}},
+		{src: `rg -n TODO src > hits`, want: []fx{{"tree src, write hits", true}}},
 		{src: `rg --files src`, want: []fx{{"read src", false}}},
-		{src: `rg -r X pat f`, want: []fx{{"read f", false}}},
-		{src: `rg --pre ./conv pat f > out`, want: []fx{{"read f, write out", false}}},
-		{src: `rg -z pat f > out`, want: []fx{{"read f, write out", false}}},
+		{src: `rg -r X pat f`, want: []fx{{"tree f", false}}},
+		{src: `rg --pre ./conv pat f > out`, want: []fx{{"tree f, write out", false}}},
+		{src: `rg -z pat f > out`, want: []fx{{"tree f, write out", false}}},
 		{src: `sed -n '1,5p' f > out`, want: []fx{{"read f, write out", true}}},
 		{src: `sed -n -e p -e 'w copy' f`, want: []fx{{"write copy, read f", true}}},
 		{src: `sed 'r /etc/passwd' f`, want: []fx{{"read /etc/passwd, read f", false}}},
@@ -107,8 +111,8 @@ func TestEffects(t *testing.T) {
 		{src: `cut -d: -f1 /etc/passwd`, want: []fx{{"read /etc/passwd", false}}},
 		{src: `tr a-z A-Z < in > out`, want: []fx{{"read in, write out", true}}},
 		{src: `nl -b a f`, want: []fx{{"read f", false}}},
-		{src: `diff -u a b`, want: []fx{{"read a, read b", false}}},
-		{src: `diff -U 3 a b`, want: []fx{{"read a, read b", false}}},
+		{src: `diff -u a b`, want: []fx{{"tree a, tree b", false}}},
+		{src: `diff -U 3 a b`, want: []fx{{"tree a, tree b", false}}},
 		{src: `cmp -n 10 a b 5 6`, want: []fx{{"read a, read b", false}}},
 		{src: `sha256sum -c SUMS`, want: []fx{{"read SUMS", false}}},
 		{src: `base64 -w0 key`, want: []fx{{"read key", false}}},
@@ -132,6 +136,69 @@ func TestEffects(t *testing.T) {
 		{src: `. ~/.profile`, opt: home, want: []fx{{"read /home/u/.profile", false}}},
 		{src: `tree -o tree.txt`, want: []fx{{"write tree.txt", true}}},
 		{src: `du -sh $D`, want: []fx{{"read ~$D", false}}},
+
+		// Commands of the safe list that read named files (issue: `fmt .env`).
+		{src: `fmt -w 72 .env`, want: []fx{{"read .env", false}}},
+		{src: `fmt -p '#' f`, want: []fx{{"read #, read f", false}}},
+		{src: `shasum -a 256 f`, want: []fx{{"read f", false}}},
+		{src: `md5 -s str f`, want: []fx{{"read f", false}}},
+		{src: `dir -la d`, want: []fx{{"", false}}},
+		{src: `tree --fromfile .env`, want: []fx{{"read .env", false}}},
+		{src: `tree --fromfile .`, want: []fx{{"", false}}},
+		{src: `tree -a ~/.ssh`, opt: home, want: []fx{{"", false}}},
+		{src: `tree $D`, want: []fx{{"write ~$D", true}}}, // $D may be `-o FILE`
+
+		// Recursive reads: trees.
+		{src: `grep -r SECRET .`, want: []fx{{"tree .", false}}},
+		{src: `grep -R . ~/.ssh`, opt: home, want: []fx{{"tree /home/u/.ssh", false}}},
+		{src: `grep --recursive x a b`, want: []fx{{"tree a, tree b", false}}},
+		{src: `grep -d recurse x a`, want: []fx{{"tree a", false}}},
+		{src: `grep --directories=recurse x`, want: []fx{{"tree .", false}}},
+		{src: `grep x a`, want: []fx{{"read a", false}}},
+		{src: `grep -C foo .env`, want: []fx{{"read .env", false}}},
+		{src: `grep -C 3 foo .env`, want: []fx{{"read foo, read .env", false}}}, // GNU: "3" is -C's
+		{src: `grep -C2 foo .env`, want: []fx{{"read .env", false}}},
+		{src: `diff -rN ~/.ssh sub`, opt: home, want: []fx{{"tree /home/u/.ssh, tree sub", false}}},
+		{src: `diff -N a b`, want: []fx{{"tree a, tree b", false}}},
+		{src: `diff --from-file=a b c`, want: []fx{{"tree a, tree b, tree c", false}}},
+		{src: `rg foo`, want: []fx{{"tree .", false}}},
+		{src: `rg --hidden foo ~/.ssh`, opt: home, want: []fx{{"tree /home/u/.ssh", false}}},
+		{src: `rg -e foo -e bar a`, want: []fx{{"tree a", false}}},
+		{src: `rg --type-list`, want: []fx{{"", false}}},
+		{src: `ls | rg foo`, want: []fx{{"", false}, {"tree .", false}}},
+		{src: `cp -a ~/.ssh keys`, opt: home, want: []fx{{"tree /home/u/.ssh, write keys", true}}},
+		{src: `cp -R -t d a`, want: []fx{{"write d, tree a", true}}},
+		{src: `scp -r d host:x`, want: []fx{{"tree d", false}}},
+
+		// git: files outside the objects, and paths inside revisions.
+		{src: `git diff --no-index a .env`, want: []fx{{"tree a, tree .env", false}}},
+		{src: `git diff --no-index -- ~/.ssh b`, opt: home, want: []fx{{"tree /home/u/.ssh, tree b", false}}},
+		{src: `git diff HEAD~1 -- .env`, want: []fx{{"read .env", false}}},
+		{src: `git diff --stat HEAD~1`, want: []fx{{"", false}}},
+		{src: `git blame --contents .env x`, want: []fx{{"read .env, read x", false}}},
+		{src: `git blame --contents=- x`, want: []fx{{"read x", false}}},
+		{src: `git blame -L 1,10 main.go`, want: []fx{{"read 1,10, read main.go", false}}},
+		{src: `git grep --no-index foo`, want: []fx{{"tree .", false}}},
+		{src: `git grep --no-index -e foo a b`, want: []fx{{"tree a, tree b", false}}},
+		{src: `git grep --no-index foo -- ':!x'`, want: []fx{{"tree .", false}}},
+		{src: `git grep --untracked foo -- src`, want: []fx{{"tree src", false}}},
+		{src: `git grep -n foo`, want: []fx{{"", false}}},
+		{src: `git grep -f pats.txt`, want: []fx{{"read pats.txt", false}}},
+		{src: `git grep foo HEAD:.env`, want: []fx{{"read .env", false}}},
+		{src: `git -C /r grep --no-index foo`, want: []fx{{"tree /r/.", false}}},
+		{src: `git show HEAD:.env`, want: []fx{{"read .env", false}}},
+		{src: `git show :.env`, want: []fx{{"read .env", false}}},
+		{src: `git show :2:conf/.env`, want: []fx{{"read conf/.env", false}}},
+		{src: `git show HEAD`, want: []fx{{"", false}}},
+		{src: `git show :/fix`, want: []fx{{"", false}}},
+		{src: `git show HEAD:`, want: []fx{{"", false}}},
+		{src: `git show 'HEAD^{/fix: x}:a/b'`, want: []fx{{"read a/b", false}}},
+		{src: `git cat-file -p main:.env`, want: []fx{{"read .env", false}}},
+		{src: `git -C sub cat-file blob v1:./k.pem`, want: []fx{{"read sub/./k.pem", false}}},
+		{src: `git log -L10,20:.env`, want: []fx{{"read .env", false}}},
+		{src: `git log -L :main:src/a.go`, want: []fx{{"read src/a.go, read main:src/a.go", false}}},
+		{src: `git log -p -- .env`, want: []fx{{"read .env", false}}},
+		{src: `git log --oneline -n 5`, want: []fx{{"", false}}},
 
 		// Writers.
 		{src: `mkdir -m 755 -p a b`, want: []fx{{"write a, write b", true}}},
@@ -157,7 +224,7 @@ func TestEffects(t *testing.T) {
 		{src: `chgrp staff f`, want: []fx{{"write f", true}}},
 		{src: `tee -a log out`, want: []fx{{"write log, write out", true}}},
 		{src: `tee --output-error=warn f`, want: []fx{{"write f", true}}},
-		{src: `cp -r src/ dst`, want: []fx{{"read src/, write dst", true}}},
+		{src: `cp -r src/ dst`, want: []fx{{"tree src/, write dst", true}}},
 		{src: `cp -S .bak a b`, want: []fx{{"read a, write b", true}}},
 		{src: `cp --backup=numbered a b`, want: []fx{{"read a, write b", true}}},
 		{src: `cp --target-directory=d a`, want: []fx{{"write d, read a", true}}},
@@ -208,7 +275,7 @@ func TestEffects(t *testing.T) {
 		{src: `xargs -a list rm`, want: []fx{{"read list", false}, {"write ~(operands from xargs)", true}}},
 		{src: `xargs -I{} cp {} /etc/`, want: []fx{{"", false}, {"write ~{}, write /etc/", true}}},
 		{src: `grep -rl x . | xargs sed -i s/a/b/`,
-			want: []fx{{"read .", false}, {"", false}, {"write ~(operands from xargs)", false}}},
+			want: []fx{{"tree .", false}, {"", false}, {"write ~(operands from xargs)", false}}},
 		{src: `find build -name '*.o' -delete`, want: []fx{{"write build", false}}},
 		{src: `find -delete`, want: []fx{{"write .", false}}},
 		{src: `find / -fprint /tmp/l`, want: []fx{{"write /tmp/l", false}}},
@@ -252,11 +319,11 @@ func TestEffects(t *testing.T) {
 		{src: `tar -xf a.tar -C /etc`, want: []fx{{"read a.tar, write /etc", false}}},
 		{src: `tar xzf a.tgz`, want: []fx{{"read a.tgz, write .", false}}},
 		{src: `tar -xzf a.tgz -O`, want: []fx{{"read a.tgz", false}}},
-		{src: `tar czf out.tgz -C src . -C /etc passwd`, want: []fx{{"write out.tgz, read src/., read /etc/passwd", false}}},
+		{src: `tar czf out.tgz -C src . -C /etc passwd`, want: []fx{{"write out.tgz, tree src/., tree /etc/passwd", false}}},
 		{src: `tar -tvf a.tar`, want: []fx{{"read a.tar", false}}},
 		{src: `tar -xPf a.tar`, want: []fx{{"read a.tar, write ., write ~(absolute paths in the archive)", false}}},
 		{src: `tar --extract --file=a.tar --directory=d`, want: []fx{{"read a.tar, write d", false}}},
-		{src: `tar -cf host:/x.tar d`, want: []fx{{"read d", false}}},
+		{src: `tar -cf host:/x.tar d`, want: []fx{{"tree d", false}}},
 		{src: `unzip a.zip -d out`, want: []fx{{"read a.zip, write out", false}}},
 		{src: `unzip -l a.zip`, want: []fx{{"read a.zip", false}}},
 		{src: `unzip -o a.zip`, want: []fx{{"read a.zip, write .", false}}},
@@ -286,7 +353,7 @@ func TestEffects(t *testing.T) {
 		{src: `scp a host:b`, want: []fx{{"read a", false}}},
 		{src: `scp -i key host:a /etc/b`, want: []fx{{"read key, write /etc/b", false}}},
 		{src: `scp ./a:b c`, want: []fx{{"read ./a:b, write c", false}}},
-		{src: `rsync -av --delete src/ /backup/`, want: []fx{{"read src/, write /backup/", false}}},
+		{src: `rsync -av --delete src/ /backup/`, want: []fx{{"tree src/, write /backup/", false}}},
 		{src: `rsync -e ssh host:x .`, want: []fx{{"write .", false}}},
 		{src: `rsync --remove-source-files a b`, want: []fx{{"write a, write b", false}}},
 		{src: `rsync a`, want: []fx{{"read a", false}}},
@@ -472,6 +539,112 @@ func TestEffectTableSpecs(t *testing.T) {
 			if s.raw && (s.args != "" || s.reads != "" || s.writes != "") {
 				t.Errorf("%s: a raw spec parses no options", name)
 			}
+		}
+	}
+}
+
+// TestReadFilters: what grep's and rg's options leave out below a
+// directory they read whole. Only what both greps (GNU, BSD) certainly
+// leave out is skipped.
+func TestReadFilters(t *testing.T) {
+	tests := []struct {
+		src    string
+		hidden bool
+		rel    string
+		dir    bool
+		want   EntryVerdict
+	}{
+		{`grep -r x .`, false, ".env", false, EntryDefault},
+		{`grep -r --exclude=.env x .`, false, ".env", false, EntrySkip},
+		{`grep -r --exclude=.env x .`, false, "sub/.env", false, EntrySkip},
+		{`grep -r --exclude=.env x .`, false, ".env.local", false, EntryDefault},
+		{`grep -r --exclude='.env*' x .`, false, "a/.env.local", false, EntrySkip},
+		{`grep -r --exclude '*.pem' x .`, false, "k.pem", false, EntrySkip},
+		{`grep -r --exclude='[.]env' x .`, false, ".env", false, EntryDefault}, // brackets: not read
+		{`grep -r --exclude=.env --include=.env x .`, false, ".env", false, EntryDefault},
+		{`grep -r --include=.env --exclude=.env x .`, false, ".env", false, EntrySkip},
+		{`grep -r --include='*.go' x .`, false, ".env", false, EntrySkip},
+		{`grep -r --include='*.go' x .`, false, "a.go", false, EntryDefault},
+		{`grep -r --include='s*' x .`, false, "sub/.env", false, EntryDefault}, // `*` may cross "/" in GNU's suffix match
+		{`grep -r --include='[a]*' x .`, false, ".env", false, EntryDefault},
+		{`grep -r --exclude=x --include='*.go' x .`, false, ".env", false, EntryDefault}, // GNU: first is --exclude
+		{`grep -r --exclude-dir=secrets x .`, false, "secrets", true, EntrySkip},
+		{`grep -r --exclude-dir=secrets x .`, false, "a/secrets", true, EntrySkip},
+		{`grep -r --exclude-dir=secrets x .`, false, "secrets", false, EntryDefault},
+		{`grep -r --exclude-dir=secrets --include-dir=x x .`, false, "secrets", true, EntryDefault},
+		{`grep -r --exclude=.env x $D`, false, ".env", false, EntrySkip},
+		{`grep -r --exclude="$X" x .`, false, ".env", false, EntryDefault},
+
+		{`rg x`, true, ".env", false, EntryDefault},
+		{`rg --hidden x`, false, ".env", false, EntryDefault},
+		{`rg -. x`, false, ".env", false, EntryDefault},
+		{`rg -uu x`, false, ".env", false, EntryDefault},
+		{`rg -u x`, true, ".env", false, EntryDefault},
+		{`rg -u -u x`, false, ".env", false, EntryDefault},
+		{`rg --no-ignore x`, true, ".env", false, EntryDefault},
+		{`rg -tpy x`, false, ".env", false, EntryDefault},
+		{`rg --ignore-file ig x`, false, ".env", false, EntryDefault},
+		{`rg -g '*.py' x`, true, ".env", false, EntrySkip},
+		{`rg -g '*.py' x`, true, "a.py", false, EntryListed},
+		{`rg -g '*.py' x`, true, ".config", true, EntryDefault},
+		{`rg -g '.*' x`, true, ".env", false, EntryListed},
+		{`rg -g '!.env' --hidden x`, false, ".env", false, EntrySkip},
+		{`rg -g '!.env' -g '.e*' x`, true, ".env", false, EntryListed},
+		{`rg --iglob '!.ENV' -. x`, false, ".env", false, EntrySkip},
+		{`rg -g '!.ENV' -. x`, false, ".env", false, EntryDefault},
+		{`rg -g '{a,b}' x`, true, ".env", false, EntryListed},
+		{`rg -g '!secrets/' x`, true, "secrets", true, EntrySkip},
+		{`rg -g '!secrets/' x`, true, "secrets", false, EntryDefault},
+		{`rg -g '!**/.env' -. x`, false, ".env", false, EntryDefault},
+	}
+	for _, tt := range tests {
+		s, err := Parse(tt.src, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.src, err)
+		}
+		effects, _ := Effects(&s.Commands[0])
+		tree := -1
+		for i, e := range effects {
+			if e.Recursive {
+				tree = i
+			}
+		}
+		if tree < 0 {
+			t.Errorf("%s: no tree read in %s", tt.src, renderEffects(effects))
+			continue
+		}
+		f := effects[tree].Filter
+		hidden, got := false, EntryDefault
+		if f != nil {
+			hidden = f.Hidden
+			if f.Entry != nil {
+				got = f.Entry(tt.rel, tt.dir)
+			}
+		}
+		if hidden != tt.hidden || got != tt.want {
+			t.Errorf("%s: %s (dir %v): hidden %v verdict %d, want %v %d", tt.src, tt.rel, tt.dir, hidden, got, tt.hidden, tt.want)
+		}
+	}
+}
+
+func TestWildMatch(t *testing.T) {
+	for _, tt := range []struct {
+		glob, name string
+		want       bool
+	}{
+		{"*", "", true},
+		{"*", "a/b", true},
+		{".env", ".env", true},
+		{".env", ".envx", false},
+		{".env*", ".env.local", true},
+		{"?.go", "a.go", true},
+		{"?.go", "ab.go", false},
+		{"*a*b", "xxaxxb", true},
+		{"*a*b", "xxaxxbx", false},
+		{"é?", "éé", true},
+	} {
+		if got := wildMatch(tt.glob, tt.name); got != tt.want {
+			t.Errorf("wildMatch(%q, %q) = %v", tt.glob, tt.name, got)
 		}
 	}
 }
