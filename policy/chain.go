@@ -111,10 +111,11 @@ var chain = []struct {
 
 // evaluation is the state of one Evaluate call.
 type evaluation struct {
-	cfg   *Config
-	req   Request
-	cwd   string
-	trace []Step
+	cfg       *Config
+	req       Request
+	cwd       string
+	trace     []Step
+	taintScan map[*string]*taintScan // notSafeContext's progress per shared Tainted list
 }
 
 // Evaluate runs the chain for one request and returns its Decision with the
@@ -285,9 +286,15 @@ func (e *evaluation) shellParts() ([]part, Decision, bool) {
 			if fe.Access == shellparse.Write {
 				cat, tool = CatWrite, ToolWrite
 			}
-			parts = append(parts, part{subject: fe.Path.Text, offset: fe.Path.Offset, category: cat, access: fe.Access,
-				path: fe.Path.Text, dynamic: fe.Path.Dynamic || c.DirDynamic, dir: dir, tool: tool, script: script, index: i,
-				cmd: nil})
+			fp := part{subject: fe.Path.Text, offset: fe.Path.Offset, category: cat, access: fe.Access,
+				path: fe.Path.Text, dynamic: fe.Path.Dynamic || c.DirDynamic || c.AfterLink, dir: dir, tool: tool, script: script, index: i,
+				cmd: nil}
+			if c.AfterLink && !fe.Path.Dynamic {
+				// The path is checked before the script runs; a link made
+				// earlier in it can send the access anywhere.
+				fp.why = "a link made earlier in this command can redirect " + fe.Path.Text + ", so where it lands is only known at run time"
+			}
+			parts = append(parts, fp)
 			if fe.Recursive && fe.Access == shellparse.Read {
 				parts[len(parts)-1].tree = &fe
 			}

@@ -78,12 +78,34 @@ func (e *evaluation) notSafeContext(c *shellparse.Command) string {
 			return a.Name + " is set"
 		}
 	}
-	for _, name := range c.Tainted {
-		if riskyVar(name) {
-			return name + " was set earlier"
+	if n := len(c.Tainted); n > 0 {
+		// The commands of one script share one growing Tainted list (each
+		// sees a prefix of it): scan each list once, however many
+		// commands see it.
+		sc := e.taintScan[&c.Tainted[0]]
+		if sc == nil {
+			sc = &taintScan{risky: -1}
+			if e.taintScan == nil {
+				e.taintScan = map[*string]*taintScan{}
+			}
+			e.taintScan[&c.Tainted[0]] = sc
+		}
+		for ; sc.scanned < n && sc.risky < 0; sc.scanned++ {
+			if riskyVar(c.Tainted[sc.scanned]) {
+				sc.risky = sc.scanned
+			}
+		}
+		if sc.risky >= 0 && sc.risky < n {
+			return c.Tainted[sc.risky] + " was set earlier"
 		}
 	}
 	return ""
+}
+
+// taintScan is how far one shared Tainted list has been scanned, and the
+// index of its first variable that changes what runs (-1: none yet).
+type taintScan struct {
+	scanned, risky int
 }
 
 // transparentWrapper: wrappers that add nothing of their own, so the

@@ -111,7 +111,13 @@ type Command struct {
 
 	// Unknown is non-empty when the command runs code that cannot be seen
 	// statically: a command name that is dynamic, `eval "$x"`, `sh -c "$(..)"`,
-	// `bash script.sh`, `source file`. It says what is unknown.
+	// `bash script.sh`, `source file`, or text that bash evaluates as code
+	// (an arithmetic expression that reads a variable the script did not set
+	// to a number, `${!x}`, `${x@P}`, `read 'a[$(id)]'`: see code.go). It
+	// says what is unknown. A place that evaluates text is reported as a
+	// command of its own, Args a keyword ("((", "$((", "let", "[[",
+	// "for ((", "${", "NAME[...]=") and the source text, when it is not a
+	// simple command already.
 	Unknown string
 	// StdinCode is true for a shell or interpreter that reads its program from
 	// standard input (`... | sh`, `python3 -`, `bash -s`).
@@ -130,9 +136,20 @@ type Command struct {
 	// dynamic directory came before.
 	Dir        string
 	DirDynamic bool
-	// Tainted lists variables that change what runs (PATH, LD_PRELOAD ...)
-	// assigned or exported earlier in the same shell.
+	// Tainted lists the variables assigned, exported or unset earlier in the
+	// same shell, so that those which change what runs (PATH, LD_PRELOAD
+	// ...) can be found: by `NAME=`, declare and its kin, `for`/`select`
+	// loop variables, arithmetic assignments, read, mapfile/readarray,
+	// `printf -v`, getopts, `wait -p`, unset, and `declare -n` targets.
 	Tainted []string
+	// AfterLink is true when a command that can create a link or put one
+	// in place (ln, cp -s/-r/-a, mv, tar -x, unzip, rsync, git checkout ...,
+	// see createsLinks) can run before this one in the same script: earlier
+	// in it, an earlier stage of a pipeline or pass of a loop, a background
+	// job. A path this command names may then be a link that did not exist
+	// when the script was checked, so where it leads is only known at run
+	// time.
+	AfterLink bool
 	// UserFunc is true when the command name is a function the script
 	// defines: it runs the script's code, whatever the name says.
 	UserFunc bool

@@ -50,6 +50,18 @@ func FuzzParse(f *testing.F) {
 		"a\\\nb > c",
 		"echo \xe2\x80\x8b > zero-width",
 		"cp -$'\\xff't $'\\xe2' a; tar $'\\xff'f a",
+		"ls\r#; rm -rf ~/",
+		"ls -la # see \\\nrm -rf ~/",
+		"echo $((1)) #\\\ntouch x",
+		"a[$(rm -rf /)]=1; a[`id`]+=1; a[${x:-$(id)}]=1; a=([$(id)]=1)",
+		"x='a[$(touch p)]'; echo $((x)) ${y[$x]} ${!x} ${x@P} ${y:x:1}; (( x )); [[ x -eq 0 ]]",
+		"for ((i=x;0;)); do :; done; test -v \"$x\"; [ -v 'a[$(touch p)]' ]; let 'a[$(touch p)]=1'",
+		"declare -i n; declare -n r=n; read n; printf -v r %d 1; mapfile -C 'rm x' -c 1 arr",
+		"for PATH in bin; do git status; done; read -r HOME; unset LD_PRELOAD; (( GIT_DIR = 1 ))",
+		"ln -s ~/.bashrc t; echo pwn >> t; f() { cat t; }; (tar xf a &); f",
+		"trap 'rm -rf /' EXIT; shopt -s lastpipe; echo x | read y",
+		"((((((1))))))",
+		"[[ ! ! ! ( x -eq 1 ) ]]",
 	} {
 		f.Add(seed)
 	}

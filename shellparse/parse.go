@@ -15,11 +15,19 @@ const (
 	// MaxSize is the largest script Parse reads, in bytes (1 MiB).
 	MaxSize = 1 << 20
 	// MaxDepth is how deeply constructs may nest: subshells, groups,
-	// substitutions, control flow and re-parsed `bash -c`/`eval` text
-	// each add a level.
+	// substitutions, control flow, re-parsed `bash -c`/`eval` text, and
+	// the operators of arithmetic and `[[ ]]` expressions and nested
+	// parameter expansions each add a level.
 	MaxDepth = 100
 	// MaxCommands is the most simple commands one script may hold.
 	MaxCommands = 20000
+	// MaxNesting bounds the running depth of brackets in any text handed
+	// to the parser (the script, and code re-parsed from it): each `(`,
+	// `{`, `[` adds one and each `)`, `}`, `]` takes one away, quoting
+	// ignored. MaxBrackets bounds how many `(`, `{`, `[` and `!` such a
+	// text holds at all. See checkNesting.
+	MaxNesting  = 1000
+	MaxBrackets = 20000
 )
 
 // Error codes of *Error. The policy reports them as the Decision's code.
@@ -62,10 +70,10 @@ func Parse(src string, opt Options) (*Script, error) {
 	}
 	p := newParser(src, opt)
 	p.parseInto(src, 0, nil)
+	p.finish()
 	if p.err != nil {
 		return nil, p.err
 	}
-	p.markFuncCalls()
 	return &Script{Source: src, Commands: p.cmds, Funcs: p.funcs}, nil
 }
 
@@ -87,10 +95,23 @@ func ParseArgv(argv []string, opt Options) (*Script, error) {
 	if len(words) > 0 {
 		p.emit(Command{Args: words, Offset: 0, End: len(src), Text: src, Parent: -1, Inner: -1})
 	}
+	p.finish()
 	if p.err != nil {
 		return nil, p.err
 	}
 	return &Script{Source: src, Commands: p.cmds, Funcs: p.funcs}, nil
+}
+
+// finish settles what needs the whole script: the arithmetic checks that
+// relied on variables holding numbers, AfterLink for commands that run
+// again or concurrently, and calls of the script's functions.
+func (p *parser) finish() {
+	if p.err != nil {
+		return
+	}
+	p.settleCode()
+	p.settleLinks()
+	p.markFuncCalls()
 }
 
 // markFuncCalls marks the commands whose name is a function the script
@@ -108,13 +129,22 @@ func (p *parser) markFuncCalls() {
 }
 
 // CheckInput refuses input that is not analysed at all: larger than MaxSize,
-// holding a NUL byte, or not valid UTF-8.
+// holding a NUL byte, a carriage return or U+FFFD, or not valid UTF-8.
+//
+// A carriage return is a blank to the parser but an ordinary word character
+// to bash, so `ls\r#; rm -rf ~/` would be `ls` and a comment to the gate and
+// run rm in bash; CRLF scripts fail in bash anyway. U+FFFD is what a decoder
+// puts in place of text it could not read (a JSON `\ud800`), so the text
+// checked is not the text that was sent.
 func CheckInput(src string) error {
 	if len(src) > MaxSize {
 		return &Error{Code: CodeTooLarge, Offset: -1, Msg: fmt.Sprintf("input is %d bytes, over the %d-byte limit", len(src), MaxSize)}
 	}
 	if i := strings.IndexByte(src, 0); i >= 0 {
 		return &Error{Code: CodeInvalid, Offset: i, Msg: "input holds a NUL byte"}
+	}
+	if i := strings.IndexByte(src, '\r'); i >= 0 {
+		return &Error{Code: CodeInvalid, Offset: i, Msg: "input holds a carriage return, which bash reads as part of a word and the parser as a blank (CRLF scripts fail in bash anyway)"}
 	}
 	if !utf8.ValidString(src) {
 		i := 0
@@ -126,6 +156,9 @@ func CheckInput(src string) error {
 			i += n
 		}
 		return &Error{Code: CodeInvalid, Offset: i, Msg: "input is not valid UTF-8"}
+	}
+	if i := strings.Index(src, "\uFFFD"); i >= 0 {
+		return &Error{Code: CodeInvalid, Offset: i, Msg: "input holds U+FFFD, the replacement character: the input was not valid text"}
 	}
 	return nil
 }
@@ -169,18 +202,34 @@ type parser struct {
 	upstream     []int // commands in earlier stages of enclosing pipelines
 	homeAssigned bool
 	state        shellState
+	assoc        bool // walking the array literal of a `declare -A`
+	lastpipe     bool // `shopt -s lastpipe`: a pipeline's last stage runs in the shell
+
+	// Links (links.go): a command that can create a link has run, the
+	// commands that can, and the ranges of commands that run again or
+	// concurrently.
+	afterLink bool
+	linkers   []int
+	spans     []span
+
+	vals valueFacts // code.go
 }
 
 // shellState is what earlier commands of the same shell change for later
-// ones: the directory and tainted variables. A subshell gets a copy.
+// ones: the directory, tainted variables, and what is known of variables'
+// values (code.go). A subshell gets a copy.
 type shellState struct {
 	dir        string
 	dirDynamic bool
 	tainted    []string
+	numeric    []string // variables that hold a number
+	ints       []string // variables with the integer attribute
 }
 
 func newParser(src string, opt Options) *parser {
-	return &parser{opt: opt, top: src, text: src, base: 0, parent: -1}
+	p := &parser{opt: opt, top: src, text: src, base: 0, parent: -1}
+	p.vals.mayInt = strings.Contains(src, "declare") || strings.Contains(src, "typeset") || strings.Contains(src, "local")
+	return p
 }
 
 func (p *parser) fail(code string, off int, msg string) {
@@ -219,7 +268,28 @@ func (p *parser) parseInto(text string, base int, from *Word) {
 	if p.err != nil {
 		return
 	}
-	f, err := syntax.NewParser(syntax.Variant(p.lang())).Parse(strings.NewReader(text), "")
+	at := func(i int) int {
+		if from != nil {
+			return from.Offset
+		}
+		return base + i
+	}
+	prefix := ""
+	if from != nil {
+		prefix = "nested code: "
+		// Quote removal made new text ($'\r', $'\x28'): it gets the checks
+		// the script got.
+		if err := CheckInput(text); err != nil {
+			e := err.(*Error)
+			p.fail(e.Code, from.Offset, prefix+e.Msg)
+			return
+		}
+	}
+	if e := checkNesting(text); e != nil {
+		p.fail(e.Code, at(e.Offset), prefix+e.Msg)
+		return
+	}
+	f, err := syntax.NewParser(syntax.Variant(p.lang()), syntax.KeepComments(true)).Parse(strings.NewReader(text), "")
 	if err != nil {
 		off := -1
 		var pe syntax.ParseError
@@ -229,11 +299,14 @@ func (p *parser) parseInto(text string, base int, from *Word) {
 		if from != nil {
 			off = from.Offset
 		}
-		msg := err.Error()
-		if from != nil {
-			msg = "nested code: " + msg
-		}
-		p.fail(CodeParse, off, msg)
+		p.fail(CodeParse, off, prefix+err.Error())
+		return
+	}
+	if pos, deep := checkComments(f); deep {
+		p.fail(CodeTooDeep, at(0), prefix+fmt.Sprintf("the syntax tree nests deeper than %d levels", 10*MaxDepth))
+		return
+	} else if pos.IsValid() {
+		p.fail(CodeParse, at(int(pos.Offset())), prefix+"a comment ends in a backslash: bash ends the comment at the newline, the parser joins the next line to it")
 		return
 	}
 	saved := *p
@@ -243,6 +316,79 @@ func (p *parser) parseInto(text string, base int, from *Word) {
 	}
 	p.stmts(f.Stmts)
 	p.text, p.base, p.baseWord = saved.text, saved.base, saved.baseWord
+}
+
+// checkNesting is a resource guard run before the parser sees any text. The
+// parser recurses once per level of nesting, and about 150,000 levels of
+// `(` overflow the Go stack, which kills the process instead of returning
+// an error (60,000 take half a gigabyte). It is not a tokenizer: quoting,
+// comments and here-documents are ignored on purpose, so it errs toward
+// refusing. The running depth of brackets (each `(`, `{`, `[` adds one,
+// each `)`, `}`, `]` takes one away, never below zero) must stay within
+// MaxNesting. Closers that close nothing in the shell (`( echo ')'; ( echo
+// ')'; ...`, `{ echo }; { echo }; ...`, case patterns) could keep that
+// count low while the real nesting grows, so the number of `(`, `{`, `[`
+// and `!` (`[[ ! ! ! ...`) must also stay within MaxBrackets, which bounds
+// the nesting whatever the closers.
+func checkNesting(text string) *Error {
+	depth, total := 0, 0
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '(', '{', '[':
+			depth++
+			total++
+			if depth > MaxNesting {
+				return &Error{Code: CodeTooDeep, Offset: i, Msg: fmt.Sprintf("brackets nest deeper than %d levels", MaxNesting)}
+			}
+		case '!':
+			total++
+		case ')', '}', ']':
+			if depth > 0 {
+				depth--
+			}
+			continue
+		default:
+			continue
+		}
+		if total > MaxBrackets {
+			return &Error{Code: CodeTooDeep, Offset: i, Msg: fmt.Sprintf("the text holds more than %d brackets and negations, more than is parsed", MaxBrackets)}
+		}
+	}
+	return nil
+}
+
+// checkComments finds a comment that ends in a backslash. bash ends a
+// comment at the newline whatever precedes it; the parser reads a
+// backslash-newline inside a comment as a line continuation and joins the
+// next line to the comment or to the command before it, so
+// `ls # see \` + newline + `rm -rf ~/` is one `ls` to the parser and runs
+// rm in bash. deep is true when the tree is too deep to look through.
+func checkComments(f *syntax.File) (pos syntax.Pos, deep bool) {
+	depth := 0
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if n == nil {
+			depth--
+			return true
+		}
+		if pos.IsValid() || deep {
+			return false
+		}
+		if c, ok := n.(*syntax.Comment); ok {
+			if strings.HasSuffix(c.Text, "\\") || strings.Contains(c.Text, "\\\n") {
+				pos = c.Hash
+			}
+			return false
+		}
+		// Ten syntax nodes per level of MaxDepth: a tree this deep is
+		// refused by the walk anyway.
+		if depth >= 10*MaxDepth {
+			deep = true
+			return false
+		}
+		depth++
+		return true
+	})
+	return pos, deep
 }
 
 func (p *parser) enter() bool {
@@ -256,6 +402,41 @@ func (p *parser) enter() bool {
 
 func (p *parser) leave() { p.depth-- }
 
+// walk is syntax.Walk over a word, an expression or a test, with the nodes
+// that can nest (parameter and arithmetic expansions, double quotes,
+// arithmetic and test operators) counted against MaxDepth.
+func (p *parser) walk(node syntax.Node, fn func(syntax.Node) bool) {
+	var counted []bool
+	syntax.Walk(node, func(n syntax.Node) bool {
+		if n == nil {
+			if counted[len(counted)-1] {
+				p.leave()
+			}
+			counted = counted[:len(counted)-1]
+			return true
+		}
+		if p.err != nil || !fn(n) {
+			return false
+		}
+		c := nests(n)
+		if c && !p.enter() {
+			p.leave()
+			return false
+		}
+		counted = append(counted, c)
+		return true
+	})
+}
+
+func nests(n syntax.Node) bool {
+	switch n.(type) {
+	case *syntax.ParamExp, *syntax.ArithmExp, *syntax.DblQuoted, *syntax.BinaryArithm, *syntax.UnaryArithm,
+		*syntax.ParenArithm, *syntax.BinaryTest, *syntax.UnaryTest, *syntax.ParenTest:
+		return true
+	}
+	return false
+}
+
 func (p *parser) stmts(list []*syntax.Stmt) {
 	for _, s := range list {
 		p.stmt(s)
@@ -268,6 +449,11 @@ func (p *parser) stmt(s *syntax.Stmt) {
 		return
 	}
 	defer p.leave()
+	start := len(p.cmds)
+	if s.Background || s.Coprocess {
+		// It runs alongside every command after it.
+		defer func() { p.spans = append(p.spans, span{start, len(p.cmds), spanConcurrent}) }()
+	}
 	if call, ok := s.Cmd.(*syntax.CallExpr); ok || s.Cmd == nil {
 		p.call(call, s)
 		return
@@ -280,11 +466,23 @@ func (p *parser) stmt(s *syntax.Stmt) {
 }
 
 // subshell runs fn with a copy of the shell state that is dropped after.
+// The lists are only ever appended to or rebuilt (removeStr), so capping
+// them makes the saved copy's first append reallocate, away from what fn
+// appended, without copying them here.
 func (p *parser) subshell(fn func()) {
 	saved := p.state
-	saved.tainted = append([]string(nil), saved.tainted...)
+	saved.tainted = saved.tainted[:len(saved.tainted):len(saved.tainted)]
+	saved.numeric = saved.numeric[:len(saved.numeric):len(saved.numeric)]
+	saved.ints = saved.ints[:len(saved.ints):len(saved.ints)]
 	fn()
 	p.state = saved
+}
+
+// loop walks fn, whose commands may run more than once.
+func (p *parser) loop(fn func()) {
+	start := len(p.cmds)
+	fn()
+	p.spans = append(p.spans, span{start, len(p.cmds), spanTogether})
 }
 
 func (p *parser) compound(c syntax.Command) {
@@ -306,22 +504,17 @@ func (p *parser) compound(c syntax.Command) {
 			p.stmts(ic.Then)
 		}
 	case *syntax.WhileClause:
-		p.stmts(c.Cond)
-		p.stmts(c.Do)
+		p.loop(func() {
+			p.stmts(c.Cond)
+			p.stmts(c.Do)
+		})
 	case *syntax.ForClause:
-		if wi, ok := c.Loop.(*syntax.WordIter); ok {
-			for _, w := range wi.Items {
-				p.nested(w, -1)
-			}
-		} else {
-			p.nested(c.Loop, -1)
-		}
-		p.stmts(c.Do)
+		p.loop(func() { p.forClause(c) })
 	case *syntax.CaseClause:
-		p.nested(c.Word, -1)
+		p.nested(c.Word, p.parent)
 		for _, item := range c.Items {
 			for _, pat := range item.Patterns {
-				p.nested(pat, -1)
+				p.nested(pat, p.parent)
 			}
 			p.stmts(item.Stmts)
 		}
@@ -336,89 +529,225 @@ func (p *parser) compound(c syntax.Command) {
 			}
 		}
 		// The body runs when the function is called; judge it as if it ran.
+		start := len(p.cmds)
 		p.subshell(func() { p.stmt(c.Body) })
+		p.spans = append(p.spans, span{start, len(p.cmds), spanAnytime})
 	case *syntax.TimeClause:
 		p.stmt(c.Stmt)
 	case *syntax.CoprocClause:
+		// A coprocess runs alongside every command after it.
+		start := len(p.cmds)
 		p.stmt(c.Stmt)
+		p.spans = append(p.spans, span{start, len(p.cmds), spanConcurrent})
 	case *syntax.DeclClause:
 		p.decl(c)
+	case *syntax.ArithmCmd:
+		p.arithSite(c, "((", p.parent, c.X)
+	case *syntax.LetClause:
+		p.arithSite(c, "let", p.parent, c.Exprs...)
+	case *syntax.TestClause:
+		p.testClause(c)
 	default:
-		// Arithmetic commands, [[ ]] tests, let: only their substitutions run.
-		p.nested(c, -1)
+		p.nested(c, p.parent)
 	}
+}
+
+// forClause walks `for NAME in WORDS`, `select NAME in WORDS` and
+// `for ((...))`. The loop variable is assigned before each pass, like a
+// standalone `NAME=item`: it taints later commands, and it holds a number
+// only when every item is one.
+func (p *parser) forClause(c *syntax.ForClause) {
+	switch l := c.Loop.(type) {
+	case *syntax.WordIter:
+		// Without `in`, the loop runs over "$@".
+		numeric := l.InPos.IsValid()
+		var deps []string
+		for _, w := range l.Items {
+			p.nested(w, p.parent)
+			ok, d := p.numericValue(w)
+			numeric = numeric && ok
+			deps = append(deps, d...)
+		}
+		name := l.Name.Value
+		if why := p.assigned(name, numeric, deps, -1, false); why != "" {
+			p.push(p.codeCommand(c, "for", why, p.parent))
+		} else if !numeric && p.vals.mayInt {
+			cmd := p.codeCommand(c, "for", "", p.parent)
+			p.vals.pending = append(p.vals.pending, pendingCode{idx: -1, cmd: cmd, notInt: []string{name}})
+		}
+		p.noteAssigns([]Assign{{Name: name, Dynamic: !numeric}})
+	case *syntax.CStyleLoop:
+		p.arithSite(l, "for ((", p.parent, l.Init, l.Cond, l.Post)
+	}
+	p.stmts(c.Do)
 }
 
 // pipeline walks the stages of `a | b | c`; each stage's commands know the
 // commands of the earlier stages, whose output they may read.
 func (p *parser) pipeline(c *syntax.BinaryCmd) {
+	// Flatten without recursion: a pipeline can have any number of stages.
 	var stages []*syntax.Stmt
-	var flatten func(s *syntax.Stmt)
-	flatten = func(s *syntax.Stmt) {
+	todo := []*syntax.Stmt{c.Y, c.X}
+	for len(todo) > 0 {
+		s := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
 		if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) && len(s.Redirs) == 0 && !s.Negated {
-			flatten(b.X)
-			flatten(b.Y)
-			return
+			todo = append(todo, b.Y, b.X)
+			continue
 		}
 		stages = append(stages, s)
 	}
-	flatten(c.X)
-	flatten(c.Y)
 	saved := p.upstream
 	up := append([]int(nil), saved...)
-	for _, s := range stages {
+	first := len(p.cmds)
+	for i, s := range stages {
 		p.upstream = up
 		start := len(p.cmds)
-		// Each stage of a pipeline runs in a subshell in bash.
-		p.subshell(func() { p.stmt(s) })
+		// Each stage of a pipeline runs in a subshell in bash, but for the
+		// last one after `shopt -s lastpipe` (bash(1) SHELL BUILTIN
+		// COMMANDS, shopt).
+		if p.lastpipe && i == len(stages)-1 {
+			p.stmt(s)
+		} else {
+			p.subshell(func() { p.stmt(s) })
+		}
 		for i := start; i < len(p.cmds); i++ {
 			up = append(up, i)
 		}
 	}
 	p.upstream = saved
+	// The stages run at the same time.
+	p.spans = append(p.spans, span{first, len(p.cmds), spanTogether})
 }
 
-// decl handles `export`, `declare`, `local`, `readonly`, `typeset`.
+// decl handles `export`, `declare`, `local`, `readonly`, `typeset`. Its
+// options change what its assignments do (bash(1) declare): with -i the
+// variable evaluates what it is given as arithmetic, with -n it refers to
+// the variable its value names, with -A array subscripts are strings.
 func (p *parser) decl(c *syntax.DeclClause) {
 	idx := p.emit(Command{Parent: p.parent, Inner: -1})
 	if idx < 0 {
 		return
 	}
-	args := []Word{{Text: c.Variant.Value, Offset: p.off(c.Pos())}}
+	variant := c.Variant.Value
+	args := []Word{{Text: variant, Offset: p.off(c.Pos())}}
 	var assigns []Assign
+	var r risk
+	flags := ""
 	for _, a := range c.Args {
 		if a.Naked && a.Name == nil && a.Value != nil {
-			args = append(args, p.nested(a.Value, idx))
+			w := p.nested(a.Value, idx)
+			args = append(args, w)
+			switch {
+			case w.Dynamic:
+				r.set(variant + " is given a word only known at run time, and a subscript in a variable name runs commands")
+			case strings.HasPrefix(w.Text, "-"):
+				flags += w.Text[1:]
+			case strings.HasPrefix(w.Text, "+"):
+			default:
+				// `declare 'a[1]=x'`: a name the parser did not split off.
+				name, val, hasVal := strings.Cut(w.Text, "=")
+				p.nameText(name, &r)
+				base := baseName(name)
+				p.declared(base, flags, hasVal && numberText(val) && base == name, nil, hasVal, idx, &r)
+				assigns = append(assigns, Assign{Name: base, Value: val})
+			}
 			continue
 		}
 		if a.Name == nil {
 			continue
 		}
-		as := p.assignIn(a, idx)
+		p.assoc = a.Array != nil && strings.Contains(flags, "A")
+		as, numeric, deps := p.assignIn(a, idx)
+		p.assoc = false
+		if variant != "export" && strings.Contains(flags, "n") && a.Value != nil {
+			// A reference: what is assigned to it lands on the variable
+			// its value names, which may hold a subscript.
+			p.nameWord(Word{Text: as.Value, Dynamic: as.Dynamic}, variant+" -n", &r)
+			p.vals.namerefs = true
+			if !as.Dynamic {
+				p.noteAssigns([]Assign{{Name: baseName(as.Value)}})
+			}
+		}
+		if strings.Contains(flags, "i") && a.Value != nil && a.Index == nil {
+			// The value is evaluated as arithmetic, and a number is kept.
+			p.operand(a.Value, &r)
+			numeric, deps = true, nil
+		}
+		p.declared(as.Name, flags, numeric && a.Index == nil && a.Array == nil, deps, a.Value != nil || a.Array != nil || !a.Naked, idx, &r)
 		assigns = append(assigns, as)
 		args = append(args, Word{Text: as.Name + "=" + as.Value, Dynamic: as.Dynamic, Offset: p.off(a.Pos())})
 	}
-	p.fill(idx, Command{Args: args, Offset: p.off(c.Pos()), End: p.off(c.End()), Text: p.src(c.Pos(), c.End()), Parent: p.parent, Inner: -1})
+	if variant != "export" && variant != "readonly" && strings.Contains(flags, "n") && len(assigns) > 0 {
+		// `declare -n r; r=PATH; r=/tmp/x` sets PATH: which variable an
+		// assignment lands on is only known when it runs.
+		p.vals.namerefs = true
+		r.set(variant + " -n makes a reference, and what is assigned to it lands on the variable its value names, which the gate does not follow")
+	}
+	cmd := Command{Args: args, Offset: p.off(c.Pos()), End: p.off(c.End()), Text: p.src(c.Pos(), c.End()), Parent: p.parent, Inner: -1, Unknown: r.why}
+	if r.why == "" && len(r.vars) > 0 {
+		p.vals.pending = append(p.vals.pending, pendingCode{idx: idx, vars: r.vars})
+	}
+	p.fill(idx, cmd)
 	p.noteAssigns(assigns)
 }
 
-// assignIn resolves an assignment; substitutions in its value get parent
-// as their parent command.
-func (p *parser) assignIn(a *syntax.Assign, parent int) Assign {
+// declared records a variable given to declare and its kin, with the
+// options seen so far; hasVal says it is assigned a value.
+func (p *parser) declared(name, flags string, numeric bool, deps []string, hasVal bool, idx int, r *risk) {
+	if strings.Contains(flags, "i") {
+		if !containsStr(p.state.ints, name) {
+			p.state.ints = append(p.state.ints, name)
+		}
+		if p.vals.ints == nil {
+			p.vals.ints = map[string]bool{}
+		}
+		p.vals.ints[name] = true
+	}
+	if !hasVal {
+		return
+	}
+	if why := p.assigned(name, numeric, deps, idx, false); why != "" {
+		r.set(why)
+	}
+}
+
+// assignIn resolves an assignment; substitutions in its value and subscript
+// get parent as their parent command. It also reports whether the value is
+// a number for arithmetic, and the variables that relies on.
+func (p *parser) assignIn(a *syntax.Assign, parent int) (Assign, bool, []string) {
 	as := Assign{Name: a.Name.Value}
+	if a.Index != nil {
+		// `a[i]=v`, `a[i]+=v`: the subscript is arithmetic, and its
+		// substitutions run (code.go).
+		p.arithSite(a, a.Name.Value+"[...]=", parent, a.Index)
+	}
+	numeric := !a.Naked // `x=` leaves the empty string, which is 0
+	var deps []string
 	switch {
 	case a.Array != nil:
 		as.Dynamic = true
 		as.Value = p.src(a.Array.Pos(), a.Array.End())
 		p.nested(a.Array, parent)
+		numeric = false
 	case a.Value != nil:
 		w := p.nested(a.Value, parent)
 		as.Value, as.Dynamic = w.Text, w.Dynamic
+		numeric, deps = p.numericValue(a.Value)
 	}
 	if a.Index != nil {
 		as.Dynamic = true
+		numeric = false
 	}
-	return as
+	if a.Append {
+		// `x+=5` appends to the text already there.
+		if numeric && p.isNumeric(as.Name) {
+			deps = append(deps, as.Name)
+		} else {
+			numeric = false
+		}
+	}
+	return as, numeric, deps
 }
 
 // noteAssigns records assignments that stand alone (`X=1`, `export X=1`):
@@ -434,14 +763,15 @@ func (p *parser) noteAssigns(as []Assign) {
 	}
 }
 
-// nested walks the command and process substitutions inside a node (a word,
-// an arithmetic expression, a test) with parent as their parent command, and
+// nested walks a node (a word, an arithmetic expression, a test) with
+// parent as the parent command of what it finds: command and process
+// substitutions, and the places that evaluate text as code (code.go). It
 // returns the resolved word when node is a word.
 func (p *parser) nested(node syntax.Node, parent int) Word {
-	if node == nil || p.err != nil {
+	if isNilNode(node) || p.err != nil {
 		return Word{}
 	}
-	syntax.Walk(node, func(n syntax.Node) bool {
+	p.walk(node, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.CmdSubst:
 			p.substitution(n.Stmts, "$(...)", parent)
@@ -449,8 +779,25 @@ func (p *parser) nested(node syntax.Node, parent int) Word {
 		case *syntax.ProcSubst:
 			p.substitution(n.Stmts, n.Op.String()+"...)", parent)
 			return false
+		case *syntax.ArithmExp:
+			kw := "$(("
+			if n.Bracket {
+				kw = "$["
+			}
+			p.arithSite(n, kw, parent, n.X)
+			return false
+		case *syntax.ParamExp:
+			return p.paramExp(n, parent)
+		case *syntax.ArrayElem:
+			if n.Index != nil && !p.assoc {
+				p.arithSite(n, "[...]=", parent, n.Index)
+				if n.Value != nil {
+					p.nested(n.Value, parent)
+				}
+				return false
+			}
 		}
-		return p.err == nil
+		return true
 	})
 	if w, ok := node.(*syntax.Word); ok {
 		return p.word(w)
@@ -464,12 +811,13 @@ func (p *parser) substitution(stmts []*syntax.Stmt, via string, parent int) {
 		return
 	}
 	defer p.leave()
-	savedVia, savedParent, savedUp := p.via, p.parent, p.upstream
+	savedVia, savedParent, savedUp, savedAssoc := p.via, p.parent, p.upstream, p.assoc
 	p.via = appendVia(p.via, via)
 	p.parent = parent
 	p.upstream = nil
+	p.assoc = false
 	p.subshell(func() { p.stmts(stmts) })
-	p.via, p.parent, p.upstream = savedVia, savedParent, savedUp
+	p.via, p.parent, p.upstream, p.assoc = savedVia, savedParent, savedUp, savedAssoc
 }
 
 // call handles one simple command (or, with c nil, a statement that is only
@@ -489,9 +837,17 @@ func (p *parser) call(c *syntax.CallExpr, s *syntax.Stmt) {
 		return
 	}
 	if c != nil {
+		// A bare assignment stays in the shell; one before a command is
+		// for that command only.
+		bare := len(c.Args) == 0
 		for _, a := range c.Assigns {
-			if a.Name != nil {
-				cmd.Assigns = append(cmd.Assigns, p.assignIn(a, idx))
+			if a.Name == nil {
+				continue
+			}
+			as, numeric, deps := p.assignIn(a, idx)
+			cmd.Assigns = append(cmd.Assigns, as)
+			if why := p.assigned(as.Name, numeric, deps, idx, !bare); why != "" && cmd.Unknown == "" {
+				cmd.Unknown = why
 			}
 		}
 		for _, w := range c.Args {
@@ -521,28 +877,48 @@ func (p *parser) redirect(r *syntax.Redirect, parent int) Redirect {
 	return rd
 }
 
-// emit appends a command and returns its index.
-func (p *parser) emit(c Command) int {
+// push appends a command as it is and returns its index, or -1 past
+// MaxCommands.
+func (p *parser) push(c Command) int {
 	if len(p.cmds) >= MaxCommands {
 		p.fail(CodeTooLarge, -1, fmt.Sprintf("script holds more than %d commands", MaxCommands))
 		return -1
 	}
 	p.cmds = append(p.cmds, c)
-	idx := len(p.cmds) - 1
-	if c.Args != nil || c.Redirects != nil {
+	return len(p.cmds) - 1
+}
+
+// emit appends a command and returns its index.
+func (p *parser) emit(c Command) int {
+	idx := p.push(c)
+	if idx >= 0 && (c.Args != nil || c.Redirects != nil) {
 		p.fill(idx, c)
 	}
 	return idx
 }
 
-// fill completes the command at idx: context from the walk, then wrappers.
-func (p *parser) fill(idx int, c Command) {
+// context sets what the walk knows of where a command runs.
+func (p *parser) context(c *Command) {
 	c.Via = append([]string(nil), p.via...)
 	c.Dir, c.DirDynamic = p.state.dir, p.state.dirDynamic
-	c.Tainted = append([]string(nil), p.state.tainted...)
+	// Shared with the state, capped: the state only ever appends, so the
+	// command's view never changes, and a script with thousands of
+	// variables does not copy them for every command.
+	if n := len(p.state.tainted); n > 0 {
+		c.Tainted = p.state.tainted[:n:n]
+	}
+	c.AfterLink = p.afterLink
+}
+
+// fill completes the command at idx: context from the walk, then wrappers,
+// then what it changes for the commands after it.
+func (p *parser) fill(idx int, c Command) {
+	p.context(&c)
 	p.cmds[idx] = c
 	p.afterCommand(idx)
 	p.unwrap(idx)
+	p.builtinCode(idx)
+	p.noteLinker(idx)
 }
 
 // afterCommand updates the shell state with what the command at idx changes

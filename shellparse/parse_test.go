@@ -36,8 +36,20 @@ func TestParseFindsEveryCommand(t *testing.T) {
 		{"for x in $(a); do b; done; while c; do d; done; until e; do f; done", []string{"$(...): a", "b", "c", "d", "e", "f"}},
 		{"case $(a) in x) b;; *) c;; esac", []string{"$(...): a", "b", "c"}},
 		{"f() { a; }; function g { b; }", []string{"a", "b"}},
-		{"echo $(( $(a) + 1 ))", []string{"echo $(( $(a) + 1 ))", "$(...): a"}},
-		{"[[ -f $(a) ]] && (( $(b) ))", []string{"$(...): a", "$(...): b"}},
+		// The output of $(a) is evaluated as arithmetic, so the expansion is
+		// reported as code of its own (code.go); `wc -l` prints a number.
+		{"echo $(( $(a) + 1 ))", []string{"echo $(( $(a) + 1 ))", "$(( $(( $(a) + 1 ))", "$(...): a"}},
+		{"echo $(( $(wc -l < f) + 1 ))", []string{"echo $(( $(wc -l < f) + 1 ))", "$(...): wc -l"}},
+		{"[[ -f $(a) ]] && (( $(b) ))", []string{"$(...): a", "(( (( $(b) ))", "$(...): b"}},
+		// Subscripts of assignments are walked (`a[$(rm -rf /)]=1`).
+		{"a[$(a)]=1", []string{"", "a[...]= a[$(a)]=1", "$(...): a"}},
+		{"a[`a`]+=1", []string{"", "a[...]= a[`a`]+=1", "$(...): a"}},
+		{"a[${x:-$(a)}]=1", []string{"", "a[...]= a[${x:-$(a)}]=1", "$(...): a"}},
+		{"declare a[$(a)]=1", []string{"declare a=1", "a[...]= a[$(a)]=1", "$(...): a"}},
+		{"a=([$(a)]=1 [2]=$(b))", []string{"", "[...]= $(a)]=1", "$(...): a", "$(...): b"}},
+		{"a[1]=x; echo ${a[1]} ${#a[@]}", []string{"", "echo ${a[1]} ${#a[@]}"}},
+		{"trap 'a; b' EXIT", []string{"trap a; b EXIT", "trap: a", "trap: b"}},
+		{"mapfile -C 'a' -c 1 arr < f", []string{"mapfile -C a -c 1 arr", "mapfile -C: a"}},
 		{"x=$(a) y=1", []string{"", "$(...): a"}},
 		{"export P=$(a)", []string{"export P=$(a)", "$(...): a"}},
 		{"cat <<EOF\n$(a)\nEOF", []string{"cat", "$(...): a"}},
@@ -252,7 +264,7 @@ func TestParseRefusesBadInput(t *testing.T) {
 		{"10 MB", strings.Repeat("a", 10<<20), CodeTooLarge},
 		{"just over the cap", strings.Repeat("a", MaxSize+1), CodeTooLarge},
 		{"10000 nested $(", strings.Repeat("$(", 10000) + "ls" + strings.Repeat(")", 10000), CodeTooDeep},
-		{"10000 unclosed $(", strings.Repeat("$(", 10000), CodeParse},
+		{"10000 unclosed $(", strings.Repeat("$(", 10000), CodeTooDeep},
 		{"10000 nested groups", strings.Repeat("{ ", 10000) + "ls" + strings.Repeat("; }", 10000), CodeTooDeep},
 		{"deep bash -c", strings.Repeat("bash -c ", 1) + "'" + strings.Repeat("eval ", 200) + "ls'", CodeTooDeep},
 		{"unterminated double quote", `echo "abc`, CodeParse},
@@ -260,11 +272,47 @@ func TestParseRefusesBadInput(t *testing.T) {
 		{"unterminated heredoc in bash -c", `bash -c 'cat <<EOF'`, ""},
 		{"bad nested code", `bash -c 'echo "x'`, CodeParse},
 		{"too many commands", strings.Repeat("ls;", MaxCommands+1), CodeTooLarge},
+
+		// A carriage return is a blank to the parser and a word character
+		// to bash: `ls\r#; rm` is ls and a comment to one, rm to the other.
+		{"cr before a comment", "ls\r#; rm -rf ~/", CodeInvalid},
+		{"backslash cr lf", "echo x\\\r\nrm -rf ~/", CodeInvalid},
+		{"crlf line ends", "ls\r\nrm -rf ~/\r\n", CodeInvalid},
+		{"cr in nested code", "bash -c $'ls\\r#; rm -rf ~/'", CodeInvalid},
+		// A JSON "\ud800" decodes to U+FFFD.
+		{"replacement character", "echo \uFFFD; rm x", CodeInvalid},
+		// A comment ending in a backslash: bash ends it at the newline,
+		// the parser joins the next line.
+		{"comment continued", "ls -la # see \\\nrm -rf ~/", CodeParse},
+		{"comment continued after a word", "echo hello # \\\ntouch x", CodeParse},
+		{"comment continued after arithmetic", "echo $((1)) #\\\ntouch x", CodeParse},
+		{"comment continued in nested code", "bash -c 'ls # \\\nrm -rf ~/'", CodeParse},
+		{"comment ending the input in a backslash", "ls # \\", CodeParse},
+		// Nesting that would overflow the parser's stack or take its
+		// memory is refused before the parser sees it.
+		{"150000 nested (", strings.Repeat("(", 150000) + "ls" + strings.Repeat(")", 150000), CodeTooDeep},
+		{"(( and 500000 (", "((" + strings.Repeat("(", 500000) + "1" + strings.Repeat(")", 500000) + "))", CodeTooDeep},
+		{"60000 nested (", strings.Repeat("(", 60000) + "ls" + strings.Repeat(")", 60000), CodeTooDeep},
+		{"nesting behind quoted closers", strings.Repeat("(')';", 200000), CodeTooDeep},
+		{"nesting behind closers that are words", strings.Repeat("{ echo }; ", 50000) + "ls" + strings.Repeat("; }", 50000), CodeTooDeep},
+		{"nesting from $'\\x28'", "bash -c $'" + strings.Repeat("\\x28", 200000) + "'", CodeTooDeep},
+		{"520000 [[ !", "[[ " + strings.Repeat("! ", 520000) + "x ]]", CodeTooDeep},
+		// Within the guard's bounds, MaxDepth holds in every walk.
+		{"5000 [[ !", "[[ " + strings.Repeat("! ", 5000) + "x ]]", CodeTooDeep},
+		{"deep arithmetic in a word", "echo $((" + strings.Repeat("1+", 5000) + "1))", CodeTooDeep},
+		{"deep arithmetic command", "((" + strings.Repeat("- ", 5000) + "1))", CodeTooDeep},
+		{"deep arithmetic parens", "echo $((" + strings.Repeat("(", 900) + "1" + strings.Repeat(")", 900) + "))", CodeTooDeep},
+		{"deep test operators", "[[ " + strings.Repeat("x && ", 5000) + "x ]]", CodeTooDeep},
+		{"deep parameter defaults", "echo " + strings.Repeat("${x:-", 900) + strings.Repeat("}", 900), CodeTooDeep},
+		{"long pipeline", strings.Repeat("ls | ", 50000) + "ls", CodeTooDeep},
 	}
 	for _, tt := range tests {
 		t0 := time.Now()
 		_, err := Parse(tt.src, Options{})
 		took := time.Since(t0)
+		if took > time.Second {
+			t.Errorf("%s: took %v", tt.name, took)
+		}
 		var pe *Error
 		switch {
 		case tt.code == "" && err != nil && !errors.As(err, &pe):
@@ -273,5 +321,225 @@ func TestParseRefusesBadInput(t *testing.T) {
 			t.Errorf("%s: err = %v, want code %s", tt.name, err, tt.code)
 		}
 		t.Logf("%s: %v in %v", tt.name, err, took)
+	}
+	// An argv is checked too: `bash -c` in it is parsed.
+	var pe *Error
+	if _, err := ParseArgv([]string{"bash", "-c", "ls\r#; rm -rf ~/"}, Options{}); !errors.As(err, &pe) || pe.Code != CodeInvalid {
+		t.Errorf("ParseArgv with a carriage return: err = %v, want code %s", err, CodeInvalid)
+	}
+}
+
+// TestParseFindsCodeInStrings: text that bash evaluates as code (code.go)
+// gives a command with Unknown set; ordinary arithmetic and tests do not.
+func TestParseFindsCodeInStrings(t *testing.T) {
+	tests := []struct {
+		src  string
+		code bool
+	}{
+		// From the red-team report: all ran `touch p` in bash 5.2.
+		{`x='$(touch p)'; echo ${x@P}`, true},
+		{`x='a[$(touch p)]'; echo $((x))`, true},
+		{`x='a[$(touch p)]'; (( x ))`, true},
+		{`x='a[$(touch p)]'; [[ x -eq 0 ]]`, true},
+		{`x='a[$(touch p)]'; echo ${y[$x]}`, true},
+		{`x='a[$(touch p)]'; echo ${!x}`, true},
+		{`x='a[$(touch p)]'; for ((i=x;0;)); do :; done`, true},
+		{`x='a[$(touch p)]'; test -v "$x"`, true},
+		{`test -v 'a[$(touch p)]'`, true},
+		{`[ -v 'a[$(touch p)]' ]`, true},
+		{`[[ -v 'a[$(touch p)]' ]]`, true},
+		{`[[ 'a[$(touch p)]' -eq 1 ]]`, true},
+		{`let 'a[$(touch p)]=1'`, true},
+		{`echo $(( 'a[$(touch p)]' ))`, true},
+		// More of the same family.
+		{`echo $(( '$(touch p)' ))`, true},
+		{`echo $[x]`, true},
+		{`echo ${y:x}`, true},
+		{`echo ${y:0:$x}`, true},
+		{`x=$(cat f); echo $(( x + 1 ))`, true},
+		{`echo $(( $(cat f) + 1 ))`, true},
+		{`[[ $(cat f) -gt 0 ]]`, true},
+		{`[[ $1 -eq 0 ]]`, true},
+		{`a[x]=1`, true},
+		{`a=([x]=1)`, true},
+		{`read 'a[$(touch p)]'`, true},
+		{`read -r "$name"`, true},
+		{`printf -v 'a[$(touch p)]' x`, true},
+		{`declare 'a[$(touch p)]=1'`, true},
+		{`declare "$x=1"`, true},
+		{`declare -n r='a[$(touch p)]'`, true},
+		{`declare -i y; y=$x`, true},
+		{`y=$x; declare -i y`, true}, // settled at the end: a loop could repeat the assignment
+		{`f() { y=$x; }; declare -i y; f`, true},
+		{`declare -i y=$x`, true},
+		{`builtin let 'a[$(touch p)]'`, true},
+		{`x=1; echo ${!x}`, true},
+		{`i=0; while (( i < 3 )); do i=$(cat f); done`, true},
+		{`x=1; declare -n r=x; r=$(cat f); (( x ))`, true},
+		{`declare -n r; r=PATH; r=/tmp/x; git status`, true},
+		{`builtin declare -n r; r=PATH`, true},
+		{`export -n PATH`, false},
+		{`f() { (( n + 1 )); }; n=1; f`, true},
+		// Ordinary scripts stay clean.
+		{`echo $((1+2))`, false},
+		{`for ((i=0;i<3;i++)); do echo $i; done`, false},
+		{`for i in 1 2 3; do echo $((i*2)); done`, false},
+		{`for i in {1..10}; do echo $((i*2)); done`, false},
+		{`for i in $(seq 1 5); do echo $((i*2)); done`, false},
+		{`i=0; while (( i < 3 )); do i=$((i+1)); done`, false},
+		{`n=$(wc -l < f); echo $((n+1))`, false},
+		{`echo $(( $(date +%s) - 5 ))`, false},
+		{`n=$(grep -c x f); [[ $n -gt 0 ]]`, false},
+		{`n=$(grep -rc x .); (( n ))`, true}, // prints file:count lines
+		{`count=0; count=$((count + 1)); echo "$count"`, false},
+		{`start=$SECONDS; sleep 1; echo $((SECONDS - start))`, false},
+		{`[[ $# -eq 0 ]] && echo none`, false},
+		{`[[ -f x ]]`, false},
+		{`[[ $a == b* && -n $c ]]`, false},
+		{`[ "$a" = b ]`, false},
+		{`[ "$n" -eq 1 ]`, false}, // test's -eq reads a plain integer
+		{`test -d dir`, false},
+		{`test -v HOME`, false},
+		{`read -r line < f; echo "$line"`, false},
+		{`echo ${#x} ${x:-y} ${a[@]} ${!a[@]} ${!pre*} ${x@Q}`, false},
+		{`arr=(a b c); echo ${arr[0]} ${arr[@]:1:2}`, false},
+		{`declare -A m=([k]=v); echo "${!m[@]}"`, false},
+		{`x=5; declare -i y=x+1`, false},
+		{`(( x = 5 )); echo $(( x * 2 ))`, false},
+		{`let x=1 y=x+1`, false},
+		{`cat <<'EOF'` + "\n$((x)) ${!x}\nEOF", false},
+	}
+	for _, tt := range tests {
+		s, err := Parse(tt.src, Options{})
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tt.src, err)
+			continue
+		}
+		var unknown []string
+		for _, c := range s.Commands {
+			if c.Unknown != "" {
+				unknown = append(unknown, c.Text+": "+c.Unknown)
+			}
+		}
+		if got := len(unknown) > 0; got != tt.code {
+			t.Errorf("Parse(%q): code found %v, want %v %q", tt.src, got, tt.code, unknown)
+		}
+	}
+}
+
+// TestParseTaintsLoopAndReadVariables: a loop variable and the variables
+// builtins assign taint later commands like `NAME=value` does.
+func TestParseTaintsLoopAndReadVariables(t *testing.T) {
+	tests := []struct {
+		src     string
+		tainted string // in the last command's Tainted, or "" for none
+	}{
+		{"for PATH in bin:/usr/bin; do git status; done", "PATH"},
+		{"for HOME in /tmp; do rm -rf ~/x; done", "HOME"},
+		{"for LD_PRELOAD in ./x.so; do ls; done; ls", "LD_PRELOAD"},
+		{"for BASH_ENV in ./rc; do bash -c ls; done", "BASH_ENV"},
+		{"for GIT_DIR in ../x; do :; done; git status", "GIT_DIR"},
+		{"select GIT_DIR in a; do git status; done", "GIT_DIR"},
+		{"read PATH < f; git status", "PATH"},
+		{"read -r -p 'x' HOME; ls ~", "HOME"},
+		{"read -a LD_PRELOAD < f; ls", "LD_PRELOAD"},
+		{"while read -r BASH_ENV; do bash -c ls; done < f", "BASH_ENV"},
+		{"IFS= read -r GIT_DIR < f; git log", "GIT_DIR"},
+		{"mapfile PATH < f; ls", "PATH"},
+		{"readarray -t LD_PRELOAD < f; ls", "LD_PRELOAD"},
+		{"printf -v PATH %s /tmp; ls", "PATH"},
+		{"printf -vGIT_DIR %s x; git status", "GIT_DIR"},
+		{"getopts ab PATH; ls", "PATH"},
+		{"unset PATH; ls", "PATH"},
+		{"(( PATH = 0 )); ls", "PATH"},
+		{"let PATH=0; ls", "PATH"},
+		{"declare -n r=PATH; r=/tmp; ls", "PATH"},
+		{"export -n PATH; ls", "PATH"},
+		{"eval 'PATH=/tmp'; ls", "PATH"},
+		{"builtin read PATH < f; ls", "PATH"},
+		{"shopt -s lastpipe; echo /tmp | read PATH; ls", "PATH"},
+		// Not the shell's own: a pipeline stage or a wrapper's program.
+		{"echo /tmp | read PATH; ls", ""},
+		{"sudo read PATH; ls", ""},
+		{"bash -c 'read PATH'; ls", ""},
+	}
+	for _, tt := range tests {
+		s, err := Parse(tt.src, Options{})
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tt.src, err)
+			continue
+		}
+		last := s.Commands[len(s.Commands)-1]
+		got := containsStr(last.Tainted, tt.tainted)
+		if tt.tainted == "" {
+			got = len(last.Tainted) == 0 || !containsStr(last.Tainted, "PATH")
+		}
+		if !got {
+			t.Errorf("Parse(%q): last command %q tainted by %q, want %q", tt.src, last.Text, last.Tainted, tt.tainted)
+		}
+	}
+	// HOME set by a loop makes ~ dynamic inside it.
+	s, _ := Parse("for HOME in /tmp; do rm -rf ~; done", Options{Home: "/home/u"})
+	if w := s.Commands[0].Args[2]; !w.Dynamic {
+		t.Errorf("after for HOME, ~ = %q, not dynamic", w.Text)
+	}
+	// eval runs in the same shell: cd stays.
+	s, _ = Parse("eval 'cd /etc'; rm x", Options{})
+	if c := s.Commands[len(s.Commands)-1]; c.Dir != "/etc" {
+		t.Errorf("after eval 'cd /etc', rm runs in %q", c.Dir)
+	}
+}
+
+// TestParseAfterLink: commands that can run after a command that creates
+// links are marked.
+func TestParseAfterLink(t *testing.T) {
+	tests := []struct {
+		src  string
+		want []bool // AfterLink of each command, in order
+	}{
+		{"ln -s ~/.bashrc t; echo pwn >> t", []bool{false, true}},
+		{"echo x > t; ln -s ~/.bashrc t", []bool{false, false}},
+		{"link a t && cat t", []bool{false, true}},
+		{"(ln -s a t); echo >> t", []bool{false, true}},
+		{"echo $(ln -s a t) > t", []bool{true, false}},
+		{"sudo ln -s a t; cat t", []bool{false, false, true}},
+		{"a | ln -s x t | cat t", []bool{true, true, true}},
+		{"for i in 1 2; do echo pwn >> t; ln -s ~/.bashrc t; done", []bool{true, true}},
+		{"f() { echo pwn >> t; }; ln -s ~/.bashrc t; f", []bool{true, false, true}},
+		{"(sleep 1; echo pwn >> t) & ln -s a t", []bool{true, true, false}},
+		{"cp -s a t; cat t", []bool{false, true}},
+		{"cp -r src dst; cat dst/x", []bool{false, true}},
+		{"cp --archive src dst; cat dst/x", []bool{false, true}},
+		{"cp -Pf a t; cat t", []bool{false, true}},
+		{"cp a b; cat b", []bool{false, false}},
+		{"mv a t; cat t", []bool{false, true}},
+		{"tar -xzf a.tgz; cat x", []bool{false, true}},
+		{"tar xf a.tar; cat x", []bool{false, true}},
+		{"tar --extract -f a.tar; cat x", []bool{false, true}},
+		{"tar -czf a.tgz src; cat x", []bool{false, false}},
+		{"unzip a.zip; cat x", []bool{false, true}},
+		{"cpio -idv < a.cpio; cat x", []bool{false, true}},
+		{"rsync -a src/ dst/; cat dst/x", []bool{false, true}},
+		{"git -C repo checkout main; cat repo/x", []bool{false, true}},
+		{"git clone u d; cat d/x", []bool{false, true}},
+		{"git stash pop; cat x", []bool{false, true}},
+		{"git status; cat x", []bool{false, false}},
+		{"install -m 644 a b; cat b", []bool{false, false}},
+		{"$tool a b; cat b", []bool{false, true}},
+		{"bash -c 'ln -s a t'; cat t", []bool{false, false, true}},
+	}
+	for _, tt := range tests {
+		s, err := Parse(tt.src, Options{Home: "/home/u"})
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tt.src, err)
+			continue
+		}
+		var got []bool
+		for _, c := range s.Commands {
+			got = append(got, c.AfterLink)
+		}
+		if !cmp.Equal(got, tt.want) {
+			t.Errorf("Parse(%q) AfterLink = %v, want %v (%q)", tt.src, got, tt.want, argvs(s))
+		}
 	}
 }

@@ -87,6 +87,8 @@ func (p *parser) unwrap(idx int) {
 	switch {
 	case name == "eval":
 		p.evalCode(idx)
+	case name == "trap":
+		p.trapCode(idx)
 	case name == "source" || name == ".":
 		p.cmds[idx].Unknown = "source runs a file's code, which is not checked"
 		p.cmds[idx].Feeders = p.children(idx)
@@ -185,7 +187,7 @@ func (p *parser) wrapped(idx int, name string, spec optSpec) {
 	}
 	if name == "watch" && !containsStr(seen, "x") && !containsStr(seen, "exec") {
 		// watch passes its words joined by spaces to `sh -c`.
-		p.reparse(idx, joinWords(c.Args[i:]), "watch")
+		p.reparse(idx, joinWords(c.Args[i:]), "watch", false)
 		return
 	}
 	inner := Command{
@@ -269,8 +271,14 @@ func wrapperDir(name string, spec optSpec, opts []Word) (Word, bool) {
 	return dir, found
 }
 
-// emitInner adds the command that the wrapper at idx runs.
+// emitInner adds the command that the wrapper at idx runs. Each wrapper is
+// a level of nesting (`sudo sudo ... ls`).
 func (p *parser) emitInner(idx int, inner Command, via string) {
+	if !p.enter() {
+		p.leave()
+		return
+	}
+	defer p.leave()
 	savedVia, savedParent := p.via, p.parent
 	p.via = appendVia(p.cmds[idx].Via, via)
 	p.parent = idx
@@ -283,8 +291,10 @@ func (p *parser) emitInner(idx int, inner Command, via string) {
 }
 
 // reparse parses literal code held by the command at idx (`bash -c '...'`,
-// `eval '...'`, `watch 'cmd'`) and emits its commands under idx.
-func (p *parser) reparse(idx int, code Word, via string) {
+// `eval '...'`, `watch 'cmd'`) and emits its commands under idx. same says
+// the code runs in the shell that walks it (`eval`), so what it changes
+// (directory, variables) stays for later commands.
+func (p *parser) reparse(idx int, code Word, via string, same bool) {
 	if code.Dynamic {
 		p.cmds[idx].Unknown = via + " runs code that is only known at run time"
 		p.cmds[idx].Feeders = p.children(idx)
@@ -299,7 +309,11 @@ func (p *parser) reparse(idx int, code Word, via string) {
 	p.via = appendVia(p.cmds[idx].Via, via)
 	p.parent = idx
 	at := len(p.cmds)
-	p.subshell(func() { p.parseInto(code.Text, -1, &code) })
+	if same {
+		p.parseInto(code.Text, -1, &code)
+	} else {
+		p.subshell(func() { p.parseInto(code.Text, -1, &code) })
+	}
 	if len(p.cmds) > at {
 		p.cmds[idx].Inner = at
 	}
@@ -312,7 +326,24 @@ func (p *parser) evalCode(idx int) {
 	if len(args) == 0 {
 		return
 	}
-	p.reparse(idx, joinWords(args), "eval")
+	p.reparse(idx, joinWords(args), "eval", true)
+}
+
+// trapCode: `trap ARG SIGNAL...` runs ARG as code when a signal comes or
+// the shell exits (bash(1) trap). `trap -l`, `trap -p`, `trap SIGNAL` and
+// `trap - SIGNAL` run nothing.
+func (p *parser) trapCode(idx int) {
+	args := p.cmds[idx].Args[1:]
+	if len(args) > 0 && !args[0].Dynamic && strings.HasPrefix(args[0].Text, "-") && args[0].Text != "-" {
+		if args[0].Text != "--" {
+			return
+		}
+		args = args[1:]
+	}
+	if len(args) < 2 || !args[0].Dynamic && (args[0].Text == "-" || args[0].Text == "") {
+		return
+	}
+	p.reparse(idx, args[0], "trap", false)
 }
 
 func joinWords(ws []Word) Word {
@@ -375,7 +406,7 @@ func (p *parser) shellCode(idx int) {
 		// -n reads commands without running them.
 	case hasC:
 		if i < len(c.Args) {
-			p.reparse(idx, c.Args[i], path.Base(c.Args[0].Text)+" -c")
+			p.reparse(idx, c.Args[i], path.Base(c.Args[0].Text)+" -c", false)
 		}
 	case i < len(c.Args) && !stdin:
 		p.cmds[idx].Unknown = "a shell runs the script " + c.Args[i].Text + ", which is not checked"
@@ -397,7 +428,7 @@ func (p *parser) stdinCode(idx int, kind string) {
 		switch r.Op {
 		case "<<", "<<-", "<<<":
 			if kind == "sh" {
-				p.reparse(idx, r.Target, "heredoc")
+				p.reparse(idx, r.Target, "heredoc", false)
 			} else if r.Target.Dynamic {
 				p.cmds[idx].Unknown = "a program is fed from text only known at run time"
 				p.cmds[idx].Feeders = p.children(idx)
@@ -526,7 +557,10 @@ func (p *parser) findExec(idx int) {
 			// Runs in the directory of each file found.
 			p.state.dirDynamic = true
 		}
-		p.emit(inner)
+		if p.enter() {
+			p.emit(inner)
+		}
+		p.leave()
 		p.via, p.parent, p.state.dirDynamic = savedVia, savedParent, savedDyn
 		i = j
 	}

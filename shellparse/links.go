@@ -1,0 +1,171 @@
+package shellparse
+
+import (
+	"path"
+	"sort"
+	"strings"
+)
+
+// Links created earlier in the same script.
+//
+// A file a command writes is judged before the script runs, when the path
+// may not exist yet or be a plain file; a command earlier in the script can
+// make it a link by then (`ln -s ~/.bashrc t; echo x >> t`), and the write
+// lands where the link points. Command.AfterLink marks every command that
+// can run after one that creates links or puts them in place: later in the
+// script, later stages of a pipeline, the rest of a loop, a function body
+// when the script creates a link anywhere, and a background job when a
+// link may be created while it runs.
+
+// spanKind says how the commands of a span can run after a linker.
+type spanKind int
+
+const (
+	// spanTogether: a loop body or a pipeline. Its commands run again or
+	// at the same time, so a linker anywhere in it comes before all of them.
+	spanTogether spanKind = iota
+	// spanConcurrent: a background job, which runs alongside everything
+	// after it.
+	spanConcurrent
+	// spanAnytime: a function body, which runs whenever it is called.
+	spanAnytime
+)
+
+type span struct {
+	start, end int // command indices, end excluded
+	kind       spanKind
+}
+
+// noteLinker marks the shell as past a link once the command at idx can
+// create one.
+func (p *parser) noteLinker(idx int) {
+	if createsLinks(&p.cmds[idx]) {
+		p.afterLink = true
+		p.linkers = append(p.linkers, idx)
+	}
+}
+
+// settleLinks sets AfterLink on the spans that a linker can come before
+// out of the script's order.
+func (p *parser) settleLinks() {
+	if len(p.linkers) == 0 {
+		return
+	}
+	sort.Ints(p.linkers)
+	last := p.linkers[len(p.linkers)-1]
+	for _, sp := range p.spans {
+		hit := false
+		switch sp.kind {
+		case spanTogether:
+			i := sort.SearchInts(p.linkers, sp.start)
+			hit = i < len(p.linkers) && p.linkers[i] < sp.end
+		case spanConcurrent:
+			hit = last >= sp.start
+		case spanAnytime:
+			hit = true
+		}
+		if !hit {
+			continue
+		}
+		for i := sp.start; i < sp.end && i < len(p.cmds); i++ {
+			p.cmds[i].AfterLink = true
+		}
+	}
+}
+
+// createsLinks reports a command that can create a symbolic or hard link,
+// or put one in place: ln(1), link(1), mv(1), cp(1) with -s, -l, -d, -P,
+// -r/-R or -a (and their long forms), tar(1) and bsdtar(1) extracting,
+// unzip(1), 7z x/e, unrar x/e, cpio(1) -i/-p, pax(1) -r, rsync(1),
+// patch(1) (git-style diffs create symlinks), and git(1) commands that
+// write the work tree. A command whose name is only known at run time may
+// be any of them.
+func createsLinks(c *Command) bool {
+	if len(c.Args) == 0 {
+		return false
+	}
+	if c.Args[0].Dynamic {
+		return true
+	}
+	args := c.Args[1:]
+	switch path.Base(c.Args[0].Text) {
+	case "ln", "gln", "link", "mv", "gmv", "rsync", "unzip", "patch", "gpatch":
+		return true
+	case "cp", "gcp":
+		return hasOpt(args, "sldPrRa", "symbolic-link", "link", "no-dereference", "recursive", "archive", "preserve=links", "preserve=all")
+	case "tar", "gtar", "bsdtar":
+		if len(args) > 0 && !args[0].Dynamic && !strings.HasPrefix(args[0].Text, "-") && strings.Contains(args[0].Text, "x") {
+			return true // old style: `tar xzf a.tgz`
+		}
+		return hasOpt(args, "x", "extract", "get")
+	case "cpio":
+		return hasOpt(args, "ip", "extract", "pass-through")
+	case "pax":
+		return hasOpt(args, "r")
+	case "7z", "7za", "7zr", "unrar":
+		for _, w := range args {
+			if w.Dynamic || w.Text == "x" || w.Text == "e" {
+				return true
+			}
+		}
+	case "git":
+		switch gitSubcommand(args) {
+		case "", "clone", "checkout", "switch", "restore", "reset", "pull", "merge", "apply", "am",
+			"stash", "worktree", "submodule", "init", "cherry-pick", "rebase", "revert", "bisect",
+			"checkout-index", "read-tree", "sparse-checkout", "mv":
+			return true
+		}
+	}
+	return false
+}
+
+// hasOpt reports an option among the short letters or the long names
+// (a long name with "=value" matches only that value; any prefix of at
+// least two letters counts, as getopt_long(3) accepts abbreviations). A
+// dynamic word that could be an option counts too.
+func hasOpt(args []Word, short string, long ...string) bool {
+	for _, w := range args {
+		t := w.Text
+		switch {
+		case w.Dynamic && (strings.HasPrefix(t, "-") || strings.HasPrefix(t, "$")):
+			return true
+		case t == "--":
+			return false
+		case strings.HasPrefix(t, "--"):
+			name, val, hasVal := strings.Cut(t[2:], "=")
+			for _, l := range long {
+				lname, lval, lhasVal := strings.Cut(l, "=")
+				if len(name) < 2 || !strings.HasPrefix(lname, name) {
+					continue
+				}
+				if !lhasVal || hasVal && strings.Contains(val, lval) {
+					return true
+				}
+			}
+		case strings.HasPrefix(t, "-") && len(t) > 1:
+			if strings.ContainsAny(t[1:], short) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// gitSubcommand returns git's subcommand after its global options (git(1)
+// OPTIONS), or "" when it is only known at run time.
+func gitSubcommand(args []Word) string {
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		if w.Dynamic {
+			return ""
+		}
+		switch t := w.Text; {
+		case t == "-C" || t == "-c" || t == "--git-dir" || t == "--work-tree" || t == "--namespace" || t == "--config-env":
+			i++
+		case strings.HasPrefix(t, "-"):
+		default:
+			return t
+		}
+	}
+	return "-" // no subcommand: git prints its usage
+}
