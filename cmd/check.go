@@ -139,16 +139,16 @@ func (a *app) batchDecide(cfg *policy.Config, cwd string, line []byte, tooLong b
 	// A JSON object is a transcript entry; anything else, including a
 	// shell brace group such as `{ ls; } | wc`, is a shell command.
 	if bytes.HasPrefix(bytes.TrimLeft(line, " \t"), []byte("{")) && json.Valid(line) {
-		var obj struct {
-			Command *string `json:"command"`
-		}
-		if err := json.Unmarshal(line, &obj); err != nil || obj.Command == nil {
+		// Keys match exactly: encoding/json would also take "COMMAND".
+		var obj map[string]json.RawMessage
+		var command string
+		if err := json.Unmarshal(line, &obj); err != nil || json.Unmarshal(obj["command"], &command) != nil {
 			return bad(shellparse.CodeInvalid, "the line is JSON without a \"command\" string")
 		}
 		if err := checkStrictJSON(line); err != nil {
 			return bad(shellparse.CodeInvalid, "the line is ambiguous JSON: "+err.Error())
 		}
-		text = *obj.Command
+		text = command
 	}
 	return policy.Evaluate(cfg, policy.Request{Tool: policy.ToolBash, Command: text, Cwd: cwd})
 }

@@ -131,6 +131,14 @@ func gitUntracked(root string) func(string) bool {
 		if err != nil || strings.HasPrefix(rel, "..") {
 			return false
 		}
+		// The index names paths as git sees them: a symlinked directory on
+		// the way (a committed `.gatekeep -> cfg`) would hide the tracked
+		// file behind another name.
+		for p := path; p != root && p != filepath.Dir(p); p = filepath.Dir(p) {
+			if fi, err := os.Lstat(p); err != nil || fi.Mode()&os.ModeSymlink != 0 {
+				return false
+			}
+		}
 		return indexShowsUntracked(filepath.Join(root, ".git"), filepath.ToSlash(rel))
 	}
 }

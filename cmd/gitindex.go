@@ -3,8 +3,6 @@ package cmd
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -14,10 +12,9 @@ const maxIndexSize = 64 << 20
 
 // indexShowsUntracked reports whether the git directory gitDir positively
 // shows path (slash-separated, relative to the work tree) as not tracked:
-// gitDir is a real directory (not a `gitdir:` file or a link), and its index
-// is absent (nothing tracked yet) or a version 2 or 3 index without a split
-// index or sparse directories whose entries do not include path
-// (gitformat-index(5)). Anything else — index version 4 with its compressed
+// gitDir is a real directory (not a `gitdir:` file or a link) whose index
+// is a version 2 or 3 index, without a split index or sparse directories,
+// whose entries do not include path (gitformat-index(5)). Anything else — index version 4 with its compressed
 // paths, an extension it does not know to be harmless, a read error — is no
 // proof, and the answer is false.
 func indexShowsUntracked(gitDir, path string) bool {
@@ -25,10 +22,9 @@ func indexShowsUntracked(gitDir, path string) bool {
 	if err != nil || !fi.IsDir() {
 		return false
 	}
+	// No index is no proof: an empty .git shipped in a tarball, or `git
+	// init` run over unpacked files, has none either.
 	f, err := os.Open(filepath.Join(gitDir, "index"))
-	if errors.Is(err, fs.ErrNotExist) {
-		return true
-	}
 	if err != nil {
 		return false
 	}

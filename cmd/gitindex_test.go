@@ -39,7 +39,7 @@ func TestIndexShowsUntracked(t *testing.T) {
 		setup [][]string
 		want  bool
 	}{
-		{"no index yet", nil, true},
+		{"no index yet", nil, false},
 		{"other files tracked", [][]string{{"add", "a.txt"}}, true},
 		{"tracked", [][]string{{"add", "a.txt", local}}, false},
 		{"tracked and committed", [][]string{{"add", "a.txt", local}, {"commit", "-qm", "x"}}, false},

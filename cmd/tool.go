@@ -62,13 +62,15 @@ func findShell() string {
 	return "/bin/sh"
 }
 
-// shellEnv is the environment of what gatekeep execs: without BASH_ENV and
-// ENV, which would make a shell (the one `-c` starts, or one anywhere in an
+// shellEnv is the environment of what gatekeep execs: without BASH_ENV,
+// ENV and exported functions (BASH_FUNC_*), which would make a shell (the one `-c` starts, or one anywhere in an
 // argv such as `bash -- bash -c ...`) run a file gatekeep never saw.
 func shellEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
-		if hasPrefix(kv, "BASH_ENV=") || hasPrefix(kv, "ENV=") {
+		// BASH_FUNC_name%%=() {...}: a function bash imports at start,
+		// which would run in place of the command of that name.
+		if hasPrefix(kv, "BASH_ENV=") || hasPrefix(kv, "ENV=") || hasPrefix(kv, "BASH_FUNC_") {
 			continue
 		}
 		env = append(env, kv)

@@ -307,8 +307,12 @@ func (l *Loaded) merge(f *fileConfig, fi FileInfo) {
 		if fi.Changed {
 			why = "changed since it was trusted"
 		}
-		l.Warnings = append(l.Warnings, fmt.Sprintf("%s %s, so its %s %s ignored (its deny and ask rules apply); run `gatekeep trust` after reviewing it",
-			f.path, why, strings.Join(ignored, ", "), isAre(len(ignored), nAllow)))
+		cmd := "gatekeep trust"
+		if fi.Source == SourceLocal {
+			cmd += " " + f.path
+		}
+		l.Warnings = append(l.Warnings, fmt.Sprintf("%s %s, so its %s %s ignored (its deny and ask rules apply); run `%s` after reviewing it",
+			f.path, why, strings.Join(ignored, ", "), isAre(len(ignored), nAllow), cmd))
 	}
 }
 

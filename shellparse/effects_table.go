@@ -1505,7 +1505,16 @@ func gitFileReads(sub arg, rest []arg, cdir arg, out *effectList) {
 			trees = []arg{joinArg(cdir, made(".", sub, false))}
 		}
 		out.readTree(nil, trees...)
-	case name == "diff" && noIndex:
+	case name == "diff":
+		// Without --no-index too, git diff compares plain files when an
+		// operand lies outside the work tree or names no revision
+		// (git-diff(1)): every operand may be a path, read whole; one that
+		// is a revision names no file here and matches no rule.
+		for _, o := range operands {
+			if p, ok := revPath(o.Text); ok && !o.Dynamic && !noIndex {
+				out.read(part(o, p))
+			}
+		}
 		for _, p := range append(operands, specs...) {
 			out.readTree(nil, joinArg(cdir, p))
 		}

@@ -173,8 +173,11 @@ func TestEffects(t *testing.T) {
 		// git: files outside the objects, and paths inside revisions.
 		{src: `git diff --no-index a .env`, want: []fx{{"tree a, tree .env", false}}},
 		{src: `git diff --no-index -- ~/.ssh b`, opt: home, want: []fx{{"tree /home/u/.ssh, tree b", false}}},
-		{src: `git diff HEAD~1 -- .env`, want: []fx{{"read .env", false}}},
-		{src: `git diff --stat HEAD~1`, want: []fx{{"", false}}},
+		// git diff may read any operand as a plain file (git-diff(1)): a
+		// revision names no file and matches no rule.
+		{src: `git diff HEAD~1 -- .env`, want: []fx{{"tree HEAD~1, tree .env", false}}},
+		{src: `git diff --stat HEAD~1`, want: []fx{{"tree HEAD~1", false}}},
+		{src: `git diff /home/u/.ssh/id_rsa a.txt`, want: []fx{{"tree /home/u/.ssh/id_rsa, tree a.txt", false}}},
 		{src: `git blame --contents .env x`, want: []fx{{"read .env, read x", false}}},
 		{src: `git blame --contents=- x`, want: []fx{{"read x", false}}},
 		{src: `git blame -L 1,10 main.go`, want: []fx{{"read 1,10, read main.go", false}}},
