@@ -115,7 +115,8 @@ type evaluation struct {
 	req       Request
 	cwd       string
 	trace     []Step
-	taintScan map[*string]*taintScan // notSafeContext's progress per shared Tainted list
+	taintScan map[*string]*taintScan         // notSafeContext's progress per shared Tainted list
+	checked   map[[2]string]pathguard.Result // Guard.Check per directory and path, once per call
 }
 
 // Evaluate runs the chain for one request and returns its Decision with the
@@ -434,7 +435,7 @@ func sandboxLayer(e *evaluation, p *part) verdict {
 	if g == nil {
 		return verdict{ok: true, effect: Deny, code: pathguard.CodeOutside, message: "no sandbox root is set, so " + p.path + " cannot be written"}
 	}
-	r := g.Check(p.dir, p.path)
+	r := e.check(p.dir, p.path)
 	if !r.Inside() {
 		msg := fmt.Sprintf("%s is outside the sandbox roots (%s)", p.path, strings.Join(g.Roots(), ", "))
 		if r.Real != "" && r.Real != r.Abs {
@@ -449,6 +450,21 @@ func sandboxLayer(e *evaluation, p *part) verdict {
 		return verdict{ok: true, effect: Ask, code: "sandbox.protected", message: why}
 	}
 	return verdict{}
+}
+
+// check is cfg.Guard.Check, once per directory and path in one call: the
+// sandbox and the file rules both resolve a file part's path.
+func (e *evaluation) check(dir, path string) pathguard.Result {
+	key := [2]string{dir, path}
+	if r, ok := e.checked[key]; ok {
+		return r
+	}
+	r := e.cfg.Guard.Check(dir, path)
+	if e.checked == nil {
+		e.checked = map[[2]string]pathguard.Result{}
+	}
+	e.checked[key] = r
+	return r
 }
 
 // isNetworkPath: bash's /dev/tcp/HOST/PORT and /dev/udp/HOST/PORT.

@@ -167,8 +167,11 @@ type subject struct {
 	// cannot be resolved). For a path only known at run time, dynamic is
 	// set and expanded lists what its glob matches on disk now.
 	abs, real string
-	dynamic   bool
-	expanded  [][2]string
+	// absLower and realLower are abs and real lowercased, filled on first
+	// use by a deny or ask rule.
+	absLower, realLower string
+	dynamic             bool
+	expanded            [][2]string
 	// A read of a whole tree (grep -r DIR) whose walk found files that
 	// deny or ask rules decide: the rules that decide them with the
 	// strictest effect (recursive.go), and what to tell the model. Nil
@@ -326,7 +329,7 @@ func (e *evaluation) resolveFile(dir, p string) (abs, real string) {
 			p = filepath.Join(e.cfg.Home, p[8:])
 		}
 	}
-	r := g.Check(dir, p)
+	r := e.check(dir, p)
 	abs, real = r.Abs, r.Real
 	if abs == "" && filepath.IsAbs(p) {
 		abs = filepath.Clean(p)
@@ -723,21 +726,24 @@ func (m *fileMatcher) match(s *subject, eff Effect) bool {
 	if m.all || s.treeHits[m] {
 		return true
 	}
-	if m.matchPath(s.abs, true) || m.matchPath(s.real, true) {
+	if s.absLower == "" && s.abs != "" {
+		s.absLower, s.realLower = strings.ToLower(s.abs), strings.ToLower(s.real)
+	}
+	if m.matchFold(s.abs, s.absLower) || m.matchFold(s.real, s.realLower) {
 		return true
 	}
 	for _, x := range s.expanded {
-		if m.matchPath(x[0], true) || m.matchPath(x[1], true) {
+		if m.matchFold(x[0], strings.ToLower(x[0])) || m.matchFold(x[1], strings.ToLower(x[1])) {
 			return true
 		}
 	}
 	return false
 }
 
-// matchPath reports whether a glob of the rule matches p; with fold, also
-// whether its lower-case form matches p in lower case (a negated bracket
-// expression, `[^a]`, may match only as written).
-func (m *fileMatcher) matchPath(p string, fold bool) bool {
+// matchFold is matchPath for deny and ask rules: the path as it is, or
+// lowercased (lp) against the rule's lowercased globs, since a
+// case-insensitive file system opens `.ENV` as `.env`.
+func (m *fileMatcher) matchFold(p, lp string) bool {
 	if p == "" {
 		return false
 	}
@@ -746,12 +752,25 @@ func (m *fileMatcher) matchPath(p string, fold bool) bool {
 			return true
 		}
 	}
-	if !fold {
-		return false
-	}
-	lp := strings.ToLower(p)
 	for i := range m.globs {
 		if g := m.globs[i].fold; g != nil && g.matches(lp) {
+			return true
+		}
+	}
+	return false
+}
+
+// matchPath reports whether a path matches one of the globs: as written,
+// or with fold (deny and ask rules) also lowercased.
+func (m *fileMatcher) matchPath(p string, fold bool) bool {
+	if fold {
+		return m.matchFold(p, strings.ToLower(p))
+	}
+	if p == "" {
+		return false
+	}
+	for i := range m.globs {
+		if m.globs[i].matches(p) {
 			return true
 		}
 	}
