@@ -79,28 +79,15 @@ func Load(opts LoadOptions) (*Loaded, error) {
 	}
 	var errs []error
 	for _, src := range Sources {
-		fi := FileInfo{Source: src, Trusted: true}
+		fi := layerFile(src, root, opts)
 		var data []byte
-		switch src {
-		case SourceManaged:
-			fi.Path = opts.Paths.Managed
-		case SourceUser:
-			fi.Path = opts.Paths.User
-		case SourceProject:
-			fi.Path = filepath.Join(root, ProjectConfigDir, ProjectConfigName)
-			fi.NeedsTrust = true
-		case SourceLocal:
-			fi.Path = filepath.Join(root, ProjectConfigDir, LocalConfigName)
-			fi.NeedsTrust = !(opts.Untracked != nil && opts.Untracked(fi.Path))
-		case SourceDefault:
-			fi.Path = DefaultConfigFile
+		if src == SourceDefault {
 			if opts.NoDefault {
 				l.Files = append(l.Files, fi)
 				continue
 			}
 			fi.Exists, data = true, defaultTOML
-		}
-		if src != SourceDefault {
+		} else {
 			if fi.Path == "" {
 				l.Files = append(l.Files, fi)
 				continue
@@ -138,6 +125,28 @@ func Load(opts LoadOptions) (*Loaded, error) {
 	return l, nil
 }
 
+// layerFile is where a layer's file is or would be, and whether it needs
+// trust (the project file always; the local file unless git's index shows
+// it untracked).
+func layerFile(src, root string, opts LoadOptions) FileInfo {
+	fi := FileInfo{Source: src, Trusted: true}
+	switch src {
+	case SourceManaged:
+		fi.Path = opts.Paths.Managed
+	case SourceUser:
+		fi.Path = opts.Paths.User
+	case SourceProject:
+		fi.Path = filepath.Join(root, ProjectConfigDir, ProjectConfigName)
+		fi.NeedsTrust = true
+	case SourceLocal:
+		fi.Path = filepath.Join(root, ProjectConfigDir, LocalConfigName)
+		fi.NeedsTrust = !(opts.Untracked != nil && opts.Untracked(fi.Path))
+	case SourceDefault:
+		fi.Path = DefaultConfigFile
+	}
+	return fi
+}
+
 // ConfigFiles lists where each layer's file is or would be, in Sources
 // order, with existence and trust, without parsing them: `gatekeep config
 // path` works even when a file is broken.
@@ -146,20 +155,9 @@ func ConfigFiles(opts LoadOptions) []FileInfo {
 	trust := readTrustStore(opts.Paths.Trust)
 	var out []FileInfo
 	for _, src := range Sources {
-		fi := FileInfo{Source: src, Trusted: true}
-		switch src {
-		case SourceManaged:
-			fi.Path = opts.Paths.Managed
-		case SourceUser:
-			fi.Path = opts.Paths.User
-		case SourceProject:
-			fi.Path = filepath.Join(root, ProjectConfigDir, ProjectConfigName)
-			fi.NeedsTrust = true
-		case SourceLocal:
-			fi.Path = filepath.Join(root, ProjectConfigDir, LocalConfigName)
-			fi.NeedsTrust = !(opts.Untracked != nil && opts.Untracked(fi.Path))
-		case SourceDefault:
-			fi.Path, fi.Exists = DefaultConfigFile, !opts.NoDefault
+		fi := layerFile(src, root, opts)
+		if src == SourceDefault {
+			fi.Exists = !opts.NoDefault
 		}
 		if src != SourceDefault && fi.Path != "" {
 			if b, err := readConfigFile(fi.Path); err == nil && b != nil {
