@@ -139,7 +139,7 @@ func gitUntracked(root string) func(string) bool {
 				return false
 			}
 		}
-		return indexShowsUntracked(filepath.Join(root, ".git"), filepath.ToSlash(rel))
+		return policy.IndexShowsUntracked(filepath.Join(root, ".git"), filepath.ToSlash(rel))
 	}
 }
 

@@ -78,6 +78,7 @@ type part struct {
 	dir     string                 // directory a relative path resolves against
 	tree    *shellparse.FileEffect // a read of a whole tree (grep -r), else nil
 	why     string                 // why a dynamic part is not known, for the message
+	tracked bool                   // a read of the files git tracks (git show, log -p, diff, grep)
 	tool    string                 // the tool whose rules judge the part
 	url     string
 }
@@ -298,6 +299,9 @@ func (e *evaluation) shellParts() ([]part, Decision, bool) {
 			parts = append(parts, fp)
 			if fe.Recursive && fe.Access == shellparse.Read {
 				parts[len(parts)-1].tree = &fe
+			}
+			if fe.Tracked {
+				parts[len(parts)-1].tracked = true
 			}
 		}
 	}

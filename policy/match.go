@@ -278,6 +278,9 @@ func (e *evaluation) fileSubject(p *part, kind ruleKind) *subject {
 		if p.tree != nil && kind == kindRead {
 			e.walkTree(p, s, [][2]string{{s.abs, s.real}}, p.path)
 		}
+		if p.tracked && kind == kindRead {
+			e.trackedFiles(p, s)
+		}
 		return s
 	}
 	// A path only known at run time: no allow rule matches it, but a glob

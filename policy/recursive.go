@@ -76,6 +76,8 @@ func (t *treeReport) advice() string {
 		return fmt.Sprintf("%s; leave it out with -g '!%s'", what, base)
 	case "diff":
 		return what + "; compare the files by name instead"
+	case "git":
+		return fmt.Sprintf("git prints the files it tracks, including %s; name the paths to show after -- (git show HEAD -- src/)", t.found)
 	}
 	return what + "; name the files to read instead"
 }
@@ -179,6 +181,65 @@ func (e *evaluation) walkTree(p *part, s *subject, roots [][2]string, show strin
 		p.dynamic = true
 		p.why = w.report.advice()
 		return
+	}
+	if len(w.hits) > 0 {
+		s.treeHits = w.hits
+		s.tree = &w.report
+	}
+}
+
+// trackedFiles judges a read of what git tracks (`git show`, `git log -p`,
+// `git diff`, `git grep` with no path named): every path in the index of
+// the work tree holding the part's directory is judged as a read of that
+// file, so a committed .env meets `deny Read(.env)` though the command
+// names no file. Files committed once and deleted since are not in the
+// index, and are not seen. An index that cannot be read leaves the read
+// unknown: it asks.
+func (e *evaluation) trackedFiles(p *part, s *subject) {
+	rs := e.cfg.Rules
+	if rs == nil || s.real == "" {
+		return
+	}
+	w := &treeWalk{e: e, report: treeReport{via: "git", dir: p.path}}
+	for _, layer := range rs.layers {
+		for _, r := range layer {
+			if m, ok := r.m.(*fileMatcher); ok && r.Active && m.kind == kindRead && r.Ref.Effect != Allow {
+				w.cands = append(w.cands, candidate{rule: r, m: m})
+			}
+		}
+	}
+	if len(w.cands) == 0 {
+		return
+	}
+	top := filepath.FromSlash(s.real)
+	for {
+		if fi, err := os.Lstat(filepath.Join(top, ".git")); err == nil {
+			if !fi.IsDir() {
+				top = "" // a worktree or submodule: its index is elsewhere
+			}
+			break
+		}
+		if filepath.Dir(top) == top {
+			return // not in a work tree: git prints nothing tracked
+		}
+		top = filepath.Dir(top)
+	}
+	var paths []string
+	ok := false
+	if top != "" {
+		if _, err := os.Stat(filepath.Join(top, ".git", "index")); errors.Is(err, fs.ErrNotExist) {
+			return // nothing tracked yet
+		}
+		paths, ok = TrackedPaths(filepath.Join(top, ".git"))
+	}
+	if !ok {
+		p.dynamic = true
+		p.why = "git prints the files it tracks, and its index cannot be read to check them against the rules"
+		return
+	}
+	for _, rel := range paths {
+		abs := filepath.ToSlash(filepath.Join(top, filepath.FromSlash(rel)))
+		w.check(dirItem{rel: rel, show: "."}, abs, abs)
 	}
 	if len(w.hits) > 0 {
 		s.treeHits = w.hits

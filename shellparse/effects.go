@@ -35,6 +35,10 @@ type FileEffect struct {
 	// Filter, on a Recursive read, says which entries below Path the
 	// command leaves out; nil when it leaves out none.
 	Filter *Filter
+	// Tracked is set on a read of every file git tracks in the work tree
+	// holding Path, at some revision: `git show`, `git log -p`, `git diff`,
+	// `git grep` print them (a committed .env too) with no path named.
+	Tracked bool
 }
 
 // Filter describes the entries below a directory read recursively that a
@@ -475,6 +479,13 @@ func (e *effectList) readTree(f *Filter, xs ...arg) {
 		e.list[len(e.list)-1].Recursive = true
 		e.list[len(e.list)-1].Filter = f
 	}
+}
+
+// readTracked reports a read of the files git tracks in the work tree
+// holding x.
+func (e *effectList) readTracked(x arg) {
+	e.add(Read, x)
+	e.list[len(e.list)-1].Tracked = true
 }
 
 // write reports files written.

@@ -1475,17 +1475,53 @@ func gitFileReads(sub arg, rest []arg, cdir arg, out *effectList) {
 			}
 		}
 	}
+	// Whole-tree output: with no path named, these print the content of
+	// every tracked file they touch (git-show(1), git-log(1) -p,
+	// git-diff(1), git-grep(1)); a committed .env is among them.
+	hasPatch, noPatch := false, false
+	for _, w := range rest {
+		switch w.Text {
+		case "-p", "-u", "--patch", "--patch-with-stat", "--patch-with-raw", "--cc", "-c":
+			hasPatch = true
+		case "--stat", "--shortstat", "--numstat", "--name-only", "--name-status", "-s", "--no-patch", "--summary", "--raw", "--dirstat", "--quiet", "--exit-code":
+			noPatch = true
+		}
+	}
+	whole := len(specs) == 0 && !noIndex && !untracked
+	for _, o := range operands {
+		if _, ok := revPath(o.Text); ok || strings.HasSuffix(o.Text, ":") {
+			whole = false // one blob or tree (`HEAD:.env`, `HEAD:`), not a commit
+		}
+	}
+	switch name {
+	case "show":
+		whole = whole && (hasPatch || !noPatch)
+	case "log", "whatchanged":
+		whole = whole && hasPatch
+	case "diff":
+		whole = whole && (hasPatch || !noPatch)
+	case "grep":
+	default:
+		whole = false
+	}
+	if whole {
+		out.readTracked(joinArg(cdir, made(".", sub, false)))
+	}
 	switch {
 	case name == "grep":
 		if !pattern && len(operands) > 0 {
 			operands = operands[1:]
 		}
 		if !noIndex && !untracked {
-			// Tracked content only: the trees at the revisions named.
+			// Tracked content only: the trees at the revisions named,
+			// and the paths given after --.
 			for _, o := range operands {
 				if p, ok := revPath(o.Text); ok && !o.Dynamic {
 					out.read(part(o, p))
 				}
+			}
+			for _, p := range specs {
+				out.readTree(nil, joinArg(cdir, p))
 			}
 			return
 		}

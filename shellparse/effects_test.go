@@ -24,6 +24,9 @@ func renderEffects(effects []FileEffect) string {
 		if e.Recursive {
 			access = "tree"
 		}
+		if e.Tracked {
+			access = "tracked"
+		}
 		parts[i] = access + " " + d + e.Path.Text
 	}
 	return strings.Join(parts, ", ")
@@ -177,7 +180,7 @@ func TestEffects(t *testing.T) {
 		// revision names no file and matches no rule.
 		{src: `git diff HEAD~1 -- .env`, want: []fx{{"tree HEAD~1, tree .env", false}}},
 		{src: `git diff --stat HEAD~1`, want: []fx{{"tree HEAD~1", false}}},
-		{src: `git diff /home/u/.ssh/id_rsa a.txt`, want: []fx{{"tree /home/u/.ssh/id_rsa, tree a.txt", false}}},
+		{src: `git diff /home/u/.ssh/id_rsa a.txt`, want: []fx{{"tracked ., tree /home/u/.ssh/id_rsa, tree a.txt", false}}},
 		{src: `git blame --contents .env x`, want: []fx{{"read .env, read x", false}}},
 		{src: `git blame --contents=- x`, want: []fx{{"read x", false}}},
 		{src: `git blame -L 1,10 main.go`, want: []fx{{"read 1,10, read main.go", false}}},
@@ -185,15 +188,19 @@ func TestEffects(t *testing.T) {
 		{src: `git grep --no-index -e foo a b`, want: []fx{{"tree a, tree b", false}}},
 		{src: `git grep --no-index foo -- ':!x'`, want: []fx{{"tree .", false}}},
 		{src: `git grep --untracked foo -- src`, want: []fx{{"tree src", false}}},
-		{src: `git grep -n foo`, want: []fx{{"", false}}},
-		{src: `git grep -f pats.txt`, want: []fx{{"read pats.txt", false}}},
+		{src: `git grep -n foo`, want: []fx{{"tracked .", false}}},
+		{src: `git grep -f pats.txt`, want: []fx{{"read pats.txt, tracked .", false}}},
 		{src: `git grep foo HEAD:.env`, want: []fx{{"read .env", false}}},
 		{src: `git -C /r grep --no-index foo`, want: []fx{{"tree /r/.", false}}},
 		{src: `git show HEAD:.env`, want: []fx{{"read .env", false}}},
 		{src: `git show :.env`, want: []fx{{"read .env", false}}},
 		{src: `git show :2:conf/.env`, want: []fx{{"read conf/.env", false}}},
-		{src: `git show HEAD`, want: []fx{{"", false}}},
-		{src: `git show :/fix`, want: []fx{{"", false}}},
+		{src: `git show HEAD`, want: []fx{{"tracked .", false}}},
+		{src: `git show :/fix`, want: []fx{{"tracked .", false}}},
+		{src: `git show --stat HEAD`, want: []fx{{"", false}}},
+		{src: `git log -p`, want: []fx{{"tracked .", false}}},
+		{src: `git log --oneline`, want: []fx{{"", false}}},
+		{src: `git log -p -- src`, want: []fx{{"read src", false}}},
 		{src: `git show HEAD:`, want: []fx{{"", false}}},
 		{src: `git show 'HEAD^{/fix: x}:a/b'`, want: []fx{{"read a/b", false}}},
 		{src: `git cat-file -p main:.env`, want: []fx{{"read .env", false}}},
@@ -311,7 +318,7 @@ func TestEffects(t *testing.T) {
 		{src: `git -C /x worktree remove wt`, want: []fx{{"write /x", false}}},
 		{src: `git -C /x reflog expire --all`, want: []fx{{"write /x", false}}},
 		{src: `git $X commit`, want: []fx{{"write ~$X", false}}},
-		{src: `git diff --output=/tmp/d.patch`, want: []fx{{"write /tmp/d.patch", false}}},
+		{src: `git diff --output=/tmp/d.patch`, want: []fx{{"write /tmp/d.patch, tracked .", false}}},
 		{src: `git format-patch -o out HEAD~3`, want: []fx{{"write out", false}}},
 		{src: `git clone https://x/y.git /opt/y`, want: []fx{{"write /opt/y", false}}},
 		{src: `git clone --depth 1 https://x/y.git`, want: []fx{{"write .", false}}},
