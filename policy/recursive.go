@@ -237,9 +237,16 @@ func (e *evaluation) trackedFiles(p *part, s *subject) {
 		p.why = "git prints the files it tracks, and its index cannot be read to check them against the rules"
 		return
 	}
+	base := filepath.ToSlash(top) + "/"
 	for _, rel := range paths {
-		abs := filepath.ToSlash(filepath.Join(top, filepath.FromSlash(rel)))
-		w.check(dirItem{rel: rel, show: "."}, abs, abs)
+		abs := base + rel
+		lower := strings.ToLower(abs)
+		for _, c := range w.cands {
+			if c.m.all || c.m.matchFold(abs, lower) {
+				w.check(dirItem{rel: rel, show: "."}, abs, abs)
+				break
+			}
+		}
 	}
 	if len(w.hits) > 0 {
 		s.treeHits = w.hits
