@@ -894,44 +894,14 @@ func firstWordIn(words ...string) func([]shellparse.Word) bool {
 // imply list mode (`git branch -v NAME` creates NAME). git accepts
 // abbreviated long options here, so only the exact names are listed.
 func gitBranch(args []shellparse.Word) bool {
-	listOpts := []string{"--list", "--all", "--remotes", "--verbose", "--show-current", "--ignore-case",
-		"--color", "--no-color", "--column", "--no-column", "--abbrev", "--no-abbrev", "--sort", "--format",
-		"--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "--forked", "--quiet",
-		"--omit-empty"}
-	filters := []string{"--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "--forked"}
-	list, operands := false, 0
-	for i := 0; i < len(args); i++ {
-		t := args[i].Text
-		switch {
-		case t == "--":
-			operands += len(args) - i - 1
-			i = len(args)
-		case strings.HasPrefix(t, "--"):
-			name, _, hasVal := strings.Cut(t, "=")
-			if !containsString(listOpts, name) {
-				return false
-			}
-			if containsString(filters, name) {
-				list = true
-			}
-			if !hasVal && (name == "--sort" || name == "--format") {
-				i++ // a required value: the next word
-			}
-		case strings.HasPrefix(t, "-") && len(t) > 1:
-			for _, l := range t[1:] {
-				switch l {
-				case 'l':
-					list = true
-				case 'a', 'r', 'i', 'q', 'v':
-				default:
-					return false
-				}
-			}
-		default:
-			operands++
-		}
-	}
-	return operands == 0 || list
+	return gitListMode(args, listMode{
+		long: []string{"--list", "--all", "--remotes", "--verbose", "--show-current", "--ignore-case",
+			"--color", "--no-color", "--column", "--no-column", "--abbrev", "--no-abbrev", "--sort", "--format",
+			"--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "--forked", "--quiet",
+			"--omit-empty"},
+		filters: []string{"--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "--forked"},
+		short:   "arivq",
+	})
 }
 
 // gitTag accepts `git tag` only in list mode (builtin/tag.c, git-tag(1)):
@@ -939,9 +909,26 @@ func gitBranch(args []shellparse.Word) bool {
 // patterns; without them, no operand at all. The other options create,
 // delete or verify tags (-v runs gpg).
 func gitTag(args []shellparse.Word) bool {
-	listOpts := []string{"--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at",
-		"--sort", "--format", "--column", "--no-column", "--ignore-case", "--color", "--no-color", "--omit-empty"}
-	filters := []string{"--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}
+	return gitListMode(args, listMode{
+		long: []string{"--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at",
+			"--sort", "--format", "--column", "--no-column", "--ignore-case", "--color", "--no-color", "--omit-empty"},
+		filters: []string{"--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"},
+		short:   "i",
+		numN:    true,
+	})
+}
+
+// listMode describes the listing form of `git branch` or `git tag`: the
+// long options it accepts, those that put it in list mode (making operands
+// patterns), the short flags besides -l, and whether -n<num> is one.
+type listMode struct {
+	long, filters []string
+	short         string
+	numN          bool
+}
+
+// gitListMode accepts only options of m; operands only in list mode.
+func gitListMode(args []shellparse.Word, m listMode) bool {
 	list, operands := false, 0
 	for i := 0; i < len(args); i++ {
 		t := args[i].Text
@@ -951,24 +938,23 @@ func gitTag(args []shellparse.Word) bool {
 			i = len(args)
 		case strings.HasPrefix(t, "--"):
 			name, _, hasVal := strings.Cut(t, "=")
-			if !containsString(listOpts, name) {
+			if !containsString(m.long, name) {
 				return false
 			}
-			if containsString(filters, name) {
+			if containsString(m.filters, name) {
 				list = true
 			}
 			if !hasVal && (name == "--sort" || name == "--format") {
-				i++
+				i++ // a required value: the next word
 			}
-		case strings.HasPrefix(t, "-n"):
+		case m.numN && strings.HasPrefix(t, "-n"):
 			// -n<num>: annotation lines, a list-mode option
 		case strings.HasPrefix(t, "-") && len(t) > 1:
 			for _, l := range t[1:] {
-				switch l {
-				case 'l':
+				switch {
+				case l == 'l':
 					list = true
-				case 'i':
-				default:
+				case !strings.ContainsRune(m.short, l):
 					return false
 				}
 			}
