@@ -118,6 +118,8 @@ type evaluation struct {
 	trace     []Step
 	taintScan map[*string]*taintScan         // notSafeContext's progress per shared Tainted list
 	checked   map[[2]string]pathguard.Result // Guard.Check per directory and path, once per call
+	facts     *scriptFacts                   // the danger checks' facts about factsOf
+	factsOf   *shellparse.Script
 }
 
 // Evaluate runs the chain for one request and returns its Decision with the

@@ -9,7 +9,6 @@ import (
 	"sync"
 
 	"github.com/gatekeep/gatekeep/shellparse"
-	"mvdan.cc/sh/v3/syntax"
 )
 
 // finding is one dangerous form found in a script.
@@ -34,7 +33,10 @@ func dangerLayer(e *evaluation, p *part) verdict {
 		}
 		return verdict{}
 	}
-	if f := findDanger(p.script, p.index, e.cfg.Home, e.cwd); f != nil {
+	if e.facts == nil || e.factsOf != p.script {
+		e.facts, e.factsOf = newScriptFacts(p.script), p.script
+	}
+	if f := findDangerIn(p.script, p.index, e.cfg.Home, e.cwd, e.facts); f != nil {
 		return verdict{ok: true, effect: Deny, code: f.code, message: f.message}
 	}
 	return verdict{}
@@ -45,10 +47,19 @@ func dangerLayer(e *evaluation, p *part) verdict {
 // home directory ("" when unknown); cwd is the absolute directory the script
 // starts in ("" when unknown), against which relative operands resolve.
 func findDanger(s *shellparse.Script, i int, home, cwd string) *finding {
+	if s == nil {
+		return nil
+	}
+	return findDangerIn(s, i, home, cwd, newScriptFacts(s))
+}
+
+// findDangerIn is findDanger with the script's facts already worked out.
+func findDangerIn(s *shellparse.Script, i int, home, cwd string, facts *scriptFacts) *finding {
 	if s == nil || i < 0 || i >= len(s.Commands) {
 		return nil
 	}
 	x := newDangerCtx(s, i, home, cwd)
+	x.facts = facts
 	for _, r := range dangerTable {
 		if !r.appliesTo(x.name) {
 			continue
@@ -187,6 +198,8 @@ type dangerCtx struct {
 	home string // the home directory, cleaned, or ""
 	dir  string // absolute directory relative operands resolve against, or ""
 	seen map[shellparse.Word]placeRef
+	// facts are about the whole script.
+	facts *scriptFacts
 }
 
 func newDangerCtx(s *shellparse.Script, i int, home, cwd string) *dangerCtx {
@@ -852,7 +865,7 @@ var fetchers = map[string]bool{
 // from a substitution, when a downloader is among what feeds it.
 func remoteCode(x *dangerCtx) (string, bool) {
 	c := x.c
-	if !c.StdinCode && c.Unknown == "" || !factsOf(x.s).fetches {
+	if !c.StdinCode && c.Unknown == "" || !x.facts.fetches {
 		return "", false
 	}
 	for _, j := range x.codeSources() {
@@ -978,142 +991,24 @@ func rsyncDelete(x *dangerCtx) (string, bool) {
 }
 
 // forkBomb: the command calls a function that the script defines as a fork
-// bomb. The parser walks function bodies as if they ran but does not say
-// which function a command is in, so the code the script holds is parsed
-// again here to find the bombs (see forkBombNames).
+// bomb (shellparse.Script.ForkBombs).
 func forkBomb(x *dangerCtx) (string, bool) {
-	if len(x.c.Args) == 0 || x.c.Args[0].Dynamic || strings.Contains(x.c.Args[0].Text, "/") {
-		return "", false
-	}
-	name := x.c.Args[0].Text
-	if factsOf(x.s).bombs[name] {
-		return name, true
+	if x.c.UserFunc && slices.Contains(x.s.ForkBombs, x.c.Args[0].Text) {
+		return x.c.Args[0].Text, true
 	}
 	return "", false
 }
 
-// scriptFacts is what the checks need to know about a whole script.
+// scriptFacts is what the checks need to know about a whole script, worked
+// out once per script (the chain asks findDanger once per command).
 type scriptFacts struct {
-	bombs   map[string]bool // forkBombNames
-	fetches bool            // some command is one of fetchers
+	fetches bool // some command is one of fetchers
 }
 
-// factsMemo keeps the facts of the last script: the chain asks findDanger
-// once per command, and without it a script of n commands would be scanned
-// n times. It holds the script, so the address cannot be reused by another
-// one while cached.
-var factsMemo struct {
-	sync.Mutex
-	script *shellparse.Script
-	facts  *scriptFacts
-}
-
-func factsOf(s *shellparse.Script) *scriptFacts {
-	factsMemo.Lock()
-	defer factsMemo.Unlock()
-	if factsMemo.script == s {
-		return factsMemo.facts
-	}
-	f := &scriptFacts{bombs: forkBombNames(s)}
+func newScriptFacts(s *shellparse.Script) *scriptFacts {
+	f := &scriptFacts{}
 	for j := range s.Commands {
 		f.fetches = f.fetches || fetchers[commandName(&s.Commands[j])]
 	}
-	factsMemo.script, factsMemo.facts = s, f
 	return f
-}
-
-// forkBombNames returns the names of the functions that the code of the
-// script defines as fork bombs: a function whose body calls the function
-// itself at least twice, at least once in the background (`&`) or as a
-// stage of a pipeline. The code is the script and every literal word of a
-// command that holds code the parser walked (`bash -c '...'`, `eval '...'`,
-// a here-document fed to a shell).
-func forkBombNames(s *shellparse.Script) map[string]bool {
-	names := map[string]bool{}
-	scan := func(code string) {
-		if !mayDefineFunc(code) {
-			return
-		}
-		f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(code), "")
-		if err != nil {
-			return
-		}
-		syntax.Walk(f, func(n syntax.Node) bool {
-			if fd, ok := n.(*syntax.FuncDecl); ok && fd.Name != nil {
-				calls, async := 0, 0
-				countSelfCalls(fd.Body, fd.Name.Value, false, &calls, &async)
-				if calls >= 2 && async >= 1 {
-					names[fd.Name.Value] = true
-				}
-			}
-			return true
-		})
-	}
-	scan(s.Source)
-	// A wrapper shares its words with what it runs (`sudo bash -c CODE`),
-	// so each word is scanned once.
-	type wordAt struct {
-		off  int
-		text string
-	}
-	parents, scanned := map[int]bool{}, map[wordAt]bool{}
-	scanWord := func(w shellparse.Word) {
-		if k := (wordAt{w.Offset, w.Text}); !w.Dynamic && !scanned[k] {
-			scanned[k] = true
-			scan(w.Text)
-		}
-	}
-	for j := range s.Commands {
-		p := s.Commands[j].Parent
-		if p < 0 || p >= j || parents[p] {
-			continue
-		}
-		parents[p] = true
-		pc := &s.Commands[p]
-		for _, w := range pc.Args[min(1, len(pc.Args)):] {
-			scanWord(w)
-		}
-		if commandName(pc) == "eval" && len(pc.Args) > 2 {
-			scan(strings.Join(pc.Argv()[1:], " "))
-		}
-		for _, r := range pc.Redirects {
-			scanWord(r.Target)
-		}
-	}
-	return names
-}
-
-// mayDefineFunc is a cheap test before parsing: a function definition needs
-// `()` or the keyword `function`.
-func mayDefineFunc(code string) bool {
-	return strings.Contains(code, "function") || funcParensRe().MatchString(code)
-}
-
-var funcParensRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\(\s*\)`) })
-
-// countSelfCalls counts the simple commands in node that call name, and how
-// many of them run asynchronously (in the background or in a pipeline).
-func countSelfCalls(node syntax.Node, name string, async bool, calls, asyncCalls *int) {
-	syntax.Walk(node, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.Stmt:
-			if n.Background && !async {
-				countSelfCalls(n, name, true, calls, asyncCalls)
-				return false
-			}
-		case *syntax.BinaryCmd:
-			if (n.Op == syntax.Pipe || n.Op == syntax.PipeAll) && !async {
-				countSelfCalls(n, name, true, calls, asyncCalls)
-				return false
-			}
-		case *syntax.CallExpr:
-			if len(n.Args) > 0 && n.Args[0].Lit() == name {
-				*calls++
-				if async {
-					*asyncCalls++
-				}
-			}
-		}
-		return true
-	})
 }

@@ -203,6 +203,10 @@ type Script struct {
 	// (`f() {...}`, `function f {...}`): a command of that name runs the
 	// script's own code, not the program of that name.
 	Funcs []string
+	// ForkBombs are the functions (of Funcs) whose body calls the function
+	// itself at least twice, at least once in the background or as a
+	// stage of a pipeline: `:(){ :|:& };:`.
+	ForkBombs []string
 }
 
 // IsFunc reports whether the script defines a function called name.

@@ -74,7 +74,7 @@ func Parse(src string, opt Options) (*Script, error) {
 	if p.err != nil {
 		return nil, p.err
 	}
-	return &Script{Source: src, Commands: p.cmds, Funcs: p.funcs}, nil
+	return &Script{Source: src, Commands: p.cmds, Funcs: p.funcs, ForkBombs: p.forkBombs}, nil
 }
 
 // ParseArgv analyses an argv that will be passed to execve as it is: every
@@ -99,7 +99,7 @@ func ParseArgv(argv []string, opt Options) (*Script, error) {
 	if p.err != nil {
 		return nil, p.err
 	}
-	return &Script{Source: src, Commands: p.cmds, Funcs: p.funcs}, nil
+	return &Script{Source: src, Commands: p.cmds, Funcs: p.funcs, ForkBombs: p.forkBombs}, nil
 }
 
 // finish settles what needs the whole script: the arithmetic checks that
@@ -185,11 +185,12 @@ func quoteWord(s string) string {
 // kept relative to the top-level script: nested text reports the offset of
 // the word it came from.
 type parser struct {
-	opt   Options
-	top   string
-	cmds  []Command
-	funcs []string // names of the functions defined, in any nested code too
-	err   error
+	opt       Options
+	top       string
+	cmds      []Command
+	funcs     []string // names of the functions defined, in any nested code too
+	forkBombs []string // functions that call themselves asynchronously, twice or more
+	err       error
 
 	// per nested text being walked
 	text     string
@@ -526,6 +527,11 @@ func (p *parser) compound(c syntax.Command) {
 		for _, n := range names {
 			if !containsStr(p.funcs, n.Value) {
 				p.funcs = append(p.funcs, n.Value)
+			}
+			calls, async := 0, 0
+			countSelfCalls(c.Body, n.Value, false, &calls, &async)
+			if calls >= 2 && async >= 1 && !containsStr(p.forkBombs, n.Value) {
+				p.forkBombs = append(p.forkBombs, n.Value)
 			}
 		}
 		// The body runs when the function is called; judge it as if it ran.
@@ -989,4 +995,31 @@ func atoiOr(s string, def int) int {
 		n = n*10 + int(c-'0')
 	}
 	return n
+}
+
+// countSelfCalls counts the simple commands in node that call name, and how
+// many of them run asynchronously (in the background or in a pipeline).
+func countSelfCalls(node syntax.Node, name string, async bool, calls, asyncCalls *int) {
+	syntax.Walk(node, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Stmt:
+			if n.Background && !async {
+				countSelfCalls(n, name, true, calls, asyncCalls)
+				return false
+			}
+		case *syntax.BinaryCmd:
+			if (n.Op == syntax.Pipe || n.Op == syntax.PipeAll) && !async {
+				countSelfCalls(n, name, true, calls, asyncCalls)
+				return false
+			}
+		case *syntax.CallExpr:
+			if len(n.Args) > 0 && n.Args[0].Lit() == name {
+				*calls++
+				if async {
+					*asyncCalls++
+				}
+			}
+		}
+		return true
+	})
 }
