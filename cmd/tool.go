@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"runtime"
 
 	"github.com/spf13/cobra"
 
@@ -54,10 +55,24 @@ What runs is byte for byte what was checked.`,
 	return c
 }
 
+// shellPaths are where bash is installed by the systems gatekeep runs on.
+// They are fixed rather than looked up in PATH, which the agent controls:
+// a `bash` planted in the project would otherwise run the checked script.
+var shellPaths = []string{"/bin/bash", "/usr/bin/bash", "/usr/local/bin/bash", "/opt/homebrew/bin/bash",
+	"/run/current-system/sw/bin/bash"}
+
 // findShell is the absolute path of bash, or /bin/sh where there is none.
 func findShell() string {
-	if p, err := exec.LookPath("bash"); err == nil {
-		return p
+	for _, p := range shellPaths {
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+			return p
+		}
+	}
+	if runtime.GOOS == "windows" {
+		// No system path to trust there: Git for Windows' bash from PATH.
+		if p, err := exec.LookPath("bash"); err == nil {
+			return p
+		}
 	}
 	return "/bin/sh"
 }
