@@ -70,7 +70,7 @@ func appendLocalRules(opts policy.LoadOptions, effect string, rules []string, re
 	fmt.Fprintf(&buf, "# added by gatekeep on %s\n", time.Now().UTC().Format(time.RFC3339))
 	buf.Write(block)
 	wasOwn := len(old) == 0 || localFileTrusted(opts, old)
-	if err := replaceFile(file, buf.Bytes(), mode); err != nil {
+	if err := policy.WriteFileAtomic(file, buf.Bytes(), mode); err != nil {
 		return file, err
 	}
 	if wasOwn && opts.Paths.Trust != "" {
@@ -100,34 +100,6 @@ func ruleBlock(effect string, rules []string, reason string) ([]byte, error) {
 	return []byte(strings.Join(lines, "\n") + "\n"), nil
 }
 
-// replaceFile writes data to path atomically: temp file in the same
-// directory, fsync, rename.
-func replaceFile(path string, data []byte, mode fs.FileMode) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if err = f.Chmod(mode); err != nil {
-		return err
-	}
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
-}
-
 // excludeFromGit adds pattern to .git/info/exclude of the work tree at root,
 // once. Failure is not an error: the file is still the person's own.
 func excludeFromGit(root, pattern string) {
@@ -152,7 +124,7 @@ func excludeFromGit(root, pattern string) {
 		data = append(data, '\n')
 	}
 	data = append(data, []byte("# gatekeep's local rules are this machine's only\n"+pattern+"\n")...)
-	replaceFile(path, data, 0o644)
+	policy.WriteFileAtomic(path, data, 0o644)
 }
 
 // localFileTrusted reports whether the local file with content data counts

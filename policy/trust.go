@@ -118,12 +118,13 @@ func (s TrustStore) update(fn func(map[string]TrustEntry) bool) error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(s.Path, append(b, '\n'), 0o600)
+	return WriteFileAtomic(s.Path, append(b, '\n'), 0o600)
 }
 
-// writeAtomic writes data to a temp file next to path, syncs it, and
-// renames it over path.
-func writeAtomic(path string, data []byte, perm fs.FileMode) error {
+// WriteFileAtomic writes data to path through a temp file in the same
+// directory, fsync and rename, so a reader sees the old file or the new one
+// and a failure leaves the old one intact. The file gets mode perm.
+func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return err
