@@ -28,6 +28,8 @@ type ptyRun struct {
 	mu             sync.Mutex
 	screen         bytes.Buffer
 	stdout, stderr bytes.Buffer
+	// before is the terminal's state before the child started.
+	before *term.State
 	done           chan error
 }
 
@@ -43,6 +45,9 @@ func startPTY(t *testing.T, dir, input string, args ...string) *ptyRun {
 		t.Skipf("no pseudo-terminal: %v", err)
 	}
 	r := &ptyRun{t: t, master: master, tty: tty, done: make(chan error, 1)}
+	if r.before, err = term.GetState(int(tty.Fd())); err != nil {
+		t.Fatal(err)
+	}
 	r.cmd = &exec.Cmd{Path: exe, Args: append([]string{"gatekeep"}, args...), Dir: dir}
 	r.cmd.Env = append(os.Environ(), "GATEKEEP_NONINTERACTIVE=", "TERM=xterm")
 	r.cmd.Stdin = strings.NewReader(input)
@@ -72,6 +77,10 @@ func startPTY(t *testing.T, dir, input string, args ...string) *ptyRun {
 	})
 	return r
 }
+
+// answerLine is what the prompt prints once it has flushed type-ahead and
+// is ready for a key; a key sent before it shows may be discarded.
+const answerLine = "answer: "
 
 // waitScreen waits until the terminal shows want.
 func (r *ptyRun) waitScreen(want string) {
@@ -130,7 +139,7 @@ func promptProject(t *testing.T) string {
 func TestPromptAllowOnce(t *testing.T) {
 	proj := promptProject(t)
 	r := startPTY(t, proj, "", "bash", "-c", "touch made")
-	r.waitScreen("allow once")
+	r.waitScreen(answerLine)
 	r.waitScreen("touch made")
 	r.key("y")
 	if code := r.exit(); code != 0 {
@@ -144,7 +153,7 @@ func TestPromptAllowOnce(t *testing.T) {
 func TestPromptDeny(t *testing.T) {
 	proj := promptProject(t)
 	r := startPTY(t, proj, "", "bash", "-c", "touch made")
-	r.waitScreen("allow once")
+	r.waitScreen(answerLine)
 	r.key("n")
 	if code := r.exit(); code != 77 {
 		t.Fatalf("exit %d, want 77", code)
@@ -161,6 +170,7 @@ func TestPromptAlwaysSavesRule(t *testing.T) {
 	proj := promptProject(t)
 	r := startPTY(t, proj, "", "bash", "-c", "git init -q sub && echo ok")
 	r.waitScreen("Bash(git init *)")
+	r.waitScreen(answerLine)
 	r.key("a")
 	if code := r.exit(); code != 0 {
 		t.Fatalf("exit %d, want 0; stderr %s", code, r.stderr.String())
@@ -183,6 +193,7 @@ func TestPromptAlwaysNotOfferedForProtectedPath(t *testing.T) {
 	proj := promptProject(t)
 	r := startPTY(t, proj, "", "bash", "-c", "echo x > .git/hooks-note; echo y > .git/config")
 	r.waitScreen("always allow not offered")
+	r.waitScreen(answerLine)
 	r.key("a") // not accepted: re-asks
 	r.waitScreen("press y or n")
 	r.key("n")
@@ -197,11 +208,7 @@ func TestPromptAlwaysNotOfferedForProtectedPath(t *testing.T) {
 func TestPromptCtrlCRestoresTerminal(t *testing.T) {
 	proj := promptProject(t)
 	r := startPTY(t, proj, "", "bash", "-c", "touch made")
-	before, err := term.GetState(int(r.tty.Fd()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.waitScreen("allow once")
+	r.waitScreen(answerLine)
 	r.key("\x03")
 	if code := r.exit(); code != 77 {
 		t.Fatalf("exit %d, want 77", code)
@@ -210,7 +217,7 @@ func TestPromptCtrlCRestoresTerminal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if *before != *after {
+	if *r.before != *after {
 		t.Error("Ctrl-C left the terminal in another state")
 	}
 	if _, err := os.Stat(filepath.Join(proj, "made")); err == nil {
@@ -221,7 +228,7 @@ func TestPromptCtrlCRestoresTerminal(t *testing.T) {
 func TestPromptEOFDenies(t *testing.T) {
 	proj := promptProject(t)
 	r := startPTY(t, proj, "", "bash", "-c", "touch made")
-	r.waitScreen("allow once")
+	r.waitScreen(answerLine)
 	r.key("\x04")
 	if code := r.exit(); code != 77 {
 		t.Fatalf("exit %d, want 77", code)
@@ -244,7 +251,7 @@ func TestPromptTimeoutDenies(t *testing.T) {
 func TestPromptLeavesPipesAlone(t *testing.T) {
 	proj := promptProject(t)
 	r := startPTY(t, proj, "hello from the agent\n", "bash", "-c", "tr a-z A-Z | tee out.txt")
-	r.waitScreen("allow once")
+	r.waitScreen(answerLine)
 	r.key("y")
 	if code := r.exit(); code != 0 {
 		t.Fatalf("exit %d; stderr %s", code, r.stderr.String())
