@@ -86,7 +86,11 @@ type part struct {
 // verdict is one layer's answer for one part. ok false means "no answer,
 // go on".
 type verdict struct {
-	ok      bool
+	ok bool
+	// layer, when set, is the layer that really decided: the safe layer
+	// consults the deny and ask rules before it allows, and such a verdict
+	// is the rules layer's.
+	layer   Layer
 	effect  Effect
 	code    string
 	message string
@@ -191,13 +195,17 @@ func explicitLayer(l Layer) bool {
 func (e *evaluation) decide(i int, p *part) Decision {
 	for _, l := range chain {
 		v := l.fn(e, p)
-		step := Step{Part: i, Subject: p.subject, Layer: l.layer, Verdict: "pass"}
+		layer := l.layer
+		if v.layer != "" {
+			layer = v.layer
+		}
+		step := Step{Part: i, Subject: p.subject, Layer: layer, Verdict: "pass"}
 		if v.ok {
 			step.Verdict, step.Code, step.Message, step.Rule = v.effect.String(), v.code, v.message, v.rule
 		}
 		e.trace = append(e.trace, step)
 		if v.ok {
-			return Decision{Effect: v.effect, Layer: l.layer, Code: v.code, Message: v.message,
+			return Decision{Effect: v.effect, Layer: layer, Code: v.code, Message: v.message,
 				Rule: v.rule, Command: p.subject, Offset: p.offset, Category: p.category}
 		}
 	}

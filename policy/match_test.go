@@ -232,8 +232,15 @@ func TestSafeLayerHonoursRules(t *testing.T) {
 	v := newCfgEnv(t)
 	v.write(v.paths.User, "[[rule]]\nask = \"Bash(ls *)\"\n")
 	cfg := v.config(v.load(), ModeDefault)
-	if d := v.bash(cfg, "ls -la"); d.Effect != Ask || d.Code != "rule.ask" {
-		t.Errorf("ls -la: %v", d)
+	if d := v.bash(cfg, "ls -la"); d.Effect != Ask || d.Code != "rule.ask" || d.Layer != LayerRules {
+		t.Errorf("ls -la: %v, want rule.ask from the rules layer", d)
+	}
+	v.write(v.paths.User, "[[rule]]\ndeny = \"Bash(ls *)\"\n")
+	cfg = v.config(v.load(), ModeDefault)
+	// The safe layer looks the rules up before it allows, but the rule
+	// decided: the rules layer is the one reported.
+	if d := v.bash(cfg, "ls"); d.Effect != Deny || d.Code != "rule.deny" || d.Layer != LayerRules {
+		t.Errorf("ls: %v, want rule.deny from the rules layer", d)
 	}
 }
 

@@ -62,6 +62,7 @@ func safeLayer(e *evaluation, p *part) verdict {
 
 func (e *evaluation) safeUnlessRule(p *part, code, msg string) verdict {
 	if v := e.ruleVerdict(p, Deny, Ask); v.ok {
+		v.layer = LayerRules
 		return v
 	}
 	return verdict{ok: true, effect: Allow, code: code, message: msg}
