@@ -310,6 +310,10 @@ func (p *parser) parseInto(text string, base int, from *Word) {
 		p.fail(CodeParse, at(int(pos.Offset())), prefix+"a comment ends in a backslash: bash ends the comment at the newline, the parser joins the next line to it")
 		return
 	}
+	if pos, msg := checkMisread(f, text); msg != "" {
+		p.fail(CodeParse, at(int(pos.Offset())), prefix+msg)
+		return
+	}
 	saved := *p
 	p.text, p.base = text, base
 	if from != nil {
@@ -390,6 +394,56 @@ func checkComments(f *syntax.File) (pos syntax.Pos, deep bool) {
 		return true
 	})
 	return pos, deep
+}
+
+// checkMisread finds the constructs that bash and the parser read
+// differently, found by TestDifferentialBash against the real bash:
+//
+//   - Backquotes inside backquotes. bash removes one level of `\“, `\\`
+//     and `\$` escaping at every level of nesting; mvdan.cc/sh sees the
+//     innermost command as plain words from the third level on, and from
+//     the second when a backslash-newline is involved. Any backquote inside
+//     a backquoted substitution is refused; `$(...)` nests without that
+//     ambiguity.
+//   - `coproc` followed by a simple command. bash runs the whole simple
+//     command as the coprocess; the parser reads `coproc dd if=x of=y` as
+//     assignments before `dd`, and `coproc X=1 git push` as a command named
+//     `X=1`. Only a compound command (`coproc { ...; }`, `coproc NAME (
+//     ... )`, a loop ...) is accepted.
+//
+// It returns the position of the first one and why, or "" when there is
+// none.
+func checkMisread(f *syntax.File, text string) (pos syntax.Pos, msg string) {
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if msg != "" {
+			return false
+		}
+		switch n := n.(type) {
+		case *syntax.CmdSubst:
+			if !n.Backquotes {
+				return true
+			}
+			a, b := int(n.Left.Offset())+1, int(n.Right.Offset())
+			if a <= b && b <= len(text) && strings.ContainsRune(text[a:b], '`') {
+				pos, msg = n.Left, "backquotes nest inside backquotes, which bash and the parser unescape differently: write $(...) instead"
+				return false
+			}
+		case *syntax.CoprocClause:
+			var body syntax.Command
+			if n.Stmt != nil {
+				body = n.Stmt.Cmd
+			}
+			switch body.(type) {
+			case *syntax.Block, *syntax.Subshell, *syntax.IfClause, *syntax.WhileClause, *syntax.ForClause,
+				*syntax.CaseClause, *syntax.ArithmCmd, *syntax.TestClause:
+			default:
+				pos, msg = n.Coproc, "coproc followed by a simple command, which bash runs whole and the parser splits: write coproc { ...; }"
+				return false
+			}
+		}
+		return true
+	})
+	return pos, msg
 }
 
 func (p *parser) enter() bool {

@@ -55,6 +55,8 @@ func TestParseFindsEveryCommand(t *testing.T) {
 		{"cat <<EOF\n$(a)\nEOF", []string{"cat", "$(...): a"}},
 		{"cat <<'EOF'\n$(a)\nEOF", []string{"cat"}},
 		{"time a", []string{"a"}},
+		{"echo `a` \"`b`\"", []string{"echo `a` `b`", "$(...): a", "$(...): b"}},
+		{"coproc { a; }; coproc N ( b ); coproc while c; do d; done", []string{"a", "b", "c", "d"}},
 		{"! a", []string{"a"}},
 		{"{ a; } > out", []string{"", "a"}},
 	}
@@ -288,6 +290,17 @@ func TestParseRefusesBadInput(t *testing.T) {
 		{"comment continued after arithmetic", "echo $((1)) #\\\ntouch x", CodeParse},
 		{"comment continued in nested code", "bash -c 'ls # \\\nrm -rf ~/'", CodeParse},
 		{"comment ending the input in a backslash", "ls # \\", CodeParse},
+		// Read differently by bash and the parser (TestDifferentialBash).
+		{"backquotes three deep", "echo `echo \\`echo \\\\\\`rm -rf /home\\\\\\`\\``", CodeParse},
+		{"backquotes two deep", "echo `echo \\`touch x\\``", CodeParse},
+		{"backquotes two deep with a continuation", "echo `echo \\`tou\\\\\nch x\\``", CodeParse},
+		{"backquotes two deep in a heredoc", "cat <<EOF\n`: \\`touch x\\``\nEOF", CodeParse},
+		{"backquotes two deep in nested code", "bash -c 'echo `echo \\`touch x\\``'", CodeParse},
+		{"coproc of a simple command", "coproc dd if=/dev/zero of=/dev/sda", CodeParse},
+		{"coproc with an assignment", "coproc X=1 git push --force origin main", CodeParse},
+		{"coproc of rm", "coproc FOO=bar rm -rf /", CodeParse},
+		{"coproc of a wrapped command", "coproc time ls", CodeParse},
+		{"coproc in nested code", "eval 'coproc ls'", CodeParse},
 		// Nesting that would overflow the parser's stack or take its
 		// memory is refused before the parser sees it.
 		{"150000 nested (", strings.Repeat("(", 150000) + "ls" + strings.Repeat(")", 150000), CodeTooDeep},
