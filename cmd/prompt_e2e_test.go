@@ -9,28 +9,24 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
-	"github.com/creack/pty"
+	"github.com/gatekeep/gatekeep/prompt/ptytest"
 	"golang.org/x/term"
 )
 
 // ptyRun is one gatekeep process whose controlling terminal is a fresh
-// pseudo-terminal, while its stdin, stdout and stderr are pipes: the way an
-// agent runs it with a person at the terminal.
+// pseudo-terminal (package ptytest), while its stdin, stdout and stderr are
+// pipes: the way an agent runs it with a person at the terminal.
 type ptyRun struct {
-	t              *testing.T
-	cmd            *exec.Cmd
-	master, tty    *os.File
-	mu             sync.Mutex
-	screen         bytes.Buffer
+	t   *testing.T
+	cmd *exec.Cmd
+	*ptytest.Screen
 	stdout, stderr bytes.Buffer
 	// before is the terminal's state before the child started.
 	before *term.State
-	done           chan error
+	done   chan error
 }
 
 // startPTY starts `gatekeep args...` in dir with stdin as input.
@@ -40,75 +36,24 @@ func startPTY(t *testing.T, dir, input string, args ...string) *ptyRun {
 	if err != nil {
 		t.Fatal(err)
 	}
-	master, tty, err := pty.Open()
-	if err != nil {
-		t.Skipf("no pseudo-terminal: %v", err)
-	}
-	r := &ptyRun{t: t, master: master, tty: tty, done: make(chan error, 1)}
-	if r.before, err = term.GetState(int(tty.Fd())); err != nil {
-		t.Fatal(err)
-	}
+	r := &ptyRun{t: t, Screen: ptytest.Open(t), done: make(chan error, 1)}
+	r.before = r.State()
 	r.cmd = &exec.Cmd{Path: exe, Args: append([]string{"gatekeep"}, args...), Dir: dir}
 	r.cmd.Env = append(os.Environ(), "GATEKEEP_NONINTERACTIVE=", "TERM=xterm")
 	r.cmd.Stdin = strings.NewReader(input)
 	r.cmd.Stdout, r.cmd.Stderr = &r.stdout, &r.stderr
-	r.cmd.ExtraFiles = []*os.File{tty} // fd 3 in the child
-	r.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 3}
+	r.Attach(r.cmd)
 	if err := r.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	go func() {
-		buf := make([]byte, 4096)
-		for {
-			n, err := master.Read(buf)
-			r.mu.Lock()
-			r.screen.Write(buf[:n])
-			r.mu.Unlock()
-			if err != nil {
-				return
-			}
-		}
-	}()
 	go func() { r.done <- r.cmd.Wait() }()
-	t.Cleanup(func() {
-		r.cmd.Process.Kill()
-		master.Close()
-		tty.Close()
-	})
+	t.Cleanup(func() { r.cmd.Process.Kill() })
 	return r
 }
 
 // answerLine is what the prompt prints once it has flushed type-ahead and
 // is ready for a key; a key sent before it shows may be discarded.
 const answerLine = "answer: "
-
-// waitScreen waits until the terminal shows want.
-func (r *ptyRun) waitScreen(want string) {
-	r.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for time.Now().Before(deadline) {
-		r.mu.Lock()
-		ok := strings.Contains(r.screen.String(), want)
-		r.mu.Unlock()
-		if ok {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	r.t.Fatalf("the terminal never showed %q; it shows:\n%s\nstderr: %s", want, r.screenText(), r.stderr.String())
-}
-
-func (r *ptyRun) screenText() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.screen.String()
-}
-
-func (r *ptyRun) key(s string) {
-	if _, err := r.master.Write([]byte(s)); err != nil {
-		r.t.Fatal(err)
-	}
-}
 
 // exit waits for the process and returns its exit status.
 func (r *ptyRun) exit() int {
@@ -124,7 +69,7 @@ func (r *ptyRun) exit() int {
 		}
 		return 0
 	case <-time.After(20 * time.Second):
-		r.t.Fatalf("gatekeep did not exit; terminal:\n%s", r.screenText())
+		r.t.Fatalf("gatekeep did not exit; terminal:\n%s", r.String())
 		return -1
 	}
 }
@@ -139,9 +84,9 @@ func promptProject(t *testing.T) string {
 func TestPromptAllowOnce(t *testing.T) {
 	proj := promptProject(t)
 	r := startPTY(t, proj, "", "bash", "-c", "touch made")
-	r.waitScreen(answerLine)
-	r.waitScreen("touch made")
-	r.key("y")
+	r.Expect("touch made")
+	r.Expect(answerLine)
+	r.Send("y")
 	if code := r.exit(); code != 0 {
 		t.Fatalf("exit %d, want 0; stderr %s", code, r.stderr.String())
 	}
@@ -153,8 +98,8 @@ func TestPromptAllowOnce(t *testing.T) {
 func TestPromptDeny(t *testing.T) {
 	proj := promptProject(t)
 	r := startPTY(t, proj, "", "bash", "-c", "touch made")
-	r.waitScreen(answerLine)
-	r.key("n")
+	r.Expect(answerLine)
+	r.Send("n")
 	if code := r.exit(); code != 77 {
 		t.Fatalf("exit %d, want 77", code)
 	}
@@ -169,9 +114,9 @@ func TestPromptDeny(t *testing.T) {
 func TestPromptAlwaysSavesRule(t *testing.T) {
 	proj := promptProject(t)
 	r := startPTY(t, proj, "", "bash", "-c", "git init -q sub && echo ok")
-	r.waitScreen("Bash(git init *)")
-	r.waitScreen(answerLine)
-	r.key("a")
+	r.Expect("Bash(git init *)")
+	r.Expect(answerLine)
+	r.Send("a")
 	if code := r.exit(); code != 0 {
 		t.Fatalf("exit %d, want 0; stderr %s", code, r.stderr.String())
 	}
@@ -184,19 +129,19 @@ func TestPromptAlwaysSavesRule(t *testing.T) {
 	if code := again.exit(); code != 0 {
 		t.Fatalf("second run: exit %d; stderr %s", code, again.stderr.String())
 	}
-	if strings.Contains(again.screenText(), "allow once") {
-		t.Errorf("the second identical call should not prompt:\n%s", again.screenText())
+	if strings.Contains(again.String(), "allow once") {
+		t.Errorf("the second identical call should not prompt:\n%s", again.String())
 	}
 }
 
 func TestPromptAlwaysNotOfferedForProtectedPath(t *testing.T) {
 	proj := promptProject(t)
 	r := startPTY(t, proj, "", "bash", "-c", "echo x > .git/hooks-note; echo y > .git/config")
-	r.waitScreen("always allow not offered")
-	r.waitScreen(answerLine)
-	r.key("a") // not accepted: re-asks
-	r.waitScreen("press y or n")
-	r.key("n")
+	r.Expect("always allow not offered")
+	r.Expect(answerLine)
+	r.Send("a") // not accepted: re-asks
+	r.Expect("press y or n")
+	r.Send("n")
 	if code := r.exit(); code != 77 {
 		t.Fatalf("exit %d, want 77", code)
 	}
@@ -208,15 +153,12 @@ func TestPromptAlwaysNotOfferedForProtectedPath(t *testing.T) {
 func TestPromptCtrlCRestoresTerminal(t *testing.T) {
 	proj := promptProject(t)
 	r := startPTY(t, proj, "", "bash", "-c", "touch made")
-	r.waitScreen(answerLine)
-	r.key("\x03")
+	r.Expect(answerLine)
+	r.Send("\x03")
 	if code := r.exit(); code != 77 {
 		t.Fatalf("exit %d, want 77", code)
 	}
-	after, err := term.GetState(int(r.tty.Fd()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	after := r.State()
 	if *r.before != *after {
 		t.Error("Ctrl-C left the terminal in another state")
 	}
@@ -228,8 +170,8 @@ func TestPromptCtrlCRestoresTerminal(t *testing.T) {
 func TestPromptEOFDenies(t *testing.T) {
 	proj := promptProject(t)
 	r := startPTY(t, proj, "", "bash", "-c", "touch made")
-	r.waitScreen(answerLine)
-	r.key("\x04")
+	r.Expect(answerLine)
+	r.Send("\x04")
 	if code := r.exit(); code != 77 {
 		t.Fatalf("exit %d, want 77", code)
 	}
@@ -251,8 +193,8 @@ func TestPromptTimeoutDenies(t *testing.T) {
 func TestPromptLeavesPipesAlone(t *testing.T) {
 	proj := promptProject(t)
 	r := startPTY(t, proj, "hello from the agent\n", "bash", "-c", "tr a-z A-Z | tee out.txt")
-	r.waitScreen(answerLine)
-	r.key("y")
+	r.Expect(answerLine)
+	r.Send("y")
 	if code := r.exit(); code != 0 {
 		t.Fatalf("exit %d; stderr %s", code, r.stderr.String())
 	}

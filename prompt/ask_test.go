@@ -11,121 +11,23 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/creack/pty"
-	"golang.org/x/sys/unix"
-	"golang.org/x/term"
+	"github.com/gatekeep/gatekeep/prompt/ptytest"
 )
 
 // wait bounds every wait of these tests; nothing sleeps to make a point.
-const wait = 10 * time.Second
+const wait = ptytest.Wait
 
-// screen is the person's side of a pseudo-terminal: what Ask shows is read
-// from the master as it comes, and keys are written to it.
+// screen is the person's side of a pseudo-terminal (package ptytest).
 type screen struct {
-	t      *testing.T
-	master *os.File
-	tty    *os.File // kept open so the terminal outlives each Ask
-	more   chan struct{}
-
-	mu   sync.Mutex
-	out  []byte
-	seen int // expect has matched up to here
+	*ptytest.Screen
+	t *testing.T
 }
 
-func newScreen(t *testing.T) *screen {
-	t.Helper()
-	ptmx, tty, err := pty.Open()
-	if err != nil {
-		t.Skipf("no pseudo-terminal: %v", err)
-	}
-	if err := pty.Setsize(tty, &pty.Winsize{Rows: 24, Cols: 80}); err != nil {
-		t.Fatal(err)
-	}
-	// pty.Open leaves the master in blocking mode, where Close cannot wake
-	// a pending Read. A non-blocking copy goes through the poller instead.
-	fd, err := unix.Dup(int(ptmx.Fd()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ptmx.Close()
-	if err := unix.SetNonblock(fd, true); err != nil {
-		t.Fatal(err)
-	}
-	s := &screen{t: t, master: os.NewFile(uintptr(fd), "/dev/ptmx"), tty: tty, more: make(chan struct{}, 1)}
-	go s.read()
-	t.Cleanup(func() {
-		s.tty.Close()
-		s.master.Close()
-	})
-	return s
-}
-
-func (s *screen) read() {
-	buf := make([]byte, 4096)
-	for {
-		n, err := s.master.Read(buf)
-		s.mu.Lock()
-		s.out = append(s.out, buf[:n]...)
-		s.mu.Unlock()
-		select {
-		case s.more <- struct{}{}:
-		default:
-		}
-		if err != nil {
-			return
-		}
-	}
-}
-
-// expect waits until the screen shows want after what was matched before,
-// and returns everything shown up to the end of it.
-func (s *screen) expect(want string) string {
-	s.t.Helper()
-	deadline := time.After(wait)
-	for {
-		s.mu.Lock()
-		if i := bytes.Index(s.out[s.seen:], []byte(want)); i >= 0 {
-			got := string(s.out[s.seen : s.seen+i+len(want)])
-			s.seen += i + len(want)
-			s.mu.Unlock()
-			return got
-		}
-		s.mu.Unlock()
-		select {
-		case <-s.more:
-		case <-deadline:
-			s.t.Fatalf("waited %v for %q; the screen shows:\n%s", wait, want, s.String())
-		}
-	}
-}
-
-// String returns all that was shown.
-func (s *screen) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return string(s.out)
-}
-
-func (s *screen) send(keys string) {
-	s.t.Helper()
-	if _, err := s.master.WriteString(keys); err != nil {
-		s.t.Fatal(err)
-	}
-}
-
-func (s *screen) state() *term.State {
-	s.t.Helper()
-	st, err := term.GetState(int(s.tty.Fd()))
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	return st
-}
+func newScreen(t *testing.T) screen { return screen{ptytest.Open(t), t} }
 
 type result struct {
 	answer Answer
@@ -133,8 +35,8 @@ type result struct {
 }
 
 // ask runs Ask on the screen's terminal in the background.
-func (s *screen) ask(q Question, opt Options) <-chan result {
-	opt.TTY = s.tty.Name()
+func (s screen) ask(q Question, opt Options) <-chan result {
+	opt.TTY = s.TTY.Name()
 	ch := make(chan result, 1)
 	go func() {
 		a, err := Ask(q, opt)
@@ -143,7 +45,7 @@ func (s *screen) ask(q Question, opt Options) <-chan result {
 	return ch
 }
 
-func (s *screen) result(ch <-chan result) result {
+func (s screen) result(ch <-chan result) result {
 	s.t.Helper()
 	select {
 	case r := <-ch:
@@ -190,7 +92,7 @@ func TestAskKeys(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := newScreen(t)
-			before := s.state()
+			before := s.State()
 			ch := s.ask(tt.q, Options{})
 			for i, k := range tt.keys {
 				if i > 0 {
@@ -198,17 +100,17 @@ func TestAskKeys(t *testing.T) {
 					if !tt.q.alwaysOffered() {
 						reask = reaskLineNoA
 					}
-					s.expect(reask)
+					s.Expect(reask)
 				}
-				s.expect(answerPrompt)
-				s.send(k)
+				s.Expect(answerPrompt)
+				s.Send(k)
 			}
 			r := s.result(ch)
 			if r.err != nil || r.answer != tt.want {
 				t.Errorf("Ask = %v, %v; want %v, nil", r.answer, r.err, tt.want)
 			}
-			s.expect(tt.shows + "\r\n")
-			if after := s.state(); !reflect.DeepEqual(before, after) {
+			s.Expect(tt.shows + "\r\n")
+			if after := s.State(); !reflect.DeepEqual(before, after) {
 				t.Error("the terminal state was not restored")
 			}
 		})
@@ -225,8 +127,8 @@ func TestAskShows(t *testing.T) {
 	q.Rule = `.gatekeep/config.toml:12 ask "npm publish *"`
 	q.Parts = []string{"npm publish", "git push"}
 	ch := s.ask(q, Options{})
-	shown := s.expect(answerPrompt)
-	s.send("n")
+	shown := s.Expect(answerPrompt)
+	s.Send("n")
 	if r := s.result(ch); r.err != nil || r.answer != Deny {
 		t.Errorf("Ask = %v, %v; want deny, nil", r.answer, r.err)
 	}
@@ -276,17 +178,17 @@ func TestAskShows(t *testing.T) {
 
 func TestAskCtrlCRestoresTerminal(t *testing.T) {
 	s := newScreen(t)
-	before := s.state()
+	before := s.State()
 	ch := s.ask(question, Options{})
-	s.expect(answerPrompt)
-	if during := s.state(); reflect.DeepEqual(before, during) {
+	s.Expect(answerPrompt)
+	if during := s.State(); reflect.DeepEqual(before, during) {
 		t.Fatal("the terminal is not in raw mode while asking")
 	}
-	s.send("\x03")
+	s.Send("\x03")
 	if r := s.result(ch); r.err != nil || r.answer != Deny {
 		t.Errorf("Ask = %v, %v; want deny, nil", r.answer, r.err)
 	}
-	if after := s.state(); !reflect.DeepEqual(before, after) {
+	if after := s.State(); !reflect.DeepEqual(before, after) {
 		t.Error("the terminal state was not restored after Ctrl-C")
 	}
 }
@@ -295,10 +197,10 @@ func TestAskCtrlCRestoresTerminal(t *testing.T) {
 // answer it.
 func TestAskTypeAhead(t *testing.T) {
 	s := newScreen(t)
-	s.send("y")
+	s.Send("y")
 	ch := s.ask(question, Options{})
-	s.expect(answerPrompt)
-	s.send("n")
+	s.Expect(answerPrompt)
+	s.Send("n")
 	if r := s.result(ch); r.err != nil || r.answer != Deny {
 		t.Errorf("Ask = %v, %v; want deny, nil", r.answer, r.err)
 	}
@@ -308,8 +210,8 @@ func TestAskTypeAhead(t *testing.T) {
 func TestAskEOF(t *testing.T) {
 	s := newScreen(t)
 	ch := s.ask(question, Options{})
-	s.expect(answerPrompt)
-	s.master.Close()
+	s.Expect(answerPrompt)
+	s.Hangup()
 	r := s.result(ch)
 	if r.answer != Deny || !errors.Is(r.err, ErrNoTTY) {
 		t.Errorf("Ask = %v, %v; want deny, ErrNoTTY", r.answer, r.err)
@@ -318,10 +220,10 @@ func TestAskEOF(t *testing.T) {
 
 func TestAskTimeout(t *testing.T) {
 	s := newScreen(t)
-	before := s.state()
+	before := s.State()
 	start := time.Now()
 	ch := s.ask(question, Options{Timeout: 200 * time.Millisecond})
-	s.expect(answerPrompt)
+	s.Expect(answerPrompt)
 	r := s.result(ch)
 	if r.answer != Deny || !errors.Is(r.err, ErrTimeout) {
 		t.Errorf("Ask = %v, %v; want deny, ErrTimeout", r.answer, r.err)
@@ -329,17 +231,17 @@ func TestAskTimeout(t *testing.T) {
 	if d := time.Since(start); d < 200*time.Millisecond {
 		t.Errorf("Ask timed out after %v, before the 200ms timeout", d)
 	}
-	s.expect("deny (no answer in 200ms)\r\n")
-	if after := s.state(); !reflect.DeepEqual(before, after) {
+	s.Expect("deny (no answer in 200ms)\r\n")
+	if after := s.State(); !reflect.DeepEqual(before, after) {
 		t.Error("the terminal state was not restored after the timeout")
 	}
 }
 
 func TestAskSignalRestoresTerminal(t *testing.T) {
 	s := newScreen(t)
-	before := s.state()
+	before := s.State()
 	ch := s.ask(question, Options{})
-	s.expect(answerPrompt) // the handler is in place before the question shows
+	s.Expect(answerPrompt) // the handler is in place before the question shows
 	if err := syscall.Kill(os.Getpid(), syscall.SIGHUP); err != nil {
 		t.Fatal(err)
 	}
@@ -347,14 +249,14 @@ func TestAskSignalRestoresTerminal(t *testing.T) {
 	if r.answer != Deny || !errors.Is(r.err, ErrInterrupted) {
 		t.Errorf("Ask = %v, %v; want deny, ErrInterrupted", r.answer, r.err)
 	}
-	if after := s.state(); !reflect.DeepEqual(before, after) {
+	if after := s.State(); !reflect.DeepEqual(before, after) {
 		t.Error("the terminal state was not restored after SIGHUP")
 	}
 }
 
 func TestAskPanicRestoresTerminal(t *testing.T) {
 	s := newScreen(t)
-	before := s.state()
+	before := s.State()
 	testHookRaw = func() { panic("boom") }
 	defer func() { testHookRaw = nil }()
 	func() {
@@ -363,9 +265,9 @@ func TestAskPanicRestoresTerminal(t *testing.T) {
 				t.Error("the panic did not reach the caller")
 			}
 		}()
-		Ask(question, Options{TTY: s.tty.Name()})
+		Ask(question, Options{TTY: s.TTY.Name()})
 	}()
-	if after := s.state(); !reflect.DeepEqual(before, after) {
+	if after := s.State(); !reflect.DeepEqual(before, after) {
 		t.Error("the terminal state was not restored after a panic")
 	}
 }
@@ -412,15 +314,14 @@ func TestHelperAsk(t *testing.T) {
 // runHelper starts the test binary as a helper in a new session whose
 // controlling terminal is the screen, with stdin and stdout pipes as an
 // agent gives them. The returned func waits for it and returns its stdout.
-func (s *screen) runHelper(mode string) func() string {
+func (s screen) runHelper(mode string) func() string {
 	s.t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperAsk$")
 	cmd.Env = append(os.Environ(), helperEnv+"="+mode)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdin = strings.NewReader("")
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.ExtraFiles = []*os.File{s.tty}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 3}
+	s.Attach(cmd)
 	if err := cmd.Start(); err != nil {
 		s.t.Fatal(err)
 	}
@@ -447,9 +348,9 @@ func (s *screen) runHelper(mode string) func() string {
 func TestAskControllingTerminal(t *testing.T) {
 	s := newScreen(t)
 	finish := s.runHelper("ask")
-	s.expect("gatekeep: Bash needs your permission")
-	s.expect(answerPrompt)
-	s.send("y")
+	s.Expect("gatekeep: Bash needs your permission")
+	s.Expect(answerPrompt)
+	s.Send("y")
 	if got, want := finish(), "allow once|<nil>\n"; got != want {
 		t.Errorf("helper printed %q, want %q", got, want)
 	}
