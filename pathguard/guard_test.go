@@ -452,6 +452,29 @@ func TestResolve(t *testing.T) {
 	}
 }
 
+// TestResolveSelf: /proc/self and /proc/thread-self name the process that
+// opens the path, so they are kept as written rather than resolved to the
+// checker's own pid; what lies below them is still resolved.
+func TestResolveSelf(t *testing.T) {
+	if _, err := os.Lstat("/proc/self/environ"); err != nil {
+		if os.Getenv("CI") == "true" && runtime.GOOS == "linux" {
+			t.Fatalf("no /proc on a Linux CI machine: %v", err)
+		}
+		t.Skip("no /proc/self")
+	}
+	for path, want := range map[string]string{
+		"/proc/self/environ":         "/proc/self/environ",
+		"/proc/thread-self/environ":  "/proc/thread-self/environ",
+		"/proc/self/root/etc":        "/etc",
+		"/proc/self/../self/environ": "/proc/self/environ",
+	} {
+		got, err := Resolve(path)
+		if err != nil || got != want {
+			t.Errorf("Resolve(%q) = %q, %v; want %q", path, got, err, want)
+		}
+	}
+}
+
 func TestNilGuard(t *testing.T) {
 	var g *Guard
 	if r := g.Check("/", "/etc/hosts"); r.Inside() || r.Code != CodeOutside {
@@ -518,6 +541,24 @@ func TestProtected(t *testing.T) {
 		{"dotfiles/.gitconfig", "git configuration"},
 
 		{"hl.txt", "2 hard links"},
+
+		{".claude/settings.json", "agent's or editor's settings"},
+		{".claude/settings.local.json", "agent's or editor's settings"},
+		{"sub/.claude/settings.json", "agent's or editor's settings"},
+		{".claude", "agent's or editor's settings"},
+		{".claude/commands/x.md", ""},
+		{".codex/config.toml", "agent's or editor's settings"},
+		{".codex/anything/else", "agent's or editor's settings"},
+		{".gemini/settings.json", "agent's or editor's settings"},
+		{".gemini/.env", "agent's or editor's settings"},
+		{".gemini/GEMINI.md", ""},
+		{".vscode/settings.json", "agent's or editor's settings"},
+		{".vscode/tasks.json", "agent's or editor's settings"},
+		{".VSCode/Tasks.json", "agent's or editor's settings"},
+		{".vscode/extensions.json", ""},
+		{".mcp.json", "agent's or editor's settings"},
+		{".cursor/mcp.json", "agent's or editor's settings"},
+		{"settings.json", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.path, func(t *testing.T) {

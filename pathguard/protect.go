@@ -43,6 +43,9 @@ var shellStartupFiles = []string{
 //     at once (`mkdir -p d/objects d/refs && echo ... > d/HEAD`) is judged
 //     on the disk as it is before it runs, and is not caught here;
 //   - `.envrc` (direnv), the shell startup files, `.gitconfig`;
+//   - the coding agents' and editors' own settings (agentSettings), which
+//     define hooks, tasks and MCP servers that run commands, unconfined,
+//     the next time the agent or editor starts in the directory;
 //   - an existing non-directory with more than one hard link: its other
 //     names may lie outside the roots.
 //
@@ -80,6 +83,9 @@ func (g *Guard) Protected(real string) string {
 		return why
 	}
 	base := names[len(names)-1]
+	if why := agentSettings(real, names); why != "" {
+		return why
+	}
 	switch {
 	case sameName(base, ".envrc"):
 		return fmt.Sprintf("%s is run by direnv when a shell enters its directory", real)
@@ -94,6 +100,62 @@ func (g *Guard) Protected(real string) string {
 	if fi, err := os.Stat(real); err == nil && !fi.IsDir() {
 		if n := linkCount(real, fi); n > 1 {
 			return fmt.Sprintf("%s has %d hard links, and its other names may lie outside the sandbox", real, n)
+		}
+	}
+	return ""
+}
+
+// agentDirs are the directories, in any root and at any depth (a
+// subdirectory can be where the agent is started), whose named files
+// configure a coding agent or an editor to run commands: Claude Code's
+// .claude/settings.json and settings.local.json (hooks, statusLine,
+// apiKeyHelper), all of Codex's .codex/ (config.toml: hooks, MCP servers,
+// notify), Gemini CLI's .gemini/settings.json (hooks, MCP servers,
+// tools.discoveryCommand) and .gemini/.env, VS Code's (and its forks')
+// .vscode/settings.json, tasks.json (runOn: folderOpen), launch.json and
+// mcp.json, Cursor's .cursor/mcp.json. An empty list protects everything
+// below the directory. The directory entry itself is protected as well:
+// replacing it replaces the files.
+var agentDirs = []struct {
+	dir   string
+	files []string
+}{
+	{".claude", []string{"settings.json", "settings.local.json"}},
+	{".codex", nil},
+	{".gemini", []string{"settings.json", ".env"}},
+	{".vscode", []string{"settings.json", "tasks.json", "launch.json", "mcp.json"}},
+	{".cursor", []string{"mcp.json"}},
+}
+
+// agentFiles are files at any depth that configure an agent to run
+// commands: the project MCP server list of Claude Code (.mcp.json).
+var agentFiles = []string{".mcp.json"}
+
+// agentSettings returns why a path is an agent's or editor's settings, or
+// "". names are the components of real.
+func agentSettings(real string, names []string) string {
+	const msg = "%s is a coding agent's or editor's settings (%s), whose hooks, tasks or servers run commands when it next starts"
+	last := len(names) - 1
+	for i, n := range names {
+		for _, a := range agentDirs {
+			if !sameName(n, a.dir) {
+				continue
+			}
+			if i == last || a.files == nil {
+				return fmt.Sprintf(msg, real, a.dir)
+			}
+			if i == last-1 {
+				for _, f := range a.files {
+					if sameName(names[last], f) {
+						return fmt.Sprintf(msg, real, a.dir+"/"+f)
+					}
+				}
+			}
+		}
+	}
+	for _, f := range agentFiles {
+		if sameName(names[last], f) {
+			return fmt.Sprintf(msg, real, f)
 		}
 	}
 	return ""

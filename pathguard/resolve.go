@@ -103,6 +103,12 @@ func resolve(p string, throughDangling bool) (string, error) {
 			dest, missing = next, missing+1
 			continue
 		}
+		if isSelfLink(next) {
+			// The process that opens the path, not this one: kept as
+			// written, and lookup goes on below it.
+			dest = next
+			continue
+		}
 		fi, err := os.Lstat(next)
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
@@ -152,6 +158,14 @@ func resolve(p string, throughDangling bool) (string, error) {
 		}
 	}
 	return filepath.Clean(dest), nil
+}
+
+// isSelfLink reports Linux's /proc/self and /proc/thread-self (proc(5)):
+// links whose target is the process or thread that looks them up. Followed
+// here they would name gatekeep's own pid, not that of the command that
+// later opens the path (`cat /proc/self/environ` reads cat's own).
+func isSelfLink(p string) bool {
+	return p == "/proc/self" || p == "/proc/thread-self"
 }
 
 // parent steps dest (a real path) up one component; the volume root is

@@ -1,0 +1,60 @@
+package policy
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestDefaultSecrets: the agents' own tokens, package registry and cloud
+// credentials, gpg private keys and other processes' environments are
+// denied to reads (file tool and shell) by the embedded layer, in every
+// mode; their neighbours and /proc/self/environ are not.
+func TestDefaultSecrets(t *testing.T) {
+	v := newCfgEnv(t)
+	secrets := []string{
+		".claude/.credentials.json", ".codex/auth.json", ".gemini/oauth_creds.json",
+		".npmrc", ".pypirc",
+		".config/gcloud/credentials.db", ".config/gcloud/access_tokens.db",
+		".config/gcloud/application_default_credentials.json",
+		".config/gcloud/legacy_credentials/me@example.com/adc.json",
+		".azure/msal_token_cache.json", ".azure/accessTokens.json", ".azure/service_principal_entries.json",
+		".gnupg/private-keys-v1.d/ABCDEF.key", ".gnupg/secring.gpg",
+	}
+	plain := []string{".claude/settings.json", ".codex/config.toml", ".gemini/GEMINI.md", ".config/gcloud/configurations/config_default", ".gnupg/pubring.kbx"}
+	for _, f := range append(append([]string(nil), secrets...), plain...) {
+		v.write(filepath.Join(v.home, f), "x")
+	}
+	for _, m := range Modes {
+		cfg := v.config(v.load(), m)
+		for _, f := range secrets {
+			for _, d := range []Decision{
+				Evaluate(cfg, Request{Tool: ToolRead, Path: "~/" + f, Cwd: v.root}),
+				v.bash(cfg, "cat ~/"+f),
+			} {
+				if d.Effect != Deny || d.Code != "rule.deny" || d.Rule == nil || d.Rule.Source != SourceDefault || d.Rule.Reason == "" {
+					t.Errorf("%s: read ~/%s: %v %s, want deny by a default rule with a reason", m, f, d.Effect, d.Code)
+				}
+			}
+		}
+		if d := v.bash(cfg, "cat /proc/1/environ"); d.Effect != Deny || d.Code != "rule.deny" {
+			t.Errorf("%s: cat /proc/1/environ: %v %s, want deny", m, d.Effect, d.Code)
+		}
+		if d := v.bash(cfg, "cat /proc/1/task/1/environ"); d.Effect != Deny || d.Code != "rule.deny" {
+			t.Errorf("%s: cat /proc/1/task/1/environ: %v %s, want deny", m, d.Effect, d.Code)
+		}
+	}
+	cfg := v.config(v.load(), ModeDefault)
+	for _, f := range plain {
+		if d := Evaluate(cfg, Request{Tool: ToolRead, Path: "~/" + f, Cwd: v.root}); d.Effect != Allow {
+			t.Errorf("read ~/%s: %v %s, want allow", f, d.Effect, d.Code)
+		}
+	}
+	if _, err := os.Stat("/proc/self/environ"); err == nil {
+		// The command's own environment: /proc/self is not resolved to
+		// gatekeep's pid.
+		if d := v.bash(cfg, "cat /proc/self/environ"); d.Effect != Allow {
+			t.Errorf("cat /proc/self/environ: %v %s (%s), want allow", d.Effect, d.Code, d.Message)
+		}
+	}
+}
