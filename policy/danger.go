@@ -68,7 +68,7 @@ func findDangerIn(s *shellparse.Script, i int, home, cwd string, facts *scriptFa
 			return &finding{code: r.code, message: fmt.Sprintf(r.msg, what)}
 		}
 	}
-	return nil
+	return findDangerShapes(x)
 }
 
 // dangerRule is one entry of the danger table.
@@ -143,6 +143,10 @@ var dangerTable = []dangerRule{
 	// looks like: `diskutil eraseDisk APFS X disk2`, `cryptsetup luksFormat
 	// /dev/sdb`.
 	{code: "danger.disk_wipe", names: []string{"diskutil", "cryptsetup"}, check: diskVerb,
+		msg: "%s destroys everything on the disk; work on an image file, not a disk device"},
+	// nvme-cli's erasing verbs, whatever the operand: `nvme format
+	// /dev/nvme0n1`, `nvme sanitize`, `nvme delete-ns` (danger_shape.go).
+	{code: "danger.disk_wipe", names: []string{"nvme"}, check: nvmeVerb,
 		msg: "%s destroys everything on the disk; work on an image file, not a disk device"},
 	// Rewriting the partition table of a block device: `fdisk /dev/sda`,
 	// `sgdisk --zap-all /dev/sda`, `parted /dev/sda mklabel gpt`. Listing
@@ -684,10 +688,11 @@ func (x *dangerCtx) device(w shellparse.Word) bool {
 // dynamic word whose literal start does (`/dev/sd$X`) or is only `/dev/`
 // (`/dev/$DISK`).
 func blockDevice(t string, dynamic bool, dir string) bool {
+	t = stripProcRoot(t)
 	if dynamic {
 		if cut := strings.IndexAny(t, "$`*?[{"); cut >= 0 {
 			t = t[:cut]
-			return t == "/dev/" || blockDeviceRe().MatchString(t)
+			return t == "/dev/" || blockDeviceRe().MatchString(t) || path.IsAbs(t) && blockDeviceShape(t, true)
 		}
 	}
 	if !path.IsAbs(t) {
@@ -696,7 +701,8 @@ func blockDevice(t string, dynamic bool, dir string) bool {
 		}
 		t = path.Join(dir, t)
 	}
-	return blockDeviceRe().MatchString(path.Clean(t))
+	t = stripProcRoot(path.Clean(t))
+	return blockDeviceRe().MatchString(t) || blockDeviceShape(t, false)
 }
 
 // deviceOperand: any operand is a block device.
@@ -869,7 +875,7 @@ func remoteCode(x *dangerCtx) (string, bool) {
 		return "", false
 	}
 	for _, j := range x.codeSources() {
-		if j >= 0 && j < len(x.s.Commands) && fetchers[commandName(&x.s.Commands[j])] {
+		if j >= 0 && j < len(x.s.Commands) && remoteSource(&x.s.Commands[j]) {
 			return x.s.Commands[j].Name(), true
 		}
 	}
@@ -1002,13 +1008,14 @@ func forkBomb(x *dangerCtx) (string, bool) {
 // scriptFacts is what the checks need to know about a whole script, worked
 // out once per script (the chain asks findDanger once per command).
 type scriptFacts struct {
-	fetches bool // some command is one of fetchers
+	fetches bool                // some command is a remoteSource
+	vals    map[string][]string // literal values assigned to variables (scriptValues)
 }
 
 func newScriptFacts(s *shellparse.Script) *scriptFacts {
-	f := &scriptFacts{}
+	f := &scriptFacts{vals: scriptValues(s)}
 	for j := range s.Commands {
-		f.fetches = f.fetches || fetchers[commandName(&s.Commands[j])]
+		f.fetches = f.fetches || remoteSource(&s.Commands[j])
 	}
 	return f
 }

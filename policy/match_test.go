@@ -42,7 +42,8 @@ func TestMatchBashDeny(t *testing.T) {
 		"xargs git push < remotes",
 		"git push $REMOTE",
 		"git $SUB origin",
-		"echo origin | xargs git",
+		"echo push origin | xargs git", // xargs of a literal input: `git push origin`
+		"cat remotes | xargs git",
 	}
 	for _, cmd := range denied {
 		d := v.bash(cfg, cmd)
@@ -57,7 +58,7 @@ func TestMatchBashDeny(t *testing.T) {
 			t.Errorf("%s: message %q", cmd, d.Message)
 		}
 	}
-	for _, cmd := range []string{"git pushx", "git pull", "git status --push", "echo git push", "gitpush"} {
+	for _, cmd := range []string{"git pushx", "git pull", "git status --push", "echo git push", "gitpush", "echo origin | xargs git"} {
 		if d := v.bash(cfg, cmd); d.Code == "rule.deny" {
 			t.Errorf("%s: %v, want no rule to match", cmd, d)
 		}

@@ -89,6 +89,8 @@ func (p *parser) unwrap(idx int) {
 		p.evalCode(idx)
 	case name == "trap":
 		p.trapCode(idx)
+	case (name == "source" || name == ".") && len(c.Args) > 1 && isStdinPath(c.Args[1]):
+		p.stdinCode(idx, "sh") // `source /dev/stdin`
 	case name == "source" || name == ".":
 		p.cmds[idx].Unknown = "source runs a file's code, which is not checked"
 		p.cmds[idx].Feeders = p.children(idx)
@@ -407,7 +409,13 @@ func (p *parser) shellCode(idx int) {
 	case hasC:
 		if i < len(c.Args) {
 			p.reparse(idx, c.Args[i], path.Base(c.Args[0].Text)+" -c", false)
+		} else if c.TrailingArgs {
+			// `... | xargs sh -c`: the code is what xargs reads.
+			p.cmds[idx].Unknown = "a shell runs code that xargs reads from its input"
+			p.cmds[idx].Feeders = p.upstream[:len(p.upstream):len(p.upstream)]
 		}
+	case i < len(c.Args) && isStdinPath(c.Args[i]):
+		p.stdinCode(idx, "sh") // `bash /dev/stdin`
 	case i < len(c.Args) && !stdin:
 		p.cmds[idx].Unknown = "a shell runs the script " + c.Args[i].Text + ", which is not checked"
 		p.cmds[idx].Feeders = p.children(idx)
@@ -440,6 +448,13 @@ func (p *parser) stdinCode(idx int, kind string) {
 			return
 		}
 	}
+	if kind == "sh" {
+		// `echo 'rm -rf /' | sh`: a literal script, walked as code.
+		if text, ok := p.literalOutput(p.upstream); ok {
+			p.reparse(idx, Word{Text: text, Offset: c.Offset}, "pipe", false)
+			return
+		}
+	}
 	p.cmds[idx].StdinCode = true
 	// Share the list: later stages only append past its end.
 	p.cmds[idx].Feeders = p.upstream[:len(p.upstream):len(p.upstream)]
@@ -454,7 +469,7 @@ func (p *parser) interpreterCode(idx int, name string) {
 	for i := 1; i < len(c.Args); i++ {
 		t := c.Args[i].Text
 		if !strings.HasPrefix(t, "-") || t == "-" {
-			if t == "-" {
+			if t == "-" || isStdinPath(c.Args[i]) {
 				p.stdinCode(idx, family)
 				return
 			}
@@ -500,9 +515,17 @@ func (p *parser) xargs(idx, i int, seen []string) {
 			}
 		}
 	}
+	trailing := repl == ""
+	if trailing {
+		// `echo / | xargs rm -rf`: the input is known, so are the words.
+		if more, ok := p.xargsLiteralArgs(seen, c.Offset); ok {
+			args = append(args, more...)
+			trailing = false
+		}
+	}
 	// With -I/-i the input replaces the marked words and nothing is
 	// appended (xargs(1)).
-	inner := Command{Args: args, Offset: args[0].Offset, End: c.End, Text: c.Text, Parent: idx, Inner: -1, TrailingArgs: repl == ""}
+	inner := Command{Args: args, Offset: args[0].Offset, End: c.End, Text: c.Text, Parent: idx, Inner: -1, TrailingArgs: trailing}
 	p.emitInner(idx, inner, "xargs")
 }
 

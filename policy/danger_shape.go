@@ -1,0 +1,329 @@
+package policy
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/gatekeep/gatekeep/shellparse"
+)
+
+// Danger by shape, not by name (issue 12): a command whose name is only
+// known at run time is judged as every command of the danger table; a
+// variable the script assigns a literal is followed into the words that use
+// it (`X=/; rm -rf "$X"` is `rm -rf /`); block devices are known by what
+// they are (LVM's /dev/VG/LV, a device node on disk) and through
+// /proc/PID/root; content from the network or from a command only known at
+// run time is remote code.
+
+// findDangerShapes runs the danger table over the other forms the command
+// at x can take: with the literal values the script assigns to its
+// variables, and for a name only known at run time, as each command the
+// table names.
+func findDangerShapes(x *dangerCtx) *finding {
+	orig, origName := x.c, x.name
+	defer func() { x.c, x.name, x.seen = orig, origName, nil }()
+	forms := x.facts.valueForms(orig)
+	if orig.Args != nil && orig.Args[0].Dynamic {
+		forms = append(forms, *orig)
+	}
+	for i := range forms {
+		x.c, x.seen = &forms[i], nil
+		x.name = commandName(x.c)
+		if len(x.c.Args) > 0 && x.c.Args[0].Dynamic {
+			if f := anyNameDanger(x); f != nil {
+				return f
+			}
+			continue
+		}
+		if f := tableDanger(x); f != nil {
+			return f
+		}
+	}
+	return nil
+}
+
+// tableDanger checks x against the danger table.
+func tableDanger(x *dangerCtx) *finding {
+	for _, r := range dangerTable {
+		if !r.appliesTo(x.name) {
+			continue
+		}
+		if what, ok := r.check(x); ok {
+			return &finding{code: r.code, message: fmt.Sprintf(r.msg, what)}
+		}
+	}
+	return nil
+}
+
+// anyNameDanger judges a command whose name is only known at run time
+// (`$(which rm) -rf ~`, `$CMD /dev/sda`) by its arguments, as if it were
+// each command the danger table names.
+func anyNameDanger(x *dangerCtx) *finding {
+	for _, r := range dangerTable {
+		for _, n := range r.names {
+			x.name, x.seen = strings.TrimSuffix(n, "*"), nil
+			if what, ok := r.check(x); ok {
+				return &finding{code: r.code, message: fmt.Sprintf(r.msg, what)}
+			}
+		}
+	}
+	return nil
+}
+
+// maxValueForms bounds how many forms variable values make of one command.
+const maxValueForms = 16
+
+// scriptValues collects the literal values a script assigns to each
+// variable: a bare `NAME=value`, and `export`, `declare`, `local`,
+// `readonly`, `typeset` of `NAME=value`. Every assignment counts, wherever
+// it stands (a branch, a loop, a function), since any of them may be the
+// value a later word reads.
+func scriptValues(s *shellparse.Script) map[string][]string {
+	var vals map[string][]string
+	add := func(name, val string) {
+		if vals == nil {
+			vals = map[string][]string{}
+		}
+		if len(vals[name]) < maxValueForms && !containsString(vals[name], val) {
+			vals[name] = append(vals[name], val)
+		}
+	}
+	for j := range s.Commands {
+		c := &s.Commands[j]
+		if len(c.Args) == 0 {
+			for _, a := range c.Assigns {
+				if !a.Dynamic {
+					add(a.Name, a.Value)
+				}
+			}
+			continue
+		}
+		switch c.Args[0].Text {
+		case "export", "declare", "local", "readonly", "typeset":
+			for _, w := range c.Args[1:] {
+				name, val, ok := strings.Cut(w.Text, "=")
+				if ok && !w.Dynamic && isVarName(name) {
+					add(name, val)
+				}
+			}
+		}
+	}
+	return vals
+}
+
+func isVarName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// varRefRe matches a plain reference to a variable: `$NAME` or `${NAME}`.
+var varRefRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))`)
+})
+
+// valueForms returns the forms of c with the script's literal values put
+// in for the variables its dynamic words read, or nil when none applies.
+func (f *scriptFacts) valueForms(c *shellparse.Command) []shellparse.Command {
+	if len(f.vals) == 0 {
+		return nil
+	}
+	var out []shellparse.Command
+	for wi, w := range c.Args {
+		if !w.Dynamic || !strings.Contains(w.Text, "$") {
+			continue
+		}
+		texts := substitute(w.Text, f.vals)
+		if len(texts) == 0 {
+			continue
+		}
+		if out == nil {
+			out = []shellparse.Command{*c}
+		}
+		var next []shellparse.Command
+		for _, base := range out {
+			for _, t := range texts {
+				if len(next) >= maxValueForms {
+					break
+				}
+				nc := base
+				nc.Args = append([]shellparse.Word(nil), base.Args...)
+				nc.Args[wi] = shellparse.Word{Text: t, Offset: w.Offset, Dynamic: stillDynamic(t)}
+				next = append(next, nc)
+			}
+		}
+		out = next
+	}
+	// A whole word `$X` whose value holds blanks is split by the shell
+	// (unquoted) into several: give that reading too, toward denial.
+	for i, n := 0, len(out); i < n && len(out) < maxValueForms; i++ {
+		var words []shellparse.Word
+		split := false
+		for _, w := range out[i].Args {
+			if fs := strings.Fields(w.Text); len(fs) > 1 && !w.Dynamic {
+				split = true
+				for _, t := range fs {
+					words = append(words, shellparse.Word{Text: t, Offset: w.Offset, Dynamic: stillDynamic(t)})
+				}
+				continue
+			}
+			words = append(words, w)
+		}
+		if split {
+			nc := out[i]
+			nc.Args = words
+			out = append(out, nc)
+		}
+	}
+	return out
+}
+
+// substitute returns text with each known variable replaced by each of
+// its values (at most maxValueForms results), or nil when it reads no
+// known variable.
+func substitute(text string, vals map[string][]string) []string {
+	locs := varRefRe().FindAllStringSubmatchIndex(text, -1)
+	out := []string{""}
+	last, known := 0, false
+	for _, m := range locs {
+		var name string
+		if m[2] >= 0 {
+			name = text[m[2]:m[3]]
+		} else {
+			name = text[m[4]:m[5]]
+		}
+		vs, ok := vals[name]
+		if !ok {
+			continue
+		}
+		known = true
+		lit := text[last:m[0]]
+		var next []string
+		for _, o := range out {
+			for _, v := range vs {
+				if len(next) < maxValueForms {
+					next = append(next, o+lit+v)
+				}
+			}
+		}
+		out, last = next, m[1]
+	}
+	if !known {
+		return nil
+	}
+	for i := range out {
+		out[i] += text[last:]
+	}
+	return out
+}
+
+// stillDynamic: a word whose text still holds an expansion or a glob.
+func stillDynamic(t string) bool {
+	return strings.ContainsAny(t, "$`*?[{") || strings.HasPrefix(t, "~")
+}
+
+// procRootRe: a path through a process's root directory
+// (/proc/PID/root, /proc/self/root: proc(5)), which is `/` for the
+// processes of this machine's root file system.
+var procRootRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:/+proc/+[^/]+/+root)+(/|$)`)
+})
+
+// stripProcRoot removes leading /proc/PID/root prefixes.
+func stripProcRoot(p string) string {
+	if !strings.HasPrefix(p, "/proc/") && !strings.HasPrefix(p, "//") {
+		return p
+	}
+	if m := procRootRe().FindStringIndex(p); m != nil {
+		return "/" + strings.TrimLeft(p[m[1]:], "/")
+	}
+	return p
+}
+
+// devNotBlock are the directories of /dev that hold no block devices
+// (devices.txt, the kernel's devtmpfs and udev's layout): paths in them
+// are not taken for LVM's /dev/VG/LV.
+var devNotBlock = map[string]bool{
+	"pts": true, "shm": true, "fd": true, "net": true, "input": true, "snd": true, "dri": true,
+	"bus": true, "char": true, "cpu": true, "hugepages": true, "mqueue": true, "tcp": true,
+	"udp": true, "vfio": true, "usb": true, "serial": true, "v4l": true, "dma_heap": true,
+	"virtio-ports": true, "vhost": true, "hidraw": true, "gpiochip": true, "stdin": true,
+	"stdout": true, "stderr": true, "null": true, "full": true, "zero": true, "random": true,
+	"urandom": true, "tty": true, "console": true, "ptmx": true, "log": true, "core": true,
+}
+
+// blockDeviceShape reports a block device by its shape or by what it is
+// on disk: /dev/VG/LV (LVM's two-level names; vg_name/lv_name), the RAM,
+// persistent-memory, DRBD and zram devices, and an existing path that is a
+// block device node. p is absolute and clean; prefix says it is the
+// literal start of a longer dynamic word.
+func blockDeviceShape(p string, prefix bool) bool {
+	rest, ok := strings.CutPrefix(p, "/dev/")
+	if !ok {
+		return !prefix && isBlockNode(p)
+	}
+	if devMoreRe().MatchString(rest) {
+		return true
+	}
+	dir, name, two := strings.Cut(rest, "/")
+	if two && !devNotBlock[dir] && dir != "" && (prefix || name != "" && !strings.Contains(name, "/")) {
+		return true
+	}
+	return !prefix && isBlockNode(p)
+}
+
+var devMoreRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(zram|pmem|drbd|ram[0-9]|nbd|loop|md|mapper/)`)
+})
+
+// isBlockNode reports an existing block device node (symlinks followed).
+func isBlockNode(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode()&os.ModeDevice != 0 && fi.Mode()&os.ModeCharDevice == 0
+}
+
+// nvmeVerb: nvme-cli's erasing subcommands (nvme(1): format, sanitize,
+// delete-ns, write-zeroes, write-uncor, dsm deallocates).
+func nvmeVerb(x *dangerCtx) (string, bool) {
+	ops := splitArgs(x.c.Args[1:]).ops
+	if len(ops) == 0 {
+		return "", false
+	}
+	switch v := strings.ToLower(ops[0].Text); v {
+	case "format", "sanitize", "delete-ns", "write-zeroes", "write-uncor", "dsm":
+		return "nvme " + v, true
+	}
+	return "", false
+}
+
+// remoteSource reports a command whose output is content from the network
+// or only known at run time: a fetcher, ssh (the remote command's output),
+// `openssl s_client`, and a command whose name is only known at run time
+// (`$(echo curl) URL`).
+func remoteSource(c *shellparse.Command) bool {
+	if len(c.Args) == 0 {
+		return false
+	}
+	if c.Args[0].Dynamic {
+		return true
+	}
+	name := commandName(c)
+	switch {
+	case fetchers[name], name == "ssh", name == "telnet":
+		return true
+	case name == "openssl":
+		for _, w := range c.Args[1:] {
+			if w.Dynamic || w.Text == "s_client" {
+				return true
+			}
+		}
+	}
+	return false
+}
