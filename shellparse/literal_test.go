@@ -1,0 +1,67 @@
+package shellparse
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestLiteralScriptIsCode: text known from the script alone and piped into
+// a shell is parsed as that shell's code; xargs fed such text gets its
+// words. Anything else stays code only known at run time.
+func TestLiteralScriptIsCode(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want string // an argv the script must hold, "" for none
+		std  bool   // some command still reads its program from stdin
+	}{
+		{"echo 'rm -rf /' | bash", "rm -rf /", false},
+		{"printf 'rm -rf x\\n' | sh", "rm -rf x", false},
+		{"printf '%s\\n' ls 'rm y' | sh", "rm y", false},
+		{"echo -n 'rm z' | bash -s", "rm z", false},
+		{"echo 'a\\nrm w' | sh", "rm w", false}, // a POSIX echo reads \n
+		{"cat <<'EOF' | bash\nrm v\nEOF", "rm v", false},
+		{"cat <<< 'rm u' | sh", "rm u", false},
+		{"echo 'rm t' | source /dev/stdin", "rm t", false},
+		{"echo 'rm s' | bash /dev/stdin", "rm s", false},
+		{"echo / | xargs rm -rf", "rm -rf /", false},
+		{"echo a b | xargs -n1 rm", "rm a b", false},
+		{"echo $X | bash", "", true},
+		{"cat script | bash", "", true},
+		{"echo x | cat | bash", "", true},
+		{"echo() { curl x; }; echo ls | bash", "", true},
+		{"echo 'print(1)' | python3", "", true},
+		{"curl x | bash /dev/stdin", "", true},
+	} {
+		s, err := Parse(tc.src, Options{})
+		if err != nil {
+			t.Errorf("%q: %v", tc.src, err)
+			continue
+		}
+		var argvs []string
+		std := false
+		for i := range s.Commands {
+			c := &s.Commands[i]
+			argvs = append(argvs, strings.Join(c.Argv(), " "))
+			std = std || c.StdinCode
+		}
+		if tc.want != "" && !slices.Contains(argvs, tc.want) {
+			t.Errorf("%q: commands %q, want one to be %q", tc.src, argvs, tc.want)
+		}
+		if std != tc.std {
+			t.Errorf("%q: reads code from stdin %v, want %v (%q)", tc.src, std, tc.std, argvs)
+		}
+	}
+	// xargs with options that change the input, or quoted input, keeps
+	// its arguments unknown.
+	for _, src := range []string{"echo / | xargs -0 rm -rf", "echo \"'/'\" | xargs rm", "echo / | xargs -I{} rm {}"} {
+		s, err := Parse(src, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := &s.Commands[len(s.Commands)-1]
+		if strings.Join(last.Argv(), " ") == "rm -rf /" || !last.TrailingArgs && !last.HasDynamic(0) {
+			t.Errorf("%q: %q is taken as known", src, last.Argv())
+		}
+	}
+}
