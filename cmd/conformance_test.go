@@ -1,7 +1,6 @@
 package cmd_test
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"os"
@@ -10,59 +9,25 @@ import (
 	"testing"
 
 	"github.com/gatekeep/gatekeep/cmd"
+	"github.com/gatekeep/gatekeep/policy/testcases"
 )
-
-// conformanceCase is one line of testdata/conformance/*.jsonl: a command
-// and the verdict other guards assert for it (see the README there).
-type conformanceCase struct {
-	Cmd    string `json:"cmd"`
-	Expect string `json:"expect"` // allow, notallow, notdeny
-	Peer   string `json:"peer"`
-	Source string `json:"source"`
-	Needs  string `json:"needs"`
-	Note   string `json:"note"`
-}
 
 // TestConformance runs every peer case through `gatekeep check --json bash
 // -c CMD` with the embedded default policy, in the default mode, with no
 // terminal, and the project root at the working directory.
 func TestConformance(t *testing.T) {
-	abs, _ := filepath.Abs("../testdata/conformance")
-	files, _ := filepath.Glob(filepath.Join(abs, "*.jsonl"))
-	if len(files) == 0 {
-		t.Fatal("no conformance files in testdata/conformance")
-	}
+	cases := testcases.Conformance(t)
 	isolate(t)
-	n := 0
-	for _, file := range files {
-		f, err := os.Open(file)
-		if err != nil {
-			t.Fatal(err)
+	for _, c := range cases {
+		effect, code := checkBash(t, c.Cmd)
+		ok := map[string]bool{
+			"allow":    effect == "allow",
+			"notallow": effect != "allow",
+			"notdeny":  effect != "deny",
+		}[c.Expect]
+		if !ok {
+			t.Errorf("%s:%d (%s, %s): %q is %s (%s), want %s", c.File, c.Line, c.Peer, c.Source, c.Cmd, effect, code, c.Expect)
 		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(nil, 1<<20)
-		line := 0
-		for sc.Scan() {
-			line++
-			var c conformanceCase
-			if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-				t.Fatalf("%s:%d: %v", file, line, err)
-			}
-			n++
-			effect, code := checkBash(t, c.Cmd)
-			ok := map[string]bool{
-				"allow":    effect == "allow",
-				"notallow": effect != "allow",
-				"notdeny":  effect != "deny",
-			}[c.Expect]
-			if !ok {
-				t.Errorf("%s:%d (%s, %s): %q is %s (%s), want %s", filepath.Base(file), line, c.Peer, c.Source, c.Cmd, effect, code, c.Expect)
-			}
-		}
-		f.Close()
-	}
-	if n < 300 {
-		t.Fatalf("read only %d conformance cases", n)
 	}
 }
 

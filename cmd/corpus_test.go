@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gatekeep/gatekeep/cmd"
+	"github.com/gatekeep/gatekeep/policy/testcases"
 )
 
 // batchDecisions runs `gatekeep check --batch FILE --json` in-process and
@@ -19,7 +20,7 @@ func batchDecisions(t *testing.T, file string) []struct {
 	Code   string `json:"code"`
 } {
 	t.Helper()
-	abs, _ := filepath.Abs(file)
+	abs := file
 	isolate(t)
 	var out, errb bytes.Buffer
 	if code := cmd.Run([]string{"check", "--batch", abs, "--json"}, strings.NewReader(""), &out, &errb); code != 0 {
@@ -55,7 +56,7 @@ func batchDecisions(t *testing.T, file string) []struct {
 // the only ones are writes outside the sandbox (pylint's cache in the home
 // directory). Read-only work is allowed without a prompt.
 func TestAgentCorpus(t *testing.T) {
-	ds := batchDecisions(t, "../testdata/corpus/agent-commands.jsonl")
+	ds := batchDecisions(t, testcases.AgentCorpusFile(t))
 	if len(ds) != 14565 {
 		t.Fatalf("%d decisions, want 14565", len(ds))
 	}
@@ -86,7 +87,7 @@ func TestAgentCorpus(t *testing.T) {
 // TestNL2BashCorpus decides the 10,624 commands people wrote, and checks the
 // known dangerous ones among them are denied by the danger layer.
 func TestNL2BashCorpus(t *testing.T) {
-	ds := batchDecisions(t, "../testdata/corpus/nl2bash.txt")
+	ds := batchDecisions(t, filepath.Join(testcases.Dir(t), "corpus", "nl2bash.txt"))
 	if len(ds) != 10624 {
 		t.Fatalf("%d decisions, want 10624", len(ds))
 	}

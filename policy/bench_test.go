@@ -1,8 +1,6 @@
 package policy
 
 import (
-	"bufio"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gatekeep/gatekeep/pathguard"
+	"github.com/gatekeep/gatekeep/policy/testcases"
 )
 
 func memoLookPath() func(string) (string, error) {
@@ -32,21 +31,7 @@ func memoLookPath() func(string) (string, error) {
 // corpusSample reads up to n commands of the agent corpus, spread evenly.
 func corpusSample(tb testing.TB, n int) []string {
 	tb.Helper()
-	f, err := os.Open("../testdata/corpus/agent-commands.jsonl")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	var all []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var c struct{ Command string }
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			tb.Fatal(err)
-		}
-		all = append(all, c.Command)
-	}
+	all := testcases.AgentCommands(tb)
 	if n >= len(all) {
 		return all
 	}

@@ -1,14 +1,11 @@
 package policy
 
 import (
-	"bufio"
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gatekeep/gatekeep/pathguard"
+	"github.com/gatekeep/gatekeep/policy/testcases"
 	"github.com/gatekeep/gatekeep/shellparse"
 )
 
@@ -634,10 +631,7 @@ func dangerAnswered(d Decision) bool {
 // case that is one of its forms must be denied in every mode. (Whether the
 // other notallow cases ask is the other layers' business.)
 func TestDangerConformance(t *testing.T) {
-	files, _ := filepath.Glob("../testdata/conformance/*.jsonl")
-	if len(files) == 0 {
-		t.Skip("no conformance files")
-	}
+	cases := testcases.Conformance(t)
 	// The peer cases that are forms of the danger table, with their code;
 	// "" marks one the danger layer leaves to the other layers (it asks).
 	want := map[string]string{
@@ -677,34 +671,18 @@ func TestDangerConformance(t *testing.T) {
 	dir := t.TempDir()
 	for _, m := range Modes {
 		cfg := dangerConfig(t, dir, m, dangerHome)
-		for _, name := range files {
-			f, err := os.Open(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sc := bufio.NewScanner(f)
-			sc.Buffer(nil, 1<<20)
-			for sc.Scan() {
-				var c struct {
-					Cmd    string `json:"cmd"`
-					Expect string `json:"expect"`
-				}
-				if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-					t.Fatalf("%s: %v", name, err)
-				}
-				d := Evaluate(cfg, Request{Tool: ToolBash, Command: c.Cmd, Cwd: dir})
-				code, listed := want[c.Cmd]
-				switch {
-				case c.Expect == "notdeny" && dangerAnswered(d):
-					t.Errorf("%s: %q is notdeny but the danger layer denied it: %s (%s)", m, c.Cmd, d.Code, d.Message)
-				case listed && code != "":
-					seen[c.Cmd] = true
-					if !deniedFor(d, code) {
-						t.Errorf("%s: %q: %v %s %s (%s), want deny danger %s", m, c.Cmd, d.Effect, d.Layer, d.Code, d.Message, code)
-					}
+		for _, c := range cases {
+			d := Evaluate(cfg, Request{Tool: ToolBash, Command: c.Cmd, Cwd: dir})
+			code, listed := want[c.Cmd]
+			switch {
+			case c.Expect == "notdeny" && dangerAnswered(d):
+				t.Errorf("%s: %q is notdeny but the danger layer denied it: %s (%s)", m, c.Cmd, d.Code, d.Message)
+			case listed && code != "":
+				seen[c.Cmd] = true
+				if !deniedFor(d, code) {
+					t.Errorf("%s: %q: %v %s %s (%s), want deny danger %s", m, c.Cmd, d.Effect, d.Layer, d.Code, d.Message, code)
 				}
 			}
-			f.Close()
 		}
 	}
 	for cmd, code := range want {

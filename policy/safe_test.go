@@ -1,13 +1,11 @@
 package policy
 
 import (
-	"bufio"
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/gatekeep/gatekeep/pathguard"
+	"github.com/gatekeep/gatekeep/policy/testcases"
 	"github.com/gatekeep/gatekeep/shellparse"
 )
 
@@ -468,37 +466,16 @@ func TestSafeArgv(t *testing.T) {
 // rules layer are skipped).
 func TestSafeConformance(t *testing.T) {
 	cfg, dir := safeConfig(t)
-	files, _ := filepath.Glob("../testdata/conformance/*.jsonl")
-	if len(files) == 0 {
-		t.Skip("no conformance files")
-	}
 	n := 0
-	for _, name := range files {
-		f, err := os.Open(name)
-		if err != nil {
-			t.Fatal(err)
+	for _, c := range testcases.Conformance(t) {
+		if c.Needs != "" || c.Expect == "notdeny" {
+			continue
 		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			var c struct {
-				Cmd    string `json:"cmd"`
-				Expect string `json:"expect"`
-				Needs  string `json:"needs"`
-			}
-			if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
-			if c.Needs != "" || c.Expect == "notdeny" {
-				continue
-			}
-			n++
-			d := Evaluate(cfg, Request{Tool: ToolBash, Command: c.Cmd, Cwd: dir})
-			if (d.Effect == Allow) != (c.Expect == "allow") {
-				t.Errorf("%s: %q: effect %v (%s: %s), want %s", filepath.Base(name), c.Cmd, d.Effect, d.Code, d.Message, c.Expect)
-			}
+		n++
+		d := Evaluate(cfg, Request{Tool: ToolBash, Command: c.Cmd, Cwd: dir})
+		if (d.Effect == Allow) != (c.Expect == "allow") {
+			t.Errorf("%s:%d: %q: effect %v (%s: %s), want %s", c.File, c.Line, c.Cmd, d.Effect, d.Code, d.Message, c.Expect)
 		}
-		f.Close()
 	}
 	if n == 0 {
 		t.Fatal("no conformance cases read")
