@@ -102,6 +102,8 @@ type hookPayload struct {
 	tool    string // tool_name
 	input   map[string]json.RawMessage
 	rawIn   json.RawMessage // tool_input as sent, for the audit log
+	// Gemini CLI's mcp_context: the MCP server and its own name for the tool.
+	mcpServer, mcpTool string
 }
 
 // runHook decides one hook call for dialect d.
@@ -119,7 +121,7 @@ func (a *app) runHook(d *dialect) (err error) {
 	if err != nil {
 		return hookFail(err)
 	}
-	if p.event != d.preEvent {
+	if !d.handles(p.event) {
 		// Not a pre-tool event: gatekeep has nothing to decide, and says
 		// nothing, which allows nothing that was not asked about.
 		return nil
@@ -127,7 +129,7 @@ func (a *app) runHook(d *dialect) (err error) {
 	if err := p.checkPreTool(); err != nil {
 		return hookFail(err)
 	}
-	reqs, err := hookRequests(p)
+	m, err := hookRequests(p)
 	if err != nil {
 		return hookFail(err)
 	}
@@ -135,9 +137,14 @@ func (a *app) runHook(d *dialect) (err error) {
 	if err != nil {
 		return hookFail(err)
 	}
-	c.reqs = reqs
-	c.dec, c.positive, c.decs = evaluateAll(c.cfg, reqs)
+	c.m, c.reqs, c.payload = m, m.reqs, p
+	c.dec, c.positive, c.decs = evaluateAll(c.cfg, m.reqs)
+	if m.opaque {
+		c.dec, c.positive = opaqueDecision(c.dec), false
+		c.decs = []policy.Decision{c.dec}
+	}
 	ans := answerFor(d, c)
+	ans.event = p.event
 	if err := a.auditHook(d.name, p, c.dec, ans); err != nil && ans.kind != answerDeny {
 		return hookFail(fmt.Errorf("cannot write the audit log, so the call is blocked: %w", err))
 	}
@@ -196,6 +203,22 @@ func parseHookPayload(data []byte) (*hookPayload, error) {
 	if p.event == "" {
 		return nil, errors.New("hook_event_name is missing")
 	}
+	if raw, ok := top["mcp_context"]; ok && string(raw) != "null" {
+		var mc map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &mc); err != nil {
+			return nil, errors.New("mcp_context is not a JSON object")
+		}
+		for _, f := range []struct {
+			key string
+			dst *string
+		}{{"server_name", &p.mcpServer}, {"tool_name", &p.mcpTool}} {
+			if v, ok := mc[f.key]; ok && string(v) != "null" {
+				if err := json.Unmarshal(v, f.dst); err != nil {
+					return nil, fmt.Errorf("mcp_context.%s is not a string", f.key)
+				}
+			}
+		}
+	}
 	if raw, ok := top["tool_input"]; ok && string(raw) != "null" {
 		if err := json.Unmarshal(raw, &p.input); err != nil {
 			return nil, errors.New("tool_input is not a JSON object")
@@ -221,9 +244,16 @@ func (p *hookPayload) checkPreTool() error {
 }
 
 // hookConfig builds the policy configuration for the payload's working
-// directory, and returns it with the project root in a hookCall. The payload's
-// permission mode applies only when neither --mode, GATEKEEP_MODE nor a
-// config file sets one (and a managed disable_bypass still holds).
+// directory, and returns it with the project root in a hookCall.
+//
+// The payload's permission_mode only tightens (design §7): it becomes
+// cfg.AgentMode, and for each category the fallback is the stricter of
+// gatekeep's own mode (--mode, GATEKEEP_MODE, a config file, else default)
+// and the agent's. A mode gatekeep does not know (Claude Code's auto and
+// dontAsk) counts as the loosest. Only `[hooks] trust_agent_mode = true`
+// in the managed or user file lets the agent's mode replace gatekeep's
+// own when neither --mode nor GATEKEEP_MODE is given (a managed
+// disable_bypass still holds).
 //
 // config() finds the project root from the process's working directory,
 // so this changes into cwd for the duration of the call.
@@ -251,10 +281,15 @@ func (a *app) hookConfig(p *hookPayload) (*hookCall, error) {
 		return nil, fmt.Errorf("configuration error, the call is blocked: %w", err)
 	}
 	c := &hookCall{cfg: cfg, root: p.cwd}
-	if a.mode == "" && p.mode != "" && (a.loaded == nil || a.loaded.ModeSource == "") {
-		cfg.Mode, c.agentMode = agentMode(p.mode), true
-		if cfg.Mode == policy.ModeBypass && a.loaded != nil && a.loaded.DisableBypass {
-			cfg.Mode = policy.ModeDefault
+	if p.mode != "" {
+		switch {
+		case a.mode == "" && a.loaded != nil && a.loaded.TrustAgentMode:
+			cfg.Mode, c.trustedMode = trustedAgentMode(p.mode), true
+			if cfg.Mode == policy.ModeBypass && a.loaded.DisableBypass {
+				cfg.Mode = policy.ModeDefault
+			}
+		default:
+			cfg.AgentMode = agentMode(p.mode)
 		}
 	}
 	if a.loaded != nil && a.loaded.Root != "" {
@@ -263,13 +298,30 @@ func (a *app) hookConfig(p *hookPayload) (*hookCall, error) {
 	return c, nil
 }
 
-// agentMode maps an agent's permission_mode onto gatekeep's modes. Claude
-// Code's are default, acceptEdits, plan, auto, dontAsk and
-// bypassPermissions (https://code.claude.com/docs/en/permission-modes);
-// Codex sends the same names. auto and dontAsk have no gatekeep twin:
-// they map to default, whose asks the agent then resolves its own way.
-// Anything unknown maps to default too.
+// agentMode maps an agent's permission_mode onto gatekeep's modes, to
+// tighten gatekeep's own. Claude Code's are default, acceptEdits, plan,
+// auto, dontAsk and bypassPermissions
+// (https://code.claude.com/docs/en/permission-modes); Codex sends the same
+// names (bypassPermissions for its approval policy "never"). auto, dontAsk
+// and any other name count as bypassPermissions, the loosest: they only
+// tighten nothing.
 func agentMode(m string) policy.Mode {
+	switch m {
+	case "default":
+		return policy.ModeDefault
+	case "acceptEdits":
+		return policy.ModeAcceptEdits
+	case "plan":
+		return policy.ModePlan
+	}
+	return policy.ModeBypass
+}
+
+// trustedAgentMode maps an agent's permission_mode onto gatekeep's modes
+// when [hooks] trust_agent_mode lets it replace gatekeep's own: auto,
+// dontAsk and unknown names map to default, whose asks the agent then
+// resolves its own way.
+func trustedAgentMode(m string) policy.Mode {
 	switch m {
 	case "acceptEdits":
 		return policy.ModeAcceptEdits
@@ -279,6 +331,36 @@ func agentMode(m string) policy.Mode {
 		return policy.ModeBypass
 	}
 	return policy.ModeDefault
+}
+
+// agentAsksFor reports whether the agent's own permission flow, in the
+// mode it reported, asks its person before a call of category cat
+// without being told to: default and plan ask before writes and
+// commands, acceptEdits before commands. bypassPermissions, auto, dontAsk,
+// an unknown mode and no mode at all (Gemini CLI's payload carries none)
+// are taken not to ask.
+func agentAsksFor(mode string, cat policy.Category) bool {
+	switch mode {
+	case "default", "plan":
+		return cat != policy.CatRead
+	case "acceptEdits":
+		return cat == policy.CatCommand
+	}
+	return false
+}
+
+// opaqueDecision turns a decision about a call gatekeep cannot analyse
+// (PowerShell) into an ask that no mode lets through, unless a rule
+// decided it.
+func opaqueDecision(d policy.Decision) policy.Decision {
+	if d.Layer == policy.LayerRules || d.Effect == policy.Deny && d.Layer != policy.LayerMode {
+		return d
+	}
+	d.Effect, d.Layer, d.Code, d.Final = policy.Ask, policy.LayerInput, "input.not_analysable",
+		true
+	d.Message = "PowerShell commands cannot be analysed, so they need approval; a PowerShell rule can allow or deny them"
+	d.Explicit = false
+	return d
 }
 
 // evaluateAll decides every request of one tool call; the strictest

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -19,7 +20,7 @@ type answerKind uint8
 const (
 	answerNone  answerKind = iota // no opinion: the agent's own permission flow decides
 	answerAllow                   // gatekeep positively allowed the call
-	answerAsk                     // the agent should ask its person (Claude Code only)
+	answerAsk                     // the agent should ask its person (Claude Code, Gemini CLI)
 	answerDeny                    // the call is blocked
 )
 
@@ -31,21 +32,38 @@ func (k answerKind) String() string {
 type hookAnswer struct {
 	kind   answerKind
 	reason string
+	event  string // the hook_event_name answered
+	// input is, on an allow of a file tool, the agent's tool_input with
+	// its path replaced by the real absolute path gatekeep checked
+	// (updatedInput); nil otherwise.
+	input map[string]json.RawMessage
 }
 
 // dialect is one agent's hook protocol.
 type dialect struct {
-	name     string // the argument: claude, codex, gemini
-	title    string // the agent's name for people
-	preEvent string // hook_event_name of the pre-tool event
-	canAsk   bool   // the protocol has an "ask" answer
+	name     string   // the argument: claude, codex, gemini
+	title    string   // the agent's name for people
+	preEvent string   // hook_event_name of the pre-tool event
+	more     []string // other events that carry a tool call to decide
+	canAsk   bool     // the protocol has an "ask" answer
 	write    func(a *app, ans hookAnswer) error
 }
 
+// handles reports whether event is one that d decides.
+func (d *dialect) handles(event string) bool {
+	return event == d.preEvent || slices.Contains(d.more, event)
+}
+
+// claudeSkillEvent is Claude Code's event for a shell command a skill runs
+// inline (tool_name Bash or PowerShell, tool_input.command, command_name,
+// invoked_by). Its ask keeps the command from running, as does its deny;
+// no answer lets it run.
+const claudeSkillEvent = "PreSkillShellCommand"
+
 var dialects = []*dialect{
-	{name: "claude", title: "Claude Code", preEvent: "PreToolUse", canAsk: true, write: writeClaude},
+	{name: "claude", title: "Claude Code", preEvent: "PreToolUse", more: []string{claudeSkillEvent}, canAsk: true, write: writeClaude},
 	{name: "codex", title: "Codex", preEvent: "PreToolUse", write: writeCodex},
-	{name: "gemini", title: "Gemini CLI", preEvent: "BeforeTool", write: writeGemini},
+	{name: "gemini", title: "Gemini CLI", preEvent: "BeforeTool", canAsk: true, write: writeGemini},
 }
 
 func dialectNamed(name string) *dialect {
@@ -59,57 +77,111 @@ func dialectNamed(name string) *dialect {
 
 // hookCall is one decided hook call.
 type hookCall struct {
-	cfg       *policy.Config
-	reqs      []policy.Request
-	decs      []policy.Decision // each request's decision
-	dec       policy.Decision   // the strictest of decs
-	positive  bool              // every request allowed on gatekeep's own authority
-	root      string            // the project root
-	agentMode bool              // the mode came from the payload's permission_mode
+	cfg         *policy.Config
+	payload     *hookPayload
+	m           hookMapping
+	reqs        []policy.Request
+	decs        []policy.Decision // each request's decision
+	dec         policy.Decision   // the strictest of decs
+	positive    bool              // every request allowed on gatekeep's own authority
+	root        string            // the project root
+	trustedMode bool              // [hooks] trust_agent_mode: the agent's mode replaced gatekeep's
 }
 
 // answerFor turns a decision into what the hook tells the agent.
 //
 //   - deny: deny, with gatekeep's reason. One exception: in plan mode
-//     taken from the agent, the mode's deny of one of the agent's own tools
-//     (ExitPlanMode, TodoWrite, an MCP tool) is no opinion, since the agent's
-//     own plan mode knows which of its tools plan; denying ExitPlanMode would
-//     keep the agent in plan mode for good.
-//   - ask: in bypassPermissions (and unless the input could not be
-//     analysed) the ask lets the call continue, as it does everywhere
-//     (design §8), so no opinion. An agent that can ask is told to ask,
-//     except when only the mode's fallback asked: the mode mirrors the
-//     agent's own permission mode, so its own permission flow (which also
-//     knows the person's allow list there) decides. An agent that cannot
-//     ask gets a deny whose reason says how a person can allow the call.
+//     reported by the agent, the mode's deny of one of the agent's own
+//     tools (ExitPlanMode, TodoWrite, an MCP tool) is no opinion, since the
+//     agent's own plan mode knows which of its tools plan; denying
+//     ExitPlanMode would keep the agent in plan mode for good.
+//   - ask: in gatekeep's own bypassPermissions (and unless the input could
+//     not be analysed) the ask lets the call continue, as it does
+//     everywhere (design §8), so no opinion. When only the mode's fallback
+//     asked and the agent's own mode asks its person about such calls
+//     too, no opinion, so that its own prompt (which also knows the
+//     person's allow list there) runs once. Otherwise an agent that can
+//     ask is told to ask, and one that cannot (Codex) gets a deny whose
+//     reason says how a person can allow the call.
 //   - allow: allow only when gatekeep allowed it on its own authority
-//     (positive); an allow that only the mode's fallback gave is no
-//     opinion, so the agent's own permission prompt still runs.
+//     (positive), with the checked path for a file tool (updatedInput);
+//     an allow that only the mode's fallback gave is no opinion, so the
+//     agent's own permission prompt still runs.
+//
+// The agent's planning and conversation tools (hookMapping.ui) get no
+// opinion when only the fallback decided.
 func answerFor(d *dialect, c *hookCall) hookAnswer {
 	dec := c.dec
+	if c.m.ui && dec.Layer == policy.LayerMode {
+		return hookAnswer{kind: answerNone}
+	}
 	switch dec.Effect {
 	case policy.Allow:
 		if c.positive {
-			return hookAnswer{answerAllow, "gatekeep allowed this call: " + describeDecision(dec)}
+			return hookAnswer{kind: answerAllow, reason: "gatekeep allowed this call: " + describeDecision(dec), input: updatedInput(c)}
 		}
 		return hookAnswer{kind: answerNone}
 	case policy.Ask:
 		if c.cfg.Mode == policy.ModeBypass && !dec.Final {
 			return hookAnswer{kind: answerNone}
 		}
-		if d.canAsk && onlyModeAsked(dec) {
+		if d.canAsk && onlyModeAsked(dec) && agentAsksToo(c) {
 			return hookAnswer{kind: answerNone}
 		}
 		if d.canAsk {
-			return hookAnswer{answerAsk, "gatekeep asks before this call: " + describeDecision(dec)}
+			return hookAnswer{kind: answerAsk, reason: "gatekeep asks before this call: " + describeDecision(dec)}
 		}
-		return hookAnswer{answerDeny, fmt.Sprintf("gatekeep needs a person's approval for this call and %s cannot ask, so it is denied: %s; %s",
+		return hookAnswer{kind: answerDeny, reason: fmt.Sprintf("gatekeep needs a person's approval for this call and %s cannot ask, so it is denied: %s; %s",
 			d.title, describeDecision(dec), howToAllow(c.cfg, c.reqs, c.decs, c.root))}
 	}
-	if c.agentMode && c.cfg.Mode == policy.ModePlan && dec.Layer == policy.LayerMode && len(c.reqs) == 1 && !builtinTool(c.reqs[0].Tool) {
+	agentPlan := c.payload != nil && c.payload.mode == "plan"
+	if agentPlan && dec.Layer == policy.LayerMode && len(c.reqs) == 1 && !builtinTool(c.reqs[0].Tool) {
 		return hookAnswer{kind: answerNone}
 	}
-	return hookAnswer{answerDeny, "gatekeep denied this call: " + describeDecision(dec)}
+	return hookAnswer{kind: answerDeny, reason: "gatekeep denied this call: " + describeDecision(dec)}
+}
+
+// agentAsksToo reports whether the agent's own permission flow asks its
+// person about every part of the call that gatekeep's fallback asked
+// about, so that answering nothing still reaches a person. A skill's
+// inline command (PreSkillShellCommand) is not known to be asked about.
+func agentAsksToo(c *hookCall) bool {
+	if c.payload == nil || c.payload.event == claudeSkillEvent {
+		return false
+	}
+	mode := c.payload.mode
+	if c.trustedMode {
+		mode = string(c.cfg.Mode)
+	}
+	for _, s := range askingParts(c.dec) {
+		if !agentAsksFor(mode, s.Category) {
+			return false
+		}
+	}
+	return true
+}
+
+// updatedInput is the agent's tool_input with the file path replaced by
+// the real absolute path gatekeep checked, for a file tool with one path;
+// nil otherwise.
+func updatedInput(c *hookCall) map[string]json.RawMessage {
+	if c.m.pathKey == "" || len(c.decs) != 1 || c.payload == nil || c.decs[0].UpdatedInput == nil {
+		return nil
+	}
+	real := c.decs[0].UpdatedInput.Path
+	if real == "" || !filepath.IsAbs(real) {
+		return nil
+	}
+	b, err := json.Marshal(real)
+	if err != nil {
+		return nil
+	}
+	out := make(map[string]json.RawMessage, len(c.payload.input))
+	for k, v := range c.payload.input {
+		out[k] = v
+	}
+	out[c.m.pathKey] = b
+	return out
 }
 
 // builtinTool: the tools gatekeep judges by their effect (shell, files).
@@ -213,7 +285,7 @@ func agentToolRule(req policy.Request) string {
 // askingParts is the last trace step of every part of the call that asked.
 func askingParts(d policy.Decision) []policy.Step {
 	if len(d.Trace) == 0 {
-		return []policy.Step{{Subject: d.Command, Layer: d.Layer, Verdict: d.Effect.String(), Code: d.Code, Rule: d.Rule}}
+		return []policy.Step{{Subject: d.Command, Layer: d.Layer, Verdict: d.Effect.String(), Code: d.Code, Rule: d.Rule, Category: d.Category}}
 	}
 	last := map[int]policy.Step{}
 	var order []int
@@ -235,38 +307,63 @@ func askingParts(d policy.Decision) []policy.Step {
 // Claude Code, PreToolUse: https://code.claude.com/docs/en/hooks#pretooluse
 // (decision control: https://code.claude.com/docs/en/hooks#pretooluse-decision-control).
 // Exit 0 with {"hookSpecificOutput":{"hookEventName":"PreToolUse",
-// "permissionDecision":"allow|deny|ask","permissionDecisionReason":"..."}}
-// on stdout. "allow" skips Claude's permission prompt (but not its deny or
-// ask rules), "deny" blocks and shows the reason to Claude, "ask" shows the
-// reason in the prompt. Exit 0 without output gives no opinion. Exit 2
-// blocks with stderr as the reason; any other status, or a timeout, lets
-// the call proceed unless the hook is configured with onFailure "block".
+// "permissionDecision":"allow|deny|ask","permissionDecisionReason":"...",
+// "updatedInput":{...}}} on stdout. "allow" skips Claude's permission
+// prompt (but not its deny or ask rules) and runs the tool with
+// updatedInput when given, "deny" blocks and shows the reason to Claude,
+// "ask" shows the reason in the prompt (a headless session refuses). Exit
+// 0 without output gives no opinion. Exit 2 blocks with stderr as the
+// reason; any other status, or a timeout, lets the call proceed unless the
+// hook is configured with onFailure "block". PreSkillShellCommand answers
+// the same way under its own hookEventName (its updatedInput is never
+// applied and would keep the command from running, so none is sent).
 func writeClaude(a *app, ans hookAnswer) error {
 	if ans.kind == answerNone {
 		return nil
 	}
 	type hso struct {
-		HookEventName            string `json:"hookEventName"`
-		PermissionDecision       string `json:"permissionDecision"`
-		PermissionDecisionReason string `json:"permissionDecisionReason"`
+		HookEventName            string                     `json:"hookEventName"`
+		PermissionDecision       string                     `json:"permissionDecision"`
+		PermissionDecisionReason string                     `json:"permissionDecisionReason"`
+		UpdatedInput             map[string]json.RawMessage `json:"updatedInput,omitempty"`
+	}
+	event := ans.event
+	if event == "" {
+		event = "PreToolUse"
+	}
+	out := hso{event, ans.kind.String(), ans.reason, ans.input}
+	if event == claudeSkillEvent {
+		out.UpdatedInput = nil
 	}
 	return writeHookJSON(a, struct {
 		HookSpecificOutput hso `json:"hookSpecificOutput"`
-	}{hso{"PreToolUse", ans.kind.String(), ans.reason}})
+	}{out})
 }
 
 // Codex, PreToolUse: https://developers.openai.com/codex/hooks#pretooluse
 // (parser: openai/codex codex-rs/hooks/src/engine/output_parser.rs,
 // events/pre_tool_use.rs). Codex blocks on exit 2 with a non-empty stderr,
 // or on exit 0 with a JSON permissionDecision "deny" and a non-empty
-// reason. It does not support "allow" without updatedInput, nor "ask": both
-// are reported as an invalid hook output and the call proceeds. So allow
-// and no opinion are exit 0 without output, ask becomes a deny, and a deny
-// is exit 2 with the reason on stderr: that path is the same in every Codex
-// release with hooks, whereas a JSON answer that a later release's stricter
-// schema rejected would fail open.
+// reason. It takes "allow" only together with updatedInput, and has no
+// "ask": both of those others are reported as an invalid hook output and
+// the call proceeds. So an allow is exit 0 without output, or the JSON
+// allow with updatedInput when gatekeep has the checked path to give; no
+// opinion is exit 0 without output; ask becomes a deny; and a deny is exit
+// 2 with the reason on stderr: that path is the same in every Codex
+// release with hooks, whereas a JSON answer that a later release's
+// stricter schema rejected would fail open.
 func writeCodex(a *app, ans hookAnswer) error {
-	if ans.kind != answerDeny {
+	switch {
+	case ans.kind == answerAllow && ans.input != nil:
+		type hso struct {
+			HookEventName      string                     `json:"hookEventName"`
+			PermissionDecision string                     `json:"permissionDecision"`
+			UpdatedInput       map[string]json.RawMessage `json:"updatedInput"`
+		}
+		return writeHookJSON(a, struct {
+			HookSpecificOutput hso `json:"hookSpecificOutput"`
+		}{hso{"PreToolUse", "allow", ans.input}})
+	case ans.kind != answerDeny:
 		return nil
 	}
 	fmt.Fprintln(a.stderr, oneLineReason(ans.reason))
@@ -274,25 +371,41 @@ func writeCodex(a *app, ans hookAnswer) error {
 }
 
 // Gemini CLI, BeforeTool: https://geminicli.com/docs/hooks/reference#beforetool
-// (source: google-gemini/gemini-cli docs/hooks/reference.md). Exit 0 with
-// {"decision":"allow|deny","reason":"..."} on stdout ("block" is an alias of
-// deny); the reason of a deny is sent to the model as the tool's error.
-// Exit 0 without output gives no opinion; exit 2 blocks with stderr as the
-// reason; any other status is a warning and the call proceeds.
+// (source: google-gemini/gemini-cli packages/core/src/hooks/types.ts and
+// scheduler/hook-utils.ts, 0.61). Exit 0 with
+// {"decision":"allow|deny|ask","reason":"..."} on stdout ("block" is an
+// alias of deny); the reason of a deny is sent to the model as the tool's
+// error. "ask" (0.61 and later) makes Gemini CLI ask its person, with
+// systemMessage shown in the prompt, whatever its approval mode or its
+// own policy engine says; a session with nobody to ask refuses the call.
+// hookSpecificOutput.tool_input replaces the tool's input. Exit 0 without
+// output gives no opinion; exit 2 blocks with stderr as the reason; any
+// other status is a warning and the call proceeds.
 func writeGemini(a *app, ans hookAnswer) error {
-	decision := ""
+	type hso struct {
+		HookEventName string                     `json:"hookEventName"`
+		ToolInput     map[string]json.RawMessage `json:"tool_input"`
+	}
+	out := struct {
+		Decision      string `json:"decision"`
+		Reason        string `json:"reason"`
+		SystemMessage string `json:"systemMessage,omitempty"`
+		HSO           *hso   `json:"hookSpecificOutput,omitempty"`
+	}{Reason: ans.reason}
 	switch ans.kind {
 	case answerNone:
 		return nil
 	case answerAllow:
-		decision = "allow"
-	default: // deny, and ask (Gemini's protocol has none)
-		decision = "deny"
+		out.Decision = "allow"
+		if ans.input != nil {
+			out.HSO = &hso{"BeforeTool", ans.input}
+		}
+	case answerAsk:
+		out.Decision, out.SystemMessage = "ask", ans.reason
+	default:
+		out.Decision = "deny"
 	}
-	return writeHookJSON(a, struct {
-		Decision string `json:"decision"`
-		Reason   string `json:"reason"`
-	}{decision, ans.reason})
+	return writeHookJSON(a, out)
 }
 
 // writeHookJSON writes v as one line of JSON on stdout.

@@ -4,51 +4,91 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
 
+	"github.com/bmatcuk/doublestar/v4"
+
 	"github.com/gatekeep/gatekeep/policy"
+	"github.com/gatekeep/gatekeep/shellparse"
 )
 
+// hookMapping is what gatekeep decides for one agent tool call.
+type hookMapping struct {
+	reqs []policy.Request
+	// ui marks one of the agent's planning or conversation tools (a todo
+	// list, a question to the person, entering plan mode): when only the
+	// mode's fallback decided, the hook gives no opinion.
+	ui bool
+	// opaque marks a call whose command gatekeep cannot analyse
+	// (PowerShell): unless a rule decides it, it asks, in every mode.
+	opaque bool
+	// pathKey is the tool_input key holding the one file path of a file
+	// tool, for updatedInput; "" when there is none.
+	pathKey string
+}
+
 // hookRequests maps an agent's tool call to the gatekeep requests that
-// decide it (issue 6, item 1). Tool names and input fields are those of
-// the agents' documentation:
+// decide it. Tool names and input fields are those of the agents'
+// documentation and source:
 //
 //   - Claude Code tools: https://code.claude.com/docs/en/hooks#pretooluse-input
-//     (Bash command; Read, Write, Edit, MultiEdit file_path; NotebookEdit
-//     notebook_path; Glob, Grep path; WebFetch url).
+//     (Bash and Monitor command; PowerShell command; Read, Write, Edit,
+//     MultiEdit file_path; NotebookEdit notebook_path; Glob pattern and
+//     path; Grep path, glob and type; WebFetch url), and the
+//     PreSkillShellCommand event (tool_name Bash or PowerShell,
+//     tool_input.command).
 //   - Codex: https://developers.openai.com/codex/hooks#pretooluse (tool_name
-//     "Bash" with tool_input.command for every shell-like tool;
+//     "Bash" with tool_input.command for every shell-like tool; the older
+//     shell/local_shell argv and unified exec_command cmd forms;
 //     "apply_patch" with the patch text in tool_input.command; MCP tools as
 //     mcp__server__tool with their arguments).
-//   - Gemini CLI tools: https://geminicli.com/docs/tools (run_shell_command
-//     command and dir_path; read_file, write_file, replace file_path; glob,
-//     search_file_content/grep_search, list_directory dir_path; web_fetch
-//     prompt holding the URLs).
+//   - Gemini CLI tools (packages/core/src/tools, 0.61): run_shell_command
+//     command and dir_path; read_file, write_file, replace file_path;
+//     read_many_files include; glob pattern and dir_path; grep_search
+//     pattern, dir_path and include_pattern; list_directory dir_path;
+//     web_fetch prompt holding the URLs; google_web_search; MCP tools named
+//     mcp_SERVER_TOOL, with the server in mcp_context.server_name.
 //
 // Every other tool (mcp__server__tool, Task, an unknown name) is a request
 // of its own name in category command, which no layer allows without a
 // rule. A field that is missing or of the wrong type is an error: the call
 // is blocked.
-func hookRequests(p *hookPayload) ([]policy.Request, error) {
+func hookRequests(p *hookPayload) (hookMapping, error) {
 	in := p.input
 	req := policy.Request{Cwd: p.cwd}
+	var m hookMapping
 	switch p.tool {
-	case "Bash", "run_shell_command", "shell", "exec_command", "local_shell":
-		req.Tool = policy.ToolBash
-		if err := shellCommand(in, &req); err != nil {
-			return nil, err
+	case "PowerShell":
+		// Not analysable: judged by rules naming PowerShell alone.
+		req.Tool, req.Category = "PowerShell", policy.CatCommand
+		if _, err := optString(in, "command"); err != nil {
+			return m, err
 		}
-		dir, err := optString(in, "dir_path", "directory", "workdir")
+		m.opaque = true
+		m.reqs = []policy.Request{req}
+		return m, nil
+	case "Bash", "Monitor", "run_shell_command", "shell", "local_shell", "container.exec", "exec_command", "unified_exec":
+		req.Tool = policy.ToolBash
+		key := "command"
+		if p.tool == "exec_command" || p.tool == "unified_exec" {
+			key = "cmd" // Codex's unified exec
+		}
+		if err := shellCommand(in, key, &req); err != nil {
+			return m, err
+		}
+		dir, err := optString(in, "dir_path", "directory", "workdir", "cwd")
 		if err != nil {
-			return nil, err
+			return m, err
 		}
 		if dir != "" {
 			req.Cwd = joinCwd(p.cwd, dir)
 		}
-		return []policy.Request{req}, nil
+		m.reqs = []policy.Request{req}
+		return m, nil
 	case "Read", "read_file", "NotebookRead":
 		return filePath(req, policy.ToolRead, in, "file_path", "notebook_path", "absolute_path", "path")
 	case "Write", "write_file":
@@ -58,53 +98,97 @@ func hookRequests(p *hookPayload) ([]policy.Request, error) {
 	case "NotebookEdit":
 		return filePath(req, policy.ToolEdit, in, "notebook_path", "file_path")
 	case "apply_patch":
-		return patchRequests(req, in)
-	case "Glob", "Grep", "LS", "glob", "search_file_content", "grep_search", "list_directory":
+		reqs, err := patchRequests(req, in)
+		m.reqs = reqs
+		return m, err
+	case "LS", "list_directory":
+		// A listing shows names, not contents.
 		dir, err := optString(in, "path", "dir_path", "directory")
 		if err != nil {
-			return nil, err
+			return m, err
 		}
 		req.Tool, req.Path = policy.ToolRead, p.cwd
 		if dir != "" {
 			req.Path = dir
 		}
-		return []policy.Request{req}, nil
+		m.reqs = []policy.Request{req}
+		return m, nil
+	case "Grep", "grep_search", "search_file_content", "Glob", "glob":
+		reqs, err := searchRequests(req, p.tool, in)
+		m.reqs = reqs
+		return m, err
+	case "read_many_files":
+		reqs, err := readManyRequests(req, in)
+		m.reqs = reqs
+		return m, err
 	case "WebFetch", "web_fetch":
-		return fetchRequests(req, in)
+		reqs, err := fetchRequests(req, in)
+		m.reqs = reqs
+		return m, err
+	case "WebSearch", "google_web_search", "web_search":
+		req.Tool, req.Category = "WebSearch", policy.CatCommand
+		m.reqs = []policy.Request{req}
+		return m, nil
 	}
 	req.Tool, req.Category = p.tool, policy.CatCommand
-	return []policy.Request{req}, nil
+	if p.mcpServer != "" && p.mcpTool != "" && strings.HasPrefix(p.tool, "mcp_") {
+		// Gemini CLI names an MCP tool mcp_SERVER_TOOL, and a server's
+		// name may hold "_": the server comes from mcp_context, and the
+		// call is named as Claude Code and Codex name it, so that one
+		// rule covers the server in every agent.
+		req.Tool = "mcp__" + p.mcpServer + "__" + p.mcpTool
+	}
+	m.ui = uiTools[p.tool]
+	m.reqs = []policy.Request{req}
+	return m, nil
 }
 
-// shellCommand reads tool_input.command: a string is shell text, an array
-// of strings an argv (the form of Codex's older shell tool).
-func shellCommand(in map[string]json.RawMessage, req *policy.Request) error {
-	raw, ok := in["command"]
+// uiTools are the agents' own planning and conversation tools: they change
+// nothing outside the agent's session (a todo list, a question to the
+// person, plan mode, a skill's instructions), so the mode's fallback gives
+// no opinion on them; a rule naming one still decides.
+var uiTools = map[string]bool{
+	// Claude Code
+	"TodoWrite": true, "TodoRead": true, "AskUserQuestion": true, "EnterPlanMode": true, "ExitPlanMode": true,
+	// Gemini CLI
+	"write_todos": true, "ask_user": true, "enter_plan_mode": true, "exit_plan_mode": true, "update_topic": true,
+	"activate_skill": true,
+	// Codex
+	"update_plan": true,
+}
+
+// shellCommand reads tool_input[key] (command, or Codex's unified exec
+// cmd): a string is shell text, an array of strings an argv (the form of
+// Codex's older shell tool).
+func shellCommand(in map[string]json.RawMessage, key string, req *policy.Request) error {
+	raw, ok := in[key]
 	if !ok || string(raw) == "null" {
-		return errors.New("tool_input.command is missing")
+		return fmt.Errorf("tool_input.%s is missing", key)
 	}
 	if err := json.Unmarshal(raw, &req.Command); err == nil {
 		return nil
 	}
 	var argv []string
 	if err := json.Unmarshal(raw, &argv); err != nil || len(argv) == 0 {
-		return errors.New("tool_input.command is neither a string nor a list of strings")
+		return fmt.Errorf("tool_input.%s is neither a string nor a list of strings", key)
 	}
 	req.Argv = argv
 	return nil
 }
 
 // filePath makes a file request from the first of keys that is present.
-func filePath(req policy.Request, tool string, in map[string]json.RawMessage, keys ...string) ([]policy.Request, error) {
-	path, err := optString(in, keys...)
-	if err != nil {
-		return nil, err
+func filePath(req policy.Request, tool string, in map[string]json.RawMessage, keys ...string) (hookMapping, error) {
+	for _, k := range keys {
+		path, err := optString(in, k)
+		if err != nil {
+			return hookMapping{}, err
+		}
+		if path != "" {
+			req.Tool, req.Path = tool, path
+			return hookMapping{reqs: []policy.Request{req}, pathKey: k}, nil
+		}
 	}
-	if path == "" {
-		return nil, fmt.Errorf("tool_input.%s is missing", keys[0])
-	}
-	req.Tool, req.Path = tool, path
-	return []policy.Request{req}, nil
+	return hookMapping{}, fmt.Errorf("tool_input.%s is missing", keys[0])
 }
 
 // optString returns the first of keys present in in ("" when none is); a
@@ -131,6 +215,165 @@ func joinCwd(cwd, dir string) string {
 	return filepath.Join(cwd, dir)
 }
 
+// --- search tools: reads of everything they search ---
+
+// searchRequests judges a search tool (Claude Code's Grep and Glob, Gemini
+// CLI's grep_search and glob) as `grep -r` over the directory it searches:
+// a read of every file below it that its glob or type filter may let in
+// (policy.Request.Tree). A Glob pattern's literal leading directories are
+// part of the directory searched (`~/.ssh/*` searches ~/.ssh).
+func searchRequests(req policy.Request, tool string, in map[string]json.RawMessage) ([]policy.Request, error) {
+	dir, err := optString(in, "path", "dir_path", "directory")
+	if err != nil {
+		return nil, err
+	}
+	if dir == "" {
+		dir = req.Cwd
+	}
+	var glob, typ string
+	switch tool {
+	case "Grep":
+		if glob, err = optString(in, "glob"); err != nil {
+			return nil, err
+		}
+		if typ, err = optString(in, "type"); err != nil {
+			return nil, err
+		}
+	case "grep_search", "search_file_content":
+		if glob, err = optString(in, "include_pattern", "include"); err != nil {
+			return nil, err
+		}
+	case "Glob", "glob":
+		pattern, err := optString(in, "pattern")
+		if err != nil {
+			return nil, err
+		}
+		if pattern == "" {
+			return nil, errors.New("tool_input.pattern is missing")
+		}
+		var sub string
+		sub, glob = splitGlob(pattern)
+		if sub != "" {
+			dir = joinSearch(dir, sub)
+		}
+	}
+	req.Tool, req.Path = policy.ToolRead, dir
+	req.Tree = &shellparse.FileEffect{Via: tool, Filter: searchFilter(glob, typ)}
+	return []policy.Request{req}, nil
+}
+
+// readManyRequests judges Gemini CLI's read_many_files: every path or glob
+// of tool_input.include is read, a directory as a whole.
+func readManyRequests(req policy.Request, in map[string]json.RawMessage) ([]policy.Request, error) {
+	raw, ok := in["include"]
+	if !ok || string(raw) == "null" {
+		return nil, errors.New("tool_input.include is missing")
+	}
+	var include []string
+	if err := json.Unmarshal(raw, &include); err != nil {
+		var one string
+		if err := json.Unmarshal(raw, &one); err != nil {
+			return nil, errors.New("tool_input.include is not a list of strings")
+		}
+		include = []string{one}
+	}
+	if len(include) == 0 {
+		return nil, errors.New("tool_input.include is empty")
+	}
+	var reqs []policy.Request
+	for _, inc := range include {
+		if inc == "" {
+			return nil, errors.New("tool_input.include holds an empty path")
+		}
+		dir, glob := splitGlob(inc)
+		if dir == "" {
+			dir = req.Cwd
+		}
+		r := req
+		r.Tool, r.Path = policy.ToolRead, dir
+		r.Tree = &shellparse.FileEffect{Via: "read_many_files", Filter: searchFilter(glob, "")}
+		reqs = append(reqs, r)
+	}
+	return reqs, nil
+}
+
+// joinSearch joins a glob's literal directories to the directory searched.
+func joinSearch(dir, sub string) string {
+	if filepath.IsAbs(sub) || strings.HasPrefix(sub, "~") {
+		return sub
+	}
+	return filepath.Join(dir, sub)
+}
+
+// splitGlob splits a glob into its literal leading directories and the
+// rest: "src/**/*.go" is "src" and "**/*.go"; "~/.ssh/id_*" is "~/.ssh"
+// and "id_*". A pattern without glob characters is all directory (a path,
+// read whole).
+func splitGlob(pattern string) (dir, rest string) {
+	segs := strings.Split(filepath.ToSlash(pattern), "/")
+	for i, s := range segs {
+		if strings.ContainsAny(s, "*?[{\\") {
+			dir = strings.Join(segs[:i], "/")
+			if i == 1 && segs[0] == "" {
+				dir = "/"
+			}
+			return filepath.FromSlash(dir), strings.Join(segs[i:], "/")
+		}
+	}
+	return pattern, ""
+}
+
+// searchFilter is what a search's glob and file type leave out below the
+// directory it searches. It errs toward reading: globs match without
+// regard to case, a glob without "/" matches a file's name at any depth
+// (ripgrep's --glob), directories are always walked, and a type gatekeep
+// does not know leaves nothing out. Hidden files are read.
+func searchFilter(glob, typ string) *shellparse.Filter {
+	glob = strings.ToLower(glob)
+	if glob != "" && !doublestar.ValidatePattern(glob) {
+		glob = ""
+	}
+	exts := rgTypes[strings.ToLower(typ)]
+	if glob == "" && exts == nil {
+		return nil
+	}
+	return &shellparse.Filter{Entry: func(rel string, dir bool) shellparse.EntryVerdict {
+		if dir {
+			return shellparse.EntryDefault
+		}
+		rel = strings.ToLower(rel)
+		base := path.Base(rel)
+		if glob != "" {
+			if doublestar.MatchUnvalidated(glob, rel) || !strings.Contains(glob, "/") && doublestar.MatchUnvalidated(glob, base) {
+				return shellparse.EntryListed
+			}
+			return shellparse.EntrySkip
+		}
+		for _, e := range exts {
+			if strings.HasSuffix(base, e) {
+				return shellparse.EntryDefault
+			}
+		}
+		return shellparse.EntrySkip
+	}}
+}
+
+// rgTypes are the file name endings of ripgrep's common --type names
+// (`rg --type-list`); Claude Code's Grep passes its type to rg.
+var rgTypes = map[string][]string{
+	"go": {".go"}, "py": {".py", ".pyi"}, "js": {".js", ".jsx", ".mjs", ".cjs", ".vue"},
+	"ts": {".ts", ".tsx", ".cts", ".mts"}, "rust": {".rs"}, "java": {".java", ".jsp", ".properties"},
+	"c": {".c", ".h", ".h.in"}, "cpp": {".cpp", ".cc", ".cxx", ".hpp", ".hh", ".hxx", ".h", ".c++", ".h++", ".inl", ".ipp"},
+	"md":   {".md", ".markdown", ".mdx", ".mkd", ".mkdn", ".mdown", ".mdwn", ".mkdown", ".ron"},
+	"json": {".json", ".sarif", ".jsonl"}, "yaml": {".yaml", ".yml"}, "toml": {".toml", "cargo.lock"},
+	"sh": {".sh", ".bash", ".zsh", ".ksh", ".csh", ".tcsh", ".bashrc", ".zshrc", ".profile", ".bash_profile",
+		".bash_login", ".bash_logout", ".zprofile", ".zlogin", ".zlogout", ".kshrc", ".cshrc", ".tcshrc"},
+	"ruby": {".rb", ".gemspec", "gemfile", ".rbw", "rakefile", ".rake"}, "html": {".html", ".htm", ".xhtml", ".ejs"},
+	"css": {".css", ".scss"},
+}
+
+// --- Codex apply_patch ---
+
 // patchRequests makes one Write request per file that a Codex apply_patch
 // adds, updates, deletes or moves to. The patch is in tool_input.command
 // (or "input" or "patch").
@@ -152,31 +395,56 @@ func patchRequests(req policy.Request, in map[string]json.RawMessage) ([]policy.
 	return reqs, nil
 }
 
+// Patch markers of Codex's apply_patch format (codex-rs/apply-patch/src/parser.rs).
+const (
+	patchBegin  = "*** Begin Patch"
+	patchEnd    = "*** End Patch"
+	patchAdd    = "*** Add File: "
+	patchDelete = "*** Delete File: "
+	patchUpdate = "*** Update File: "
+	patchMove   = "*** Move to: "
+	patchEOF    = "*** End of File"
+)
+
 // patchPaths lists the files an apply_patch touches, in order, each once.
-// The format is Codex's (codex-rs/apply-patch, apply_patch_tool_instructions.md):
+// It follows Codex's own parser (codex-rs/apply-patch/src/parser.rs,
+// parse_patch in its lenient mode): the patch is trimmed and split into
+// lines (a "\r" before "\n" dropped); the first and last lines, trimmed,
+// must be the begin and end markers, possibly inside a <<EOF heredoc; a
+// hunk header is read from its line trimmed of white space, so an
+// indented "  *** Add File: /x" is a header wherever a header may start;
+// "*** Move to: " counts only unindented, right after an Update header.
 //
-//	*** Begin Patch
-//	*** Add File: PATH | *** Update File: PATH [*** Move to: PATH] | *** Delete File: PATH
-//	...
-//	*** End Patch
-//
-// A patch that names no file is an error.
+// To err toward judging more, every line that is a header once trimmed
+// names a file too, wherever it stands. A patch Codex would refuse, or
+// one that names no file, is an error: the call is blocked.
 func patchPaths(patch string) ([]string, error) {
 	var paths []string
 	seen := map[string]bool{}
-	for _, line := range strings.Split(patch, "\n") {
-		line = strings.TrimRight(line, "\r")
-		for _, marker := range []string{"*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "} {
-			if strings.HasPrefix(line, marker) {
-				path := strings.TrimSpace(strings.TrimPrefix(line, marker))
-				if path == "" {
-					return nil, errors.New("the patch has a file header without a path")
-				}
-				if !seen[path] {
-					seen[path] = true
-					paths = append(paths, path)
-				}
+	add := func(p string) {
+		if !seen[p] {
+			seen[p] = true
+			paths = append(paths, p)
+		}
+	}
+	hunks, err := parseCodexPatch(patch)
+	if err != nil {
+		return nil, fmt.Errorf("the patch cannot be read as Codex reads it: %w", err)
+	}
+	for _, p := range hunks {
+		add(p)
+	}
+	for _, line := range codexLines(patch) {
+		t := strings.TrimSpace(line)
+		for _, marker := range []string{patchAdd, patchDelete, patchUpdate, patchMove} {
+			if p, ok := strings.CutPrefix(t, marker); ok && p != "" {
+				add(p)
 			}
+		}
+	}
+	for _, p := range paths {
+		if strings.TrimSpace(p) == "" {
+			return nil, errors.New("the patch has a file header without a path")
 		}
 	}
 	if len(paths) == 0 {
@@ -184,6 +452,136 @@ func patchPaths(patch string) ([]string, error) {
 	}
 	return paths, nil
 }
+
+// codexLines is Rust's patch.trim().lines(): "\n" ends a line and a "\r"
+// before it is dropped.
+func codexLines(patch string) []string {
+	patch = strings.TrimFunc(patch, isRustSpace)
+	if patch == "" {
+		return nil
+	}
+	lines := strings.Split(patch, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	return lines
+}
+
+// isRustSpace is Rust's char::is_whitespace (Unicode White_Space).
+func isRustSpace(r rune) bool {
+	switch r {
+	case ' ', '\t', '\n', '\v', '\f', '\r', 0x85, 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000:
+		return true
+	}
+	return r >= 0x2000 && r <= 0x200A
+}
+
+func rustTrim(s string) string { return strings.TrimFunc(s, isRustSpace) }
+
+// parseCodexPatch returns the paths of the hunks Codex's parser finds, in
+// order (an Update's move target after its path).
+func parseCodexPatch(patch string) ([]string, error) {
+	lines := codexLines(patch)
+	body, err := patchBody(lines)
+	if err != nil {
+		if len(lines) >= 4 && (lines[0] == "<<EOF" || lines[0] == "<<'EOF'" || lines[0] == `<<"EOF"`) &&
+			strings.HasSuffix(lines[len(lines)-1], "EOF") {
+			body, err = patchBody(lines[1 : len(lines)-1])
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	var paths []string
+	for len(body) > 0 {
+		first := rustTrim(body[0])
+		n := 1
+		switch {
+		case strings.HasPrefix(first, patchAdd):
+			paths = append(paths, strings.TrimPrefix(first, patchAdd))
+			for n < len(body) && strings.HasPrefix(body[n], "+") {
+				n++
+			}
+		case strings.HasPrefix(first, patchDelete):
+			paths = append(paths, strings.TrimPrefix(first, patchDelete))
+		case strings.HasPrefix(first, patchUpdate):
+			paths = append(paths, strings.TrimPrefix(first, patchUpdate))
+			if n < len(body) && strings.HasPrefix(body[n], patchMove) {
+				paths = append(paths, strings.TrimPrefix(body[n], patchMove))
+				n++
+			}
+			chunks := 0
+			for n < len(body) {
+				if rustTrim(body[n]) == "" {
+					n++
+					continue
+				}
+				if strings.HasPrefix(body[n], "*") {
+					break
+				}
+				used, err := updateChunk(body[n:], chunks == 0)
+				if err != nil {
+					return nil, err
+				}
+				chunks++
+				n += used
+			}
+			if chunks == 0 {
+				return nil, fmt.Errorf("the update of %s is empty", strings.TrimPrefix(first, patchUpdate))
+			}
+		default:
+			return nil, fmt.Errorf("%q is not a valid hunk header", first)
+		}
+		body = body[n:]
+	}
+	return paths, nil
+}
+
+// patchBody checks the begin and end markers and returns the lines between.
+func patchBody(lines []string) ([]string, error) {
+	if len(lines) == 0 || rustTrim(lines[0]) != patchBegin {
+		return nil, errors.New("the first line of the patch must be '*** Begin Patch'")
+	}
+	if len(lines) < 2 || rustTrim(lines[len(lines)-1]) != patchEnd {
+		return nil, errors.New("the last line of the patch must be '*** End Patch'")
+	}
+	return lines[1 : len(lines)-1], nil
+}
+
+// updateChunk counts the lines of one chunk of an Update hunk, as Codex's
+// parse_update_file_chunk does.
+func updateChunk(lines []string, first bool) (int, error) {
+	start := 0
+	switch {
+	case lines[0] == "@@" || strings.HasPrefix(lines[0], "@@ "):
+		start = 1
+	case !first:
+		return 0, fmt.Errorf("expected an update hunk to start with a @@ context marker, got %q", lines[0])
+	}
+	if start >= len(lines) {
+		return 0, errors.New("an update hunk does not contain any lines")
+	}
+	n := 0
+	for _, l := range lines[start:] {
+		if l == patchEOF {
+			if n == 0 {
+				return 0, errors.New("an update hunk does not contain any lines")
+			}
+			n++
+			break
+		}
+		if l != "" && l[0] != ' ' && l[0] != '+' && l[0] != '-' {
+			if n == 0 {
+				return 0, fmt.Errorf("unexpected line in an update hunk: %q", l)
+			}
+			break
+		}
+		n++
+	}
+	return n + start, nil
+}
+
+// --- web ---
 
 // urlRe finds the http(s) URLs in Gemini's web_fetch prompt.
 var urlRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`https?://[^\s"'<>` + "`" + `]+`) })

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gatekeep/gatekeep/policy"
+	"github.com/gatekeep/gatekeep/shellparse"
 )
 
 func TestHookRequests(t *testing.T) {
@@ -36,8 +37,20 @@ func TestHookRequests(t *testing.T) {
 		{"Write", `{"content":"x"}`, nil, "tool_input.file_path is missing"},
 		{"Write", `{"file_path":["a"]}`, nil, "tool_input.file_path is not a string"},
 		{"Glob", `{"pattern":"**/*.go"}`, []R{{Tool: "Read", Path: cwd, Cwd: cwd}}, ""},
+		{"Glob", `{"pattern":"src/*.go","path":"/x"}`, []R{{Tool: "Read", Path: "/x/src", Cwd: cwd}}, ""},
+		{"glob", `{"pattern":"~/.ssh/id_*"}`, []R{{Tool: "Read", Path: "~/.ssh", Cwd: cwd}}, ""},
 		{"Grep", `{"pattern":"x","path":"src"}`, []R{{Tool: "Read", Path: "src", Cwd: cwd}}, ""},
 		{"search_file_content", `{"pattern":"x","dir_path":"/etc"}`, []R{{Tool: "Read", Path: "/etc", Cwd: cwd}}, ""},
+		{"grep_search", `{"pattern":"x","include_pattern":"*.env"}`, []R{{Tool: "Read", Path: cwd, Cwd: cwd}}, ""},
+		{"read_many_files", `{"include":["docs/","src/**/*.ts","/etc/hosts"]}`, []R{
+			{Tool: "Read", Path: "docs/", Cwd: cwd}, {Tool: "Read", Path: "src", Cwd: cwd}, {Tool: "Read", Path: "/etc/hosts", Cwd: cwd}}, ""},
+		{"read_many_files", `{"include":[]}`, nil, "tool_input.include is empty"},
+		{"LS", `{"path":"/tmp"}`, []R{{Tool: "Read", Path: "/tmp", Cwd: cwd}}, ""},
+		{"Monitor", `{"command":"tail -f log","description":"watch"}`, []R{{Tool: "Bash", Command: "tail -f log", Cwd: cwd}}, ""},
+		{"PowerShell", `{"command":"Remove-Item -Recurse C:\\"}`, []R{{Tool: "PowerShell", Cwd: cwd, Category: "command"}}, ""},
+		{"exec_command", `{"cmd":"ls","workdir":"/tmp"}`, []R{{Tool: "Bash", Command: "ls", Cwd: "/tmp"}}, ""},
+		{"exec_command", `{"command":"ls"}`, nil, "tool_input.cmd is missing"},
+		{"google_web_search", `{"query":"x"}`, []R{{Tool: "WebSearch", Cwd: cwd, Category: "command"}}, ""},
 		{"WebFetch", `{"url":"https://example.com/a","prompt":"p"}`, []R{{Tool: "WebFetch", URL: "https://example.com/a", Cwd: cwd, Category: "command"}}, ""},
 		{"web_fetch", `{"prompt":"sum up https://a.example/x and (https://b.example/y)."}`, []R{
 			{Tool: "WebFetch", URL: "https://a.example/x", Cwd: cwd, Category: "command"},
@@ -48,12 +61,28 @@ func TestHookRequests(t *testing.T) {
 			{Tool: "Write", Path: "a.txt", Cwd: cwd}, {Tool: "Write", Path: "b.go", Cwd: cwd},
 			{Tool: "Write", Path: "c.go", Cwd: cwd}, {Tool: "Write", Path: "/etc/hosts", Cwd: cwd}}, ""},
 		{"apply_patch", `{"command":"*** Begin Patch\n*** End Patch"}`, nil, "names no file"},
+		// Codex trims a header line: an indented header after an Add
+		// File's lines starts a hunk.
+		{"apply_patch", `{"command":"*** Begin Patch\n*** Add File: a.txt\n+hi\n  *** Add File: /outside/x\n+evil\n*** End Patch\n"}`, []R{
+			{Tool: "Write", Path: "a.txt", Cwd: cwd}, {Tool: "Write", Path: "/outside/x", Cwd: cwd}}, ""},
+		// Inside an Update chunk an indented header is a context line to
+		// Codex; gatekeep judges its path anyway.
+		{"apply_patch", `{"command":"*** Begin Patch\n*** Update File: a.txt\n@@\n *** Delete File: /etc/hosts\n+x\n*** End Patch"}`, []R{
+			{Tool: "Write", Path: "a.txt", Cwd: cwd}, {Tool: "Write", Path: "/etc/hosts", Cwd: cwd}}, ""},
+		// The heredoc form Codex accepts.
+		{"apply_patch", `{"command":"<<'EOF'\n*** Begin Patch\n*** Delete File: d\n*** End Patch\nEOF\n"}`, []R{{Tool: "Write", Path: "d", Cwd: cwd}}, ""},
+		{"apply_patch", `{"command":"*** Add File: a\n+x\n"}`, nil, "first line of the patch"},
+		{"apply_patch", `{"command":"*** Begin Patch\n*** Frob File: a\n*** End Patch"}`, nil, "not a valid hunk header"},
 	} {
 		p, err := parseHookPayload([]byte(`{"hook_event_name":"PreToolUse","cwd":"` + cwd + `","tool_name":"` + c.tool + `","tool_input":` + c.input + `}`))
 		if err != nil {
 			t.Fatalf("%s %s: %v", c.tool, c.input, err)
 		}
-		got, err := hookRequests(p)
+		m, err := hookRequests(p)
+		got := m.reqs
+		for i := range got {
+			got[i].Tree = nil // searchFilter is tested on its own
+		}
 		if c.err != "" {
 			if err == nil || !strings.Contains(err.Error(), c.err) {
 				t.Errorf("%s %s: error %v, want %q", c.tool, c.input, err, c.err)
@@ -105,13 +134,55 @@ func TestReadHookInput(t *testing.T) {
 }
 
 func TestAgentMode(t *testing.T) {
+	// To tighten, an unknown mode is the loosest.
+	for in, want := range map[string]policy.Mode{
+		"default": policy.ModeDefault, "acceptEdits": policy.ModeAcceptEdits, "plan": policy.ModePlan,
+		"bypassPermissions": policy.ModeBypass, "dontAsk": policy.ModeBypass, "auto": policy.ModeBypass,
+		"yolo": policy.ModeBypass,
+	} {
+		if got := agentMode(in); got != want {
+			t.Errorf("agentMode(%q) = %s, want %s", in, got, want)
+		}
+	}
+	// Trusted to replace gatekeep's own, an unknown mode is default.
 	for in, want := range map[string]policy.Mode{
 		"default": policy.ModeDefault, "acceptEdits": policy.ModeAcceptEdits, "plan": policy.ModePlan,
 		"bypassPermissions": policy.ModeBypass, "dontAsk": policy.ModeDefault, "auto": policy.ModeDefault,
 		"": policy.ModeDefault, "yolo": policy.ModeDefault,
 	} {
-		if got := agentMode(in); got != want {
-			t.Errorf("agentMode(%q) = %s, want %s", in, got, want)
+		if got := trustedAgentMode(in); got != want {
+			t.Errorf("trustedAgentMode(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+// TestSearchFilter: what a search tool's glob and type leave out.
+func TestSearchFilter(t *testing.T) {
+	for _, c := range []struct {
+		glob, typ, rel string
+		dir            bool
+		want           shellparse.EntryVerdict
+	}{
+		{".env", "", ".env", false, shellparse.EntryListed},
+		{".env", "", "sub/.env", false, shellparse.EntryListed},
+		{".env", "", "main.go", false, shellparse.EntrySkip},
+		{"*.go", "", "a/b/main.go", false, shellparse.EntryListed},
+		{"*.GO", "", "main.go", false, shellparse.EntryListed},
+		{"src/*.go", "", "main.go", false, shellparse.EntrySkip},
+		{"src/*.go", "", "src/main.go", false, shellparse.EntryListed},
+		{"*.{ts,tsx}", "", "x.tsx", false, shellparse.EntryListed},
+		{"*.go", "", "sub", true, shellparse.EntryDefault},
+		{"", "go", "main.go", false, shellparse.EntryDefault},
+		{"", "go", ".env", false, shellparse.EntrySkip},
+		{"", "nosuchtype", ".env", false, shellparse.EntryDefault},
+	} {
+		f := searchFilter(c.glob, c.typ)
+		got := shellparse.EntryDefault
+		if f != nil {
+			got = f.Entry(c.rel, c.dir)
+		}
+		if got != c.want {
+			t.Errorf("glob %q type %q on %s: %v, want %v", c.glob, c.typ, c.rel, got, c.want)
 		}
 	}
 }

@@ -36,6 +36,11 @@ type Request struct {
 	Cwd string
 	// Category overrides the category of a tool that is not built in.
 	Category Category
+	// Tree marks a Read of Path as a read of everything below it (an
+	// agent's search tool: Grep, Glob): Read rules judge the files there
+	// on disk, as for `grep -r` (recursive.go). Its Filter leaves out
+	// what the search certainly does not read; Via names the tool.
+	Tree *shellparse.FileEffect
 }
 
 // Config is the effective configuration a decision is made with, plus the
@@ -59,6 +64,35 @@ type Config struct {
 	PlanTools []string
 	// POSIX parses shell text as POSIX sh rather than Bash.
 	POSIX bool
+	// AgentMode is the permission mode an agent reports about itself in a
+	// hook call ("" for none). It only tightens: for each category the
+	// fallback is the stricter of Mode's and AgentMode's answers, and plan
+	// from either applies (design §7).
+	AgentMode Mode
+}
+
+// planning reports whether plan mode applies, from gatekeep's own mode or
+// the agent's.
+func (c *Config) planning() bool {
+	return c.Mode == ModePlan || c.AgentMode == ModePlan
+}
+
+// fallback is the mode layer's answer for a category and the mode that
+// gave it: the stricter of Mode's and AgentMode's (Mode's on a tie).
+func (c *Config) fallback(cat Category) (Effect, Mode) {
+	eff, mode := ModeEffect(c.Mode, cat), c.Mode
+	if c.AgentMode != "" {
+		if ae := ModeEffect(c.AgentMode, cat); stricter(ae, eff) {
+			eff, mode = ae, c.AgentMode
+		}
+	}
+	return eff, mode
+}
+
+// bypassing reports whether bypassPermissions holds: gatekeep's own mode
+// is bypass and the agent reports no stricter one.
+func (c *Config) bypassing() bool {
+	return c.Mode == ModeBypass && (c.AgentMode == "" || c.AgentMode == ModeBypass)
 }
 
 // part is one piece of a call that goes through the chain on its own: a
@@ -199,7 +233,7 @@ func (e *evaluation) decide(i int, p *part) Decision {
 		if v.layer != "" {
 			layer = v.layer
 		}
-		step := Step{Part: i, Subject: p.subject, Layer: layer, Verdict: "pass"}
+		step := Step{Part: i, Subject: p.subject, Layer: layer, Verdict: "pass", Category: p.category}
 		if v.ok {
 			step.Verdict, step.Code, step.Message, step.Rule = v.effect.String(), v.code, v.message, v.rule
 		}
@@ -252,7 +286,13 @@ func (e *evaluation) fileParts(access shellparse.Access, cat Category) ([]part, 
 	if access == shellparse.Write {
 		tool = ToolWrite
 	}
-	return []part{{subject: e.req.Path, category: cat, access: access, path: e.req.Path, dir: e.cwd, tool: tool, offset: -1}}, Decision{}, true
+	p := part{subject: e.req.Path, category: cat, access: access, path: e.req.Path, dir: e.cwd, tool: tool, offset: -1}
+	if e.req.Tree != nil && access == shellparse.Read {
+		t := *e.req.Tree
+		t.Access, t.Recursive = shellparse.Read, true
+		p.tree = &t
+	}
+	return []part{p}, Decision{}, true
 }
 
 func (e *evaluation) shellParts() ([]part, Decision, bool) {
@@ -370,11 +410,10 @@ func (e *evaluation) input() *Input {
 // modeLayer (6) answers from the mode x category matrix. A part only known
 // at run time is never allowed by it (bypassPermissions aside).
 func modeLayer(e *evaluation, p *part) verdict {
-	mode := e.cfg.Mode
-	eff := ModeEffect(mode, p.category)
+	eff, mode := e.cfg.fallback(p.category)
 	// A part only known at run time is never allowed by the fallback: a
 	// dynamic redirect (`< $F`) may read a denied file or open a socket.
-	if eff == Allow && p.dynamic && mode != ModeBypass {
+	if eff == Allow && p.dynamic && !e.cfg.bypassing() {
 		eff = Ask
 	}
 	v := verdict{ok: true, effect: eff, code: "mode." + eff.String()}
@@ -403,7 +442,7 @@ func describe(p *part) string {
 // planLayer (1): in plan mode, writes to the plan file and the planning
 // tools pass early.
 func planLayer(e *evaluation, p *part) verdict {
-	if e.cfg.Mode != ModePlan {
+	if !e.cfg.planning() {
 		return verdict{}
 	}
 	if p.cmd == nil && p.tool != ToolBash && containsString(e.cfg.PlanTools, p.tool) {

@@ -238,6 +238,12 @@ type Loaded struct {
 	ModeSource string
 	// DisableBypass is set by `disable_bypass = true` in the managed file.
 	DisableBypass bool
+	// TrustAgentMode is `[hooks] trust_agent_mode` of the highest of the
+	// managed and user files that sets it: the permission mode an agent
+	// reports in a hook call may then loosen gatekeep's own. A project or
+	// local file cannot set it (the setting is ignored with a warning).
+	TrustAgentMode bool
+	trustAgentSet  bool
 	// AllowDirs are the `[sandbox] allow_dirs` of every layer, in layer
 	// order, made absolute (`~` expanded, relative ones against Root),
 	// symlinks not resolved. The project root and the temp dirs are not

@@ -157,10 +157,12 @@ type Step struct {
 	Layer   Layer  `json:"layer"`
 	// Verdict is "allow", "ask", "deny", or "pass" when the layer had no
 	// answer and the chain went on.
-	Verdict string   `json:"verdict"`
-	Code    string   `json:"code,omitempty"`
-	Message string   `json:"message,omitempty"`
-	Rule    *RuleRef `json:"rule,omitempty"`
+	Verdict string `json:"verdict"`
+	// Category is the part's category (read, write, command).
+	Category Category `json:"category,omitempty"`
+	Code     string   `json:"code,omitempty"`
+	Message  string   `json:"message,omitempty"`
+	Rule     *RuleRef `json:"rule,omitempty"`
 }
 
 // String renders a one-line summary.

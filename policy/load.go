@@ -230,6 +230,7 @@ type fileConfig struct {
 	planToolsSet  bool
 	auditFile     string
 	promptTimeout time.Duration
+	trustAgent    *bool // [hooks] trust_agent_mode, nil when not set
 	rules         []*Rule
 	danger        []*DangerRule
 	tests         []TestCase
@@ -300,6 +301,14 @@ func (l *Loaded) merge(f *fileConfig, fi FileInfo) {
 			l.PromptTimeout = f.promptTimeout
 		}
 	}
+	if f.trustAgent != nil {
+		switch {
+		case f.source != SourceManaged && f.source != SourceUser:
+			l.Warnings = append(l.Warnings, fmt.Sprintf("%s: [hooks] trust_agent_mode is ignored: only the managed and user files may let an agent's mode loosen gatekeep's", f.path))
+		case !l.trustAgentSet:
+			l.TrustAgentMode, l.trustAgentSet = *f.trustAgent, true
+		}
+	}
 	if len(ignored) > 0 {
 		why := "is not trusted"
 		if fi.Changed {
@@ -337,6 +346,7 @@ type rawFile struct {
 	Plan          toml.Primitive   `toml:"plan"`
 	Audit         toml.Primitive   `toml:"audit"`
 	Prompt        toml.Primitive   `toml:"prompt"`
+	Hooks         toml.Primitive   `toml:"hooks"`
 	Rule          []toml.Primitive `toml:"rule"`
 	Danger        []toml.Primitive `toml:"danger"`
 	Test          []toml.Primitive `toml:"test"`
@@ -353,6 +363,10 @@ type rawPlan struct {
 
 type rawAudit struct {
 	File tomlString `toml:"file"`
+}
+
+type rawHooks struct {
+	TrustAgentMode any `toml:"trust_agent_mode"`
 }
 
 type rawPrompt struct {
@@ -640,6 +654,16 @@ func (c *compiler) parse(source, path string, data []byte) (*fileConfig, []error
 			}
 		}
 	}
+	if md.IsDefined("hooks") {
+		var h rawHooks
+		if decode("hooks", raw.Hooks, &h) && h.TrustAgentMode != nil {
+			if v, ok := h.TrustAgentMode.(bool); ok {
+				f.trustAgent = &v
+			} else {
+				fe.add(fe.keyLine("hooks", "trust_agent_mode"), "hooks.trust_agent_mode", "want true or false, got %s", tomlType(h.TrustAgentMode))
+			}
+		}
+	}
 
 	ruleLines := fe.headerLines("rule", len(raw.Rule))
 	for i, p := range raw.Rule {
@@ -731,7 +755,8 @@ func (c *compiler) parse(source, path string, data []byte) (*fileConfig, []error
 }
 
 var knownSection = map[string][]string{
-	"":        {"mode", "disable_bypass", "sandbox", "plan", "audit", "prompt", "rule", "danger", "test"},
+	"":        {"mode", "disable_bypass", "sandbox", "plan", "audit", "prompt", "hooks", "rule", "danger", "test"},
+	"hooks":   {"trust_agent_mode"},
 	"sandbox": {"allow_dirs"},
 	"plan":    {"file", "tools"},
 	"audit":   {"file"},

@@ -35,22 +35,33 @@ var KnownTools = []string{
 	ToolBash, ToolRead, "ReadFile", ToolWrite, "WriteFile", ToolEdit,
 	// Claude Code
 	"Agent", "Task", "Glob", "Grep", "LS", "MultiEdit", "NotebookEdit", "NotebookRead",
-	"WebFetch", "WebSearch", "TodoWrite", "TodoRead", "ExitPlanMode", "BashOutput",
-	"KillShell", "KillBash", "SlashCommand", "Skill",
+	"WebFetch", "WebSearch", "TodoWrite", "TodoRead", "ExitPlanMode", "EnterPlanMode", "BashOutput",
+	"KillShell", "KillBash", "SlashCommand", "Skill", "AskUserQuestion", "PowerShell", "Monitor",
 	// Gemini CLI
 	"run_shell_command", "read_file", "read_many_files", "write_file", "replace", "glob",
-	"search_file_content", "list_directory", "web_fetch", "google_web_search", "save_memory",
+	"search_file_content", "grep_search", "list_directory", "web_fetch", "google_web_search", "save_memory",
+	"write_todos", "ask_user", "enter_plan_mode", "exit_plan_mode", "update_topic", "activate_skill",
 	// Codex
-	"shell", "local_shell", "apply_patch", "update_plan", "view_image", "web_search",
+	"shell", "local_shell", "exec_command", "write_stdin", "apply_patch", "update_plan", "view_image", "web_search",
 }
 
 // checkToolName returns why name is not a tool name a config may use, or
 // "".
 func checkToolName(name string) string {
+	if rest, ok := strings.CutPrefix(name, "mcp__"); ok {
+		// mcp__server (every tool of the server), mcp__server__tool, and
+		// mcp__server__* or mcp__server__prefix* (a prefix of its tools).
+		server, tool, _ := strings.Cut(rest, "__")
+		if server == "" || !isToolName(strings.TrimSuffix(name, "*")) || strings.Count(name, "*") > 1 ||
+			strings.HasSuffix(name, "*") && !strings.Contains(rest, "__") || strings.HasPrefix(tool, "*") && tool != "*" {
+			return fmt.Sprintf("%q is not an MCP tool name (want mcp__server, mcp__server__tool, mcp__server__* or mcp__server__prefix*)", name)
+		}
+		return ""
+	}
 	if !isToolName(name) {
 		return fmt.Sprintf("%q is not a tool name", name)
 	}
-	if strings.HasPrefix(name, "mcp__") || slices.Contains(KnownTools, name) {
+	if slices.Contains(KnownTools, name) {
 		return ""
 	}
 	for _, k := range KnownTools {
@@ -132,6 +143,18 @@ func (c *compiler) compile(tool, pattern string, has bool) (matcher, error) {
 		return c.compileFile(kind, pattern)
 	}
 	m := &toolMatcher{tool: tool}
+	if rest, ok := strings.CutPrefix(tool, "mcp__"); ok {
+		server, name, hasName := strings.Cut(rest, "__")
+		switch {
+		case !hasName:
+			m.server = server // mcp__server: every tool of it
+		case strings.HasSuffix(name, "*"):
+			m.server, m.prefix = server, strings.TrimSuffix(name, "*")
+		}
+		if m.server != "" && has && strings.TrimSpace(pattern) != "*" {
+			return nil, fmt.Errorf("%s rules take no pattern but *: write %s or %s(*)", tool, tool, tool)
+		}
+	}
 	switch {
 	case !has || strings.TrimSpace(pattern) == "*":
 		m.all = true
@@ -701,6 +724,17 @@ func (c *compiler) compileFile(kind ruleKind, pattern string) (*fileMatcher, err
 	return m, nil
 }
 
+// splitMCP splits an MCP tool name, mcp__SERVER__TOOL, at the first "__"
+// after the server's name.
+func splitMCP(name string) (server, tool string, ok bool) {
+	rest, ok := strings.CutPrefix(name, "mcp__")
+	if !ok {
+		return "", "", false
+	}
+	server, tool, ok = strings.Cut(rest, "__")
+	return server, tool, ok && server != "" && tool != ""
+}
+
 // escapeGlob quotes the glob characters of a literal path.
 func escapeGlob(s string) string {
 	var b strings.Builder
@@ -789,13 +823,23 @@ func (g *fileGlob) matches(p string) bool {
 
 // toolMatcher matches the calls of another tool: all of them, or for
 // WebFetch the URL's host (`domain:example.com`, `domain:*.example.com`).
+// An MCP rule naming a server (`mcp__github`, `mcp__github__*`) or a
+// prefix of its tools (`mcp__github__create*`) matches by server and tool
+// name, whichever agent named the call (Gemini CLI's calls are named as
+// Claude Code's: mcp__SERVER__TOOL).
 type toolMatcher struct {
 	tool   string
 	all    bool
 	domain string
+	server string // an MCP server's rule: every tool of it whose name starts with prefix
+	prefix string
 }
 
 func (m *toolMatcher) match(s *subject, eff Effect) bool {
+	if m.server != "" {
+		server, tool, ok := splitMCP(s.tool)
+		return s.kind == kindOther && ok && server == m.server && strings.HasPrefix(tool, m.prefix)
+	}
 	if s.kind != kindOther || s.tool != m.tool {
 		return false
 	}

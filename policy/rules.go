@@ -167,7 +167,7 @@ func (e *evaluation) ruleVerdict(p *part, effects ...Effect) verdict {
 		return verdict{}
 	}
 	eff := found.Ref.Effect
-	if eff == Allow && (found.Ref.Source == SourceDefault || e.cfg.Mode == ModePlan && p.category != CatRead) {
+	if eff == Allow && (found.Ref.Source == SourceDefault || e.cfg.planning() && p.category != CatRead) {
 		return verdict{}
 	}
 	want := false
