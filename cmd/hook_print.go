@@ -55,6 +55,8 @@ before every tool call, on stdout; where to put it goes to stderr.
 // empty or "*" matcher matches every tool; onFailure "block" (Claude Code
 // 2.1.295 and later) makes a hook that cannot start, times out or exits
 // with an unexpected status block the call instead of letting it through.
+// The same hook answers PreSkillShellCommand (a skill's inline shell
+// command; Claude Code 2.1.332 and later).
 //
 // Codex (https://developers.openai.com/codex/hooks#config-shape): hooks
 // live inline in config.toml as [[hooks.PreToolUse]] (or in hooks.json); a
@@ -115,11 +117,15 @@ statusMessage = "gatekeep: checking the tool call"
 	}
 	var s struct {
 		Hooks struct {
-			PreToolUse []group `json:"PreToolUse"`
+			PreToolUse           []group `json:"PreToolUse"`
+			PreSkillShellCommand []group `json:"PreSkillShellCommand"`
 		} `json:"hooks"`
 	}
-	s.Hooks.PreToolUse = []group{{Matcher: "*", Hooks: []handler{{Type: "command", Command: command, Timeout: hookTimeout, OnFailure: "block"}}}}
-	return indentJSON(s), "merge this into ~/.claude/settings.json (or .claude/settings.json in the project)"
+	g := []group{{Matcher: "*", Hooks: []handler{{Type: "command", Command: command, Timeout: hookTimeout, OnFailure: "block"}}}}
+	s.Hooks.PreToolUse, s.Hooks.PreSkillShellCommand = g, g
+	return indentJSON(s), "merge this into ~/.claude/settings.json (or .claude/settings.json in the project); " +
+		"PreSkillShellCommand checks the shell commands skills run inline: Claude Code 2.1.331 and older do not know that event " +
+		"and show a dialog about it, so there leave it out"
 }
 
 // indentJSON renders v with two-space indents.
