@@ -458,10 +458,8 @@ var notDangerCases = []string{
 }
 
 // forkBombSafeNames are fork bombs whose function is named after a command
-// of the safe list (`:`, `true`). findDanger finds them, but the safe layer
-// (2) allows each call of such a name before the danger layer (3) sees it:
-// until the chain stops treating a call of a script-defined function as
-// the safe command it shadows, Evaluate lets them through.
+// of the safe list (`:`, `true`): the safe layer never allows a call of a
+// function the script defines, so the danger layer sees and denies them.
 var forkBombSafeNames = []string{
 	":(){ :|:& };:",
 	":(){ :|: & };:",
