@@ -115,6 +115,11 @@ type part struct {
 	tracked bool                   // a read of the files git tracks (git show, log -p, diff, grep)
 	tool    string                 // the tool whose rules judge the part
 	url     string
+	// literal is set when the path's own text is static (it may still be
+	// dynamic through the directory or a link made earlier); guess when
+	// a dynamic word is only taken for a write toward denial
+	// (shellparse.FileEffect.Guess).
+	literal, guess bool
 }
 
 // verdict is one layer's answer for one part. ok false means "no answer,
@@ -340,7 +345,7 @@ func (e *evaluation) shellParts() ([]part, Decision, bool) {
 			}
 			fp := part{subject: fe.Path.Text, offset: fe.Path.Offset, category: cat, access: fe.Access,
 				path: fe.Path.Text, dynamic: fe.Path.Dynamic || c.DirDynamic || c.AfterLink, dir: dir, tool: tool, script: script, index: i,
-				cmd: nil}
+				cmd: nil, literal: !fe.Path.Dynamic, guess: fe.Guess}
 			if c.AfterLink && !fe.Path.Dynamic {
 				// The path is checked before the script runs; a link made
 				// earlier in it can send the access anywhere.
@@ -475,11 +480,14 @@ func sandboxLayer(e *evaluation, p *part) verdict {
 		return verdict{ok: true, effect: Ask, code: "sandbox.network",
 			message: p.path + " opens a network connection, which needs approval"}
 	}
-	if p.cmd != nil || p.access != shellparse.Write || p.path == "" || p.tool != ToolWrite && p.tool != ToolBash && p.tool != ToolEdit {
+	if p.cmd != nil {
+		return e.rootDelete(p)
+	}
+	if p.access != shellparse.Write || p.path == "" || p.tool != ToolWrite && p.tool != ToolBash && p.tool != ToolEdit {
 		return verdict{}
 	}
 	if p.dynamic {
-		return verdict{}
+		return e.dynamicWrite(p)
 	}
 	if isDevSink(p.path) {
 		return verdict{ok: true, effect: Allow, code: "sandbox.dev_null", message: "writes to " + p.path + " discard or pass through output"}

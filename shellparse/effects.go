@@ -39,6 +39,14 @@ type FileEffect struct {
 	// holding Path, at some revision: `git show`, `git log -p`, `git diff`,
 	// `git grep` print them (a committed .env too) with no path named.
 	Tracked bool
+	// Guess is set on a dynamic word that is only taken for a write
+	// toward denial: a word the command's table does not place (it may
+	// expand to a file the command writes, or shift the operands), or an
+	// operand read that a dynamic word could turn into a write. Such a
+	// word may be no path at all (`sed -n "/$a/p" f`, `git commit -m
+	// "$(...)"`), so its text says nothing certain about where a write
+	// lands.
+	Guess bool
 }
 
 // Filter describes the entries below a directory read recursively that a
@@ -288,6 +296,7 @@ func (s *spec) apply(c *Command, out *effectList) (edit bool) {
 		for i := 1; i < len(c.Args); i++ {
 			if c.Args[i].Dynamic && !out.seen[i] {
 				out.add(strong, arg{Word: c.Args[i], at: i})
+				out.list[len(out.list)-1].Guess = true
 			}
 		}
 		if c.TrailingArgs {
@@ -295,8 +304,9 @@ func (s *spec) apply(c *Command, out *effectList) (edit bool) {
 		}
 		for i := range out.list {
 			dyn = dyn || out.list[i].Path.Dynamic
-			if out.list[i].Path.Dynamic && strong == Write {
+			if out.list[i].Path.Dynamic && strong == Write && out.list[i].Access != Write {
 				out.list[i].Access = Write
+				out.list[i].Guess = true
 			}
 		}
 	}

@@ -1,0 +1,130 @@
+package policy
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/gatekeep/gatekeep/pathguard"
+)
+
+// sandboxEnv is a project root inside a temp dir, a home beside it with a
+// Documents directory, and a guard over the project alone.
+func sandboxEnv(t *testing.T, m Mode) (*Config, string, string) {
+	t.Helper()
+	tmp, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, home := filepath.Join(tmp, "proj"), filepath.Join(tmp, "home")
+	for _, d := range []string{filepath.Join(root, ".git"), filepath.Join(root, "build"), filepath.Join(home, "Documents")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(home, "Documents"), filepath.Join(root, "build", "docs")); err != nil {
+		t.Fatal(err)
+	}
+	g, errs := pathguard.New([]string{root}, pathguard.Options{Home: home, ConfigDirs: []string{}})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	return &Config{Mode: m, Guard: g, Home: home}, root, home
+}
+
+// TestDynamicWriteTargets: a write target with a glob or a variable is
+// judged by its static part in every mode, bypassPermissions included;
+// one with no static directory asks (sandbox.runtime_target); a word only
+// guessed to be a target is left to the mode.
+func TestDynamicWriteTargets(t *testing.T) {
+	for _, m := range Modes {
+		cfg, root, _ := sandboxEnv(t, m)
+		for _, tc := range []struct {
+			cmd  string
+			want Effect
+			code string // "" means any code but the sandbox's
+		}{
+			{"rm -rf ~/Documents/*", Deny, "sandbox.outside_root"},
+			{"rm -f /etc/*.conf", Deny, "sandbox.outside_root"},
+			{"mv ~/Documents/* /tmp/x/", Deny, "sandbox.outside_root"},
+			{"sed -i d /outside/*.txt", Deny, "sandbox.outside_root"},
+			{"rm -rf build/../../x/$N", Deny, "sandbox.outside_root"},
+			{"rm -rf build/*/../../../x", Deny, "sandbox.outside_root"},
+			{"rm -rf build/d*/x", Deny, "sandbox.outside_root"}, // build/docs links out
+			{"X=/etc/x; echo hi > \"$X\"", Deny, "sandbox.outside_root"},
+			{"echo hi > ~/Documents/$NAME.txt", Deny, "sandbox.outside_root"},
+			{"rm -rf {build,/etc}/x", Deny, "sandbox.outside_root"},
+			{"rm -rf \"$T\"", Ask, "sandbox.runtime_target"},
+			{"echo x > \"$OUT\"", Ask, "sandbox.runtime_target"},
+			{"touch $(mktemp)", Ask, "sandbox.runtime_target"},
+			{"cd \"$D\" && touch x", Ask, "sandbox.runtime_target"},
+			{"ls | xargs rm", Ask, "sandbox.runtime_target"},
+		} {
+			d := Evaluate(cfg, Request{Tool: ToolBash, Command: tc.cmd, Cwd: root})
+			if m == ModePlan && tc.want == Ask && d.Effect == Deny {
+				continue // plan mode denies every write
+			}
+			if d.Effect != tc.want || d.Code != tc.code || d.Layer != LayerSandbox {
+				t.Errorf("%s: %q: %v %s %s (%s), want %v %s", m, tc.cmd, d.Effect, d.Layer, d.Code, d.Message, tc.want, tc.code)
+			}
+		}
+		// Inside the roots, or only guessed to be a path: the sandbox has
+		// no answer (the mode asks about what is only known at run time).
+		for _, cmd := range []string{"rm -rf build/*.o", "rm -f *.pyc", "cp /usr/lib/*.so build/", `sed -n "/$a/,/$b/p" f`,
+			"find ~/Documents/* -name x", "X=build; rm -rf \"$X\"/x", "echo hi > \"build/$N.log\""} {
+			d := Evaluate(cfg, Request{Tool: ToolBash, Command: cmd, Cwd: root})
+			if d.Layer == LayerSandbox {
+				t.Errorf("%s: %q: %v %s (%s), want no answer from the sandbox", m, cmd, d.Effect, d.Code, d.Message)
+			}
+		}
+	}
+}
+
+// TestRootDelete: a recursive delete of a sandbox root, of a directory
+// holding one, or of .git asks in every mode (bypassPermissions lets the
+// ask through); other recursive deletes do not.
+func TestRootDelete(t *testing.T) {
+	for _, m := range Modes {
+		cfg, root, _ := sandboxEnv(t, m)
+		for _, cmd := range []string{"rm -rf .", `rm -rf "$PWD"`, "rm -rf ${PWD}/", "rm -r ../proj", "rm -fr " + root,
+			"rm --recursive .git", "rm -rf ./.git", "cd build && rm -rf ..", "P=.; rm -rf $P"} {
+			d := Evaluate(cfg, Request{Tool: ToolBash, Command: cmd, Cwd: root})
+			if m != ModePlan && (d.Effect != Ask || d.Code != CodeRootDelete) || m == ModePlan && d.Effect == Allow {
+				t.Errorf("%s: %q: %v %s (%s), want ask %s", m, cmd, d.Effect, d.Code, d.Message, CodeRootDelete)
+			}
+		}
+		for _, cmd := range []string{"rm -rf build", "rm -f .", "rm -rf build/*", "rm -rf .gitignore"} {
+			if d := Evaluate(cfg, Request{Tool: ToolBash, Command: cmd, Cwd: root}); d.Code == CodeRootDelete {
+				t.Errorf("%s: %q: %s, want no root delete", m, cmd, d.Code)
+			}
+		}
+	}
+	// acceptEdits never allows deleting the root whole.
+	cfg, root, _ := sandboxEnv(t, ModeAcceptEdits)
+	if d := Evaluate(cfg, Request{Tool: ToolBash, Command: `rm -rf "$PWD"`, Cwd: root}); d.Effect == Allow {
+		t.Errorf("acceptEdits: rm -rf \"$PWD\" allowed")
+	}
+}
+
+func TestStaticDir(t *testing.T) {
+	for _, tc := range []struct {
+		in, dir string
+		ok      bool
+	}{
+		{"/home/u/Documents/*", "/home/u/Documents", true},
+		{"/etc/*.conf", "/etc", true},
+		{"*.txt", ".", true},
+		{"build/$X", "build", true},
+		{"a/b/*/../../..", "..", true},
+		{"$T", "", false},
+		{"$(mktemp)", "", false},
+		{"~x/y", "", false},
+		{"(operands from xargs)", "", false},
+		{"foo$X", ".", true},
+	} {
+		dir, ok := staticDir(tc.in, false)
+		if dir != tc.dir || ok != tc.ok {
+			t.Errorf("staticDir(%q) = %q, %v; want %q, %v", tc.in, dir, ok, tc.dir, tc.ok)
+		}
+	}
+}
