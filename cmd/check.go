@@ -56,9 +56,6 @@ stderr. The exit status is 0 once every line is decided.`,
 
 // report prints a check decision and returns check's exit status.
 func (a *app) report(d policy.Decision) error {
-	if !a.chk.explain {
-		d.Trace = nil
-	}
 	if a.chk.json {
 		writeJSONLine(a.stdout, decisionJSON{Source: "gatekeep", Version: SchemaVersion, Decision: d})
 	} else {
@@ -113,9 +110,6 @@ func (a *app) batch(name string) error {
 		byEffect[d.Effect]++
 		byCode[d.Code]++
 		if a.chk.json {
-			if !a.chk.explain {
-				d.Trace = nil
-			}
 			writeJSONLine(out, batchLine{Line: n, Decision: d})
 		}
 		if err == io.EOF {
@@ -150,7 +144,7 @@ func (a *app) batchDecide(cfg *policy.Config, cwd string, line []byte, tooLong b
 		}
 		text = command
 	}
-	return policy.Evaluate(cfg, policy.Request{Tool: policy.ToolBash, Command: text, Cwd: cwd})
+	return policy.Evaluate(cfg, policy.Request{Tool: policy.ToolBash, Command: text, Cwd: cwd, Trace: a.chk.explain})
 }
 
 // readLine reads one line without its newline (and a CR before it). A line

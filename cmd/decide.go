@@ -173,6 +173,7 @@ func (a *app) handle(check bool, req policy.Request, posix bool, run func(policy
 	}
 	cfg.POSIX = posix
 	req.Cwd = cwd
+	req.Trace = check && a.chk.explain
 	d := policy.Evaluate(cfg, req)
 	if check {
 		return a.report(d)
@@ -257,25 +258,15 @@ func (a *app) question(req policy.Request, d policy.Decision) prompt.Question {
 	return q
 }
 
-// askedParts lists the sub-commands and paths whose chain ended in ask, from
-// the decision's trace, for a call of more than one part.
+// askedParts lists the sub-commands and paths that asked, for a call of
+// more than one part.
 func askedParts(d policy.Decision) []string {
-	last := map[int]policy.Step{}
-	order := []int{}
-	for _, s := range d.Trace {
-		if _, ok := last[s.Part]; !ok {
-			order = append(order, s.Part)
-		}
-		last[s.Part] = s
-	}
-	if len(order) < 2 {
+	if len(d.Parts) < 2 {
 		return nil
 	}
 	var out []string
-	for _, i := range order {
-		if s := last[i]; s.Verdict == "ask" {
-			out = append(out, s.Subject+"  ("+s.Message+")")
-		}
+	for _, s := range d.Asking() {
+		out = append(out, s.Subject+"  ("+s.Message+")")
 	}
 	return out
 }

@@ -282,27 +282,8 @@ func agentToolRule(req policy.Request) string {
 	return req.Tool
 }
 
-// askingParts is the last trace step of every part of the call that asked.
-func askingParts(d policy.Decision) []policy.Step {
-	if len(d.Trace) == 0 {
-		return []policy.Step{{Subject: d.Command, Layer: d.Layer, Verdict: d.Effect.String(), Code: d.Code, Rule: d.Rule, Category: d.Category}}
-	}
-	last := map[int]policy.Step{}
-	var order []int
-	for _, s := range d.Trace {
-		if _, ok := last[s.Part]; !ok {
-			order = append(order, s.Part)
-		}
-		last[s.Part] = s
-	}
-	var out []policy.Step
-	for _, i := range order {
-		if last[i].Verdict == "ask" {
-			out = append(out, last[i])
-		}
-	}
-	return out
-}
+// askingParts is every part of the call that asked.
+func askingParts(d policy.Decision) []policy.Step { return d.Asking() }
 
 // Claude Code, PreToolUse: https://code.claude.com/docs/en/hooks#pretooluse
 // (decision control: https://code.claude.com/docs/en/hooks#pretooluse-decision-control).

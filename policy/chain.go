@@ -41,6 +41,10 @@ type Request struct {
 	// on disk, as for `grep -r` (recursive.go). Its Filter leaves out
 	// what the search certainly does not read; Via names the tool.
 	Tree *shellparse.FileEffect
+	// Trace asks for every layer's verdict on every part in
+	// Decision.Trace (--explain). Without it no trace is built: the
+	// final verdict of each part is in Decision.Parts either way.
+	Trace bool
 }
 
 // Config is the effective configuration a decision is made with, plus the
@@ -158,7 +162,8 @@ type evaluation struct {
 	cfg       *Config
 	req       Request
 	cwd       string
-	trace     []Step
+	trace     []Step                         // every layer's verdict, only when req.Trace
+	final     []Step                         // the verdict that ended each part's chain
 	taintScan map[*string]*taintScan         // notSafeContext's progress per shared Tainted list
 	checked   map[[2]string]pathguard.Result // Guard.Check per directory and path, once per call
 	facts     *scriptFacts                   // the danger checks' facts about factsOf
@@ -212,6 +217,7 @@ func Evaluate(cfg *Config, req Request) (d Decision) {
 	best.Explicit = best.Effect == Allow && explicit
 	best.Mode = cfg.Mode
 	best.Trace = e.trace
+	best.Parts = e.final
 	best.UpdatedInput = e.input()
 	return best
 }
@@ -230,7 +236,9 @@ func explicitLayer(l Layer) bool {
 	return false
 }
 
-// decide runs the chain over one part.
+// decide runs the chain over one part. Every layer's verdict goes to the
+// trace only when the request asks for it; the verdict that ends the chain
+// is kept for Decision.Parts either way.
 func (e *evaluation) decide(i int, p *part) Decision {
 	for _, l := range chain {
 		v := l.fn(e, p)
@@ -238,15 +246,20 @@ func (e *evaluation) decide(i int, p *part) Decision {
 		if v.layer != "" {
 			layer = v.layer
 		}
-		step := Step{Part: i, Subject: p.subject, Layer: layer, Verdict: "pass", Category: p.category}
-		if v.ok {
-			step.Verdict, step.Code, step.Message, step.Rule = v.effect.String(), v.code, v.message, v.rule
+		if !v.ok {
+			if e.req.Trace {
+				e.trace = append(e.trace, Step{Part: i, Subject: p.subject, Layer: layer, Verdict: "pass", Category: p.category})
+			}
+			continue
 		}
-		e.trace = append(e.trace, step)
-		if v.ok {
-			return Decision{Effect: v.effect, Layer: layer, Code: v.code, Message: v.message,
-				Rule: v.rule, Command: p.subject, Offset: p.offset, Category: p.category}
+		step := Step{Part: i, Subject: p.subject, Layer: layer, Verdict: v.effect.String(), Category: p.category,
+			Code: v.code, Message: v.message, Rule: v.rule}
+		if e.req.Trace {
+			e.trace = append(e.trace, step)
 		}
+		e.final = append(e.final, step)
+		return Decision{Effect: v.effect, Layer: layer, Code: v.code, Message: v.message,
+			Rule: v.rule, Command: p.subject, Offset: p.offset, Category: p.category}
 	}
 	// The mode layer always answers; reaching here is a bug. Fail closed.
 	return Decision{Effect: Deny, Layer: LayerMode, Code: "internal.no_answer", Message: "no layer decided", Command: p.subject, Offset: p.offset}

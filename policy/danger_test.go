@@ -616,7 +616,7 @@ func TestDangerMessages(t *testing.T) {
 
 // dangerAnswered reports whether the danger layer denied any part of d.
 func dangerAnswered(d Decision) bool {
-	for _, s := range d.Trace {
+	for _, s := range d.Parts {
 		if s.Layer == LayerDanger && s.Verdict != "pass" {
 			return true
 		}

@@ -130,8 +130,33 @@ type Decision struct {
 	// Cause is, for a decision that resolved an ask (no terminal, the
 	// person declined, a timeout), the layer and reason that asked.
 	Cause *Cause `json:"cause,omitempty"`
-	// Trace is every layer's verdict for every part, in order, for --explain.
+	// Trace is every layer's verdict for every part, in order, for
+	// --explain; it is built only when the Request asks (Request.Trace).
 	Trace []Step `json:"trace,omitempty"`
+	// Parts is the verdict that ended each part's chain, in order (one per
+	// part; none when the call could not be split into parts).
+	Parts []Step `json:"-"`
+}
+
+// Asking returns the parts of the call that asked, each with the layer,
+// code and reason that asked: what a prompt lists and a hook weighs. A
+// call that asked as a whole (input that could not be analysed) is one
+// part, the Decision itself.
+func (d Decision) Asking() []Step {
+	if len(d.Parts) == 0 {
+		if d.Effect != Ask {
+			return nil
+		}
+		return []Step{{Subject: d.Command, Layer: d.Layer, Verdict: d.Effect.String(), Category: d.Category,
+			Code: d.Code, Message: d.Message, Rule: d.Rule}}
+	}
+	var out []Step
+	for _, s := range d.Parts {
+		if s.Verdict == "ask" {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // Cause is the ask behind a decision that the human layer resolved.
