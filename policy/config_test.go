@@ -564,3 +564,53 @@ func TestRunTestsSamplePolicy(t *testing.T) {
 		})
 	}
 }
+
+// TestLoadBoundsNesting: deep arrays and inline tables are refused by a
+// linear scan before the TOML decoder (super-linear in inline-table depth,
+// recursive in arrays) sees them, in every layer, naming the line; brackets
+// in strings and comments do not count.
+func TestLoadBoundsNesting(t *testing.T) {
+	arrays := "x = " + strings.Repeat("[", 2<<20) + strings.Repeat("]", 2<<20-4) // 4 MiB
+	tables := "x = " + strings.Repeat("{a=", 40000) + "1" + strings.Repeat("}", 40000)
+	for _, src := range []string{SourceManaged, SourceUser, SourceProject, SourceLocal} {
+		for name, text := range map[string]string{"arrays": arrays, "tables": "mode = \"default\"\n\n" + tables} {
+			v := newCfgEnv(t)
+			v.write(v.file(src), text)
+			t0 := time.Now()
+			_, err := Load(v.opts())
+			took := time.Since(t0)
+			got := ConfigErrors(err)
+			if len(got) != 1 || !strings.Contains(got[0].Msg, "nest deeper than 32") {
+				t.Fatalf("%s %s: err = %.300v", src, name, err)
+			}
+			if want := strings.Count(text[:strings.Index(text, "x =")], "\n") + 1; got[0].Line != want {
+				t.Errorf("%s %s: line %d, want %d", src, name, got[0].Line, want)
+			}
+			if took > 500*time.Millisecond {
+				t.Errorf("%s %s: took %v", src, name, took)
+			}
+		}
+	}
+	ok := "# [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[ {{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{\n" +
+		"[[rule]]\ndeny = \"Bash(echo " + strings.Repeat("[", 40) + ")\"\n" +
+		"reason = '''\n" + strings.Repeat("{", 40) + "\n'''\n" +
+		"[[rule]]\nask = \"Bash(x)\"\nreason = \"a \\\" " + strings.Repeat("{", 40) + "\"\n" +
+		"[[test]]\ntool = \"Bash\"\ninput = 'x'\nexpect = \"ask\"\nname = " + strings.Repeat("[", 31) + strings.Repeat("]", 31) + "\n"
+	v := newCfgEnv(t)
+	v.write(v.projectFile(), ok)
+	_, err := Load(v.opts())
+	if got := ConfigErrors(err); len(got) != 1 || got[0].Key != "test[0].name" || !strings.Contains(got[0].Msg, "want a string") {
+		t.Fatalf("brackets in strings and comments count, or the real error is lost: %v", err)
+	}
+	for _, text := range []string{"a = [[[\n" + strings.Repeat("[", 30) + "\"x\"", "a = '''" + strings.Repeat("{", 40), "a = \"\\\"" + strings.Repeat("[", 40)} {
+		if ce := checkTOMLShape("f", []byte(text)); ce == nil {
+			if !strings.Contains(text, "'''") && !strings.HasPrefix(text, "a = \"") {
+				t.Errorf("%.40q: not refused", text)
+			}
+		} else if strings.Contains(text, "'''") || strings.HasPrefix(text, "a = \"") {
+			t.Errorf("%.40q: refused inside a string: %v", text, ce)
+		} else if ce.Line != 2 {
+			t.Errorf("%.40q: line %d, want 2", text, ce.Line)
+		}
+	}
+}

@@ -35,6 +35,13 @@ func DefaultPolicy() []byte { return bytes.Clone(defaultTOML) }
 // MaxConfigSize is the largest config file Load reads, in bytes (4 MiB).
 const MaxConfigSize = 4 << 20
 
+// MaxConfigNesting is how deeply arrays and inline tables may nest in a
+// config file. The TOML decoder recurses per level and is super-linear in
+// the depth of inline tables (a 40 KB file of nested `{a=` takes tens of
+// seconds and gigabytes; a 4 MiB nested array overflows the stack), so
+// checkTOMLShape refuses deeper nesting before the decoder sees the file.
+const MaxConfigNesting = 32
+
 // LoadOptions says where Load finds the files and how it judges trust.
 type LoadOptions struct {
 	// Root is the project root (absolute), from FindRoot.
@@ -526,6 +533,9 @@ var arrays = []string{"rule", "danger", "test"}
 // parse reads one file. It returns the file's settings and rules, and every
 // problem found.
 func (c *compiler) parse(source, path string, data []byte) (*fileConfig, []error) {
+	if ce := checkTOMLShape(path, data); ce != nil {
+		return nil, []error{ce}
+	}
 	fe := &fileErrs{path: path, lines: strings.Split(string(data), "\n")}
 	var raw rawFile
 	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&raw)
@@ -1088,4 +1098,73 @@ func realOrAbs(abs string) string {
 		return r.Real
 	}
 	return filepath.Clean(abs)
+}
+
+// checkTOMLShape is a linear scan of a config file run before it is
+// decoded: it refuses a file over MaxConfigSize, or whose arrays and inline
+// tables (`[`, `{` outside strings and comments; a `[table]` header counts
+// as one level) nest deeper than MaxConfigNesting, naming the line. It is
+// not a TOML parser: what it lets through is still decoded and checked.
+func checkTOMLShape(path string, data []byte) *ConfigError {
+	if len(data) > MaxConfigSize {
+		return &ConfigError{File: path, Msg: fmt.Sprintf("is over the %d-byte limit", MaxConfigSize)}
+	}
+	line, depth := 1, 0
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; c {
+		case '\n':
+			line++
+		case '#':
+			for i+1 < len(data) && data[i+1] != '\n' {
+				i++
+			}
+		case '"', '\'':
+			// A string: basic ("...", with escapes), literal ('...'), or
+			// multi-line (three quotes, newlines counted).
+			delim, multi := []byte{c}, i+2 < len(data) && data[i+1] == c && data[i+2] == c
+			if multi {
+				delim = []byte{c, c, c}
+			}
+			j := i + len(delim)
+			for ; j < len(data); j++ {
+				if data[j] == '\\' && c == '"' {
+					if j+1 < len(data) && data[j+1] == '\n' {
+						line++
+					}
+					j++
+					continue
+				}
+				if data[j] == '\n' {
+					if !multi {
+						break // an unterminated string: the decoder says so
+					}
+					line++
+				}
+				if bytes.HasPrefix(data[j:], delim) {
+					break
+				}
+			}
+			if j < len(data) && data[j] == '\n' && !multi {
+				i = j - 1 // the newline is counted by the loop
+				continue
+			}
+			i = j + len(delim) - 1
+			if multi {
+				// A closing run of four or five quotes ends with the last three.
+				for i+1 < len(data) && data[i+1] == c {
+					i++
+				}
+			}
+		case '[', '{':
+			depth++
+			if depth > MaxConfigNesting {
+				return &ConfigError{File: path, Line: line, Msg: fmt.Sprintf("arrays and inline tables nest deeper than %d levels", MaxConfigNesting)}
+			}
+		case ']', '}':
+			if depth > 0 {
+				depth--
+			}
+		}
+	}
+	return nil
 }
