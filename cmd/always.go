@@ -28,10 +28,15 @@ func localConfigPath(root string) string {
 // A new file is created with mode 0600, and in a git work tree the file is
 // added to .git/info/exclude. effect is "allow", "ask" or "deny".
 //
-// When the file was the person's own before (absent, or with the hash the
-// trust store holds for it, or shown untracked by git), the new content's
-// hash is recorded in the trust store at trustPath, so a file gatekeep wrote
-// stays trusted; a file that came with the project stays untrusted.
+// The file is the person's own when it is absent or empty, or when the
+// trust store holds its hash (gatekeep wrote it, or `gatekeep trust`). Then
+// the new version's hash is recorded before the rename and the old one
+// dropped after it, so a crash at any point leaves the file on disk
+// trusted. An allow rule is refused for a file that is not the person's
+// own: it would not apply, and trusting the file would trust what came
+// with the project. Temp files of an interrupted earlier write are removed.
+// Afterwards the configuration is loaded again, and an error is returned
+// unless every rule added is in force.
 func appendLocalRules(opts policy.LoadOptions, effect string, rules []string, reason string) (string, error) {
 	root := opts.Root
 	if len(rules) == 0 {
@@ -46,14 +51,26 @@ func appendLocalRules(opts policy.LoadOptions, effect string, rules []string, re
 		return file, fmt.Errorf("locking %s: %w", file, err)
 	}
 	defer lock.Unlock()
+	policy.RemoveStaleTemps(file)
 
-	old, err := os.ReadFile(file)
+	old, err := policy.ReadRegular(file, policy.MaxConfigSize)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return file, err
 	}
 	mode := fs.FileMode(0o600)
 	if fi, err := os.Stat(file); err == nil {
 		mode = fi.Mode().Perm()
+	}
+	store := policy.TrustStore{Path: opts.Paths.Trust}
+	own := len(old) == 0
+	if !own {
+		own, _ = store.Check(file, old)
+	}
+	if !own && effect == "allow" {
+		return file, fmt.Errorf("%s is not trusted (gatekeep did not write it, or it changed since), so an allow rule added to it would not apply: review it, run `gatekeep trust %s`, then add the rule again", file, file)
+	}
+	if own && opts.Paths.Trust == "" {
+		return file, errors.New("no trust store path is known (set HOME or XDG_STATE_HOME), so a rule added would not apply")
 	}
 	block, err := ruleBlock(effect, rules, reason)
 	if err != nil {
@@ -69,17 +86,51 @@ func appendLocalRules(opts policy.LoadOptions, effect string, rules []string, re
 	}
 	fmt.Fprintf(&buf, "# added by gatekeep on %s\n", time.Now().UTC().Format(time.RFC3339))
 	buf.Write(block)
-	wasOwn := len(old) == 0 || localFileTrusted(opts, old)
-	if err := policy.WriteFileAtomic(file, buf.Bytes(), mode); err != nil {
-		return file, err
-	}
-	if wasOwn && opts.Paths.Trust != "" {
-		if _, err := (policy.TrustStore{Path: opts.Paths.Trust}).Trust(file); err != nil {
-			return file, fmt.Errorf("the rule is saved, but recording its trust failed: %w", err)
+	next := buf.Bytes()
+	if own {
+		if err := store.Begin(file, old, next); err != nil {
+			return file, fmt.Errorf("recording the new version's trust failed, so nothing was written: %w", err)
 		}
 	}
+	if err := policy.WriteFileAtomic(file, next, mode); err != nil {
+		if own {
+			store.Commit(file, old)
+		}
+		return file, err
+	}
+	if own {
+		// A failure leaves both versions trusted, which the next write
+		// settles: not an error.
+		store.Commit(file, next)
+	}
 	excludeFromGit(root, "/"+policy.ProjectConfigDir+"/"+policy.LocalConfigName+"*")
-	return file, nil
+	return file, verifyRules(opts, file, effect, rules)
+}
+
+// verifyRules loads the configuration as the next call will and checks that
+// every rule of rules (with effect) from file is in force.
+func verifyRules(opts policy.LoadOptions, file, effect string, rules []string) error {
+	l, err := policy.Load(opts)
+	if err != nil {
+		return fmt.Errorf("the rule was written to %s, but the configuration does not load, so it is not in force: %w", file, err)
+	}
+	want, err := policy.ParseEffect(effect)
+	if err != nil {
+		return err
+	}
+	for _, text := range rules {
+		found := false
+		for _, r := range l.Rules.Rules() {
+			if r.Ref.File == file && r.Ref.Rule == strings.TrimSpace(text) && r.Ref.Effect == want && r.Active {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return fmt.Errorf("the rule %s was written to %s but is not in force (is the file trusted? see `gatekeep config path`)", text, file)
+		}
+	}
+	return nil
 }
 
 // ruleBlock renders `[[rule]]` with the rules as a TOML array.
@@ -108,7 +159,7 @@ func excludeFromGit(root, pattern string) {
 		return
 	}
 	path := filepath.Join(gitDir, "info", "exclude")
-	data, err := os.ReadFile(path)
+	data, err := policy.ReadRegular(path, policy.MaxConfigSize)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return
 	}
@@ -125,16 +176,4 @@ func excludeFromGit(root, pattern string) {
 	}
 	data = append(data, []byte("# gatekeep's local rules are this machine's only\n"+pattern+"\n")...)
 	policy.WriteFileAtomic(path, data, 0o644)
-}
-
-// localFileTrusted reports whether the local file with content data counts
-// as the person's own: git shows it untracked, or the trust store holds its
-// hash.
-func localFileTrusted(opts policy.LoadOptions, data []byte) bool {
-	file := localConfigPath(opts.Root)
-	if opts.Untracked != nil && opts.Untracked(file) {
-		return true
-	}
-	trusted, _ := policy.TrustStore{Path: opts.Paths.Trust}.Check(file, data)
-	return trusted
 }

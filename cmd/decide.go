@@ -1,8 +1,11 @@
 package cmd
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,6 +33,11 @@ func (a *app) config() (*policy.Config, string, error) {
 	a.loaded = loaded
 	for _, w := range loaded.Warnings {
 		fmt.Fprintf(a.stderr, "gatekeep: %s\n", w)
+	}
+	for _, n := range loaded.Untrusted {
+		if firstNotice(opts.Paths.Trust, n) {
+			fmt.Fprintf(a.stderr, "gatekeep: %s\n", n.Text)
+		}
 	}
 	flagMode, envMode := a.mode, ""
 	if a.modeFromEnv {
@@ -80,7 +88,30 @@ func (a *app) loadOptions() (string, policy.LoadOptions, error) {
 		return "", policy.LoadOptions{}, withCode(ExitUsage, err)
 	}
 	paths := policy.DefaultPaths(os.Getenv, home)
-	return cwd, policy.LoadOptions{Root: root, Home: home, Paths: paths, Untracked: gitUntracked(root)}, nil
+	return cwd, policy.LoadOptions{Root: root, Home: home, Paths: paths}, nil
+}
+
+// firstNotice reports whether n is shown for the first time for its file
+// and version, and records that it was: a marker file named by the digest
+// of both, created exclusively in the notices directory beside the trust
+// store. When that cannot be recorded, it is shown.
+func firstNotice(trustPath string, n policy.Notice) bool {
+	if trustPath == "" {
+		return true
+	}
+	sum := sha256.Sum256([]byte(n.File + "\x00" + n.SHA256))
+	dir := filepath.Join(filepath.Dir(trustPath), "notices")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return true
+	}
+	f, err := os.OpenFile(filepath.Join(dir, hex.EncodeToString(sum[:16])), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return false
+	}
+	if err == nil {
+		f.Close()
+	}
+	return true
 }
 
 // configFailure is a config file that cannot be used: exit 78, nothing runs.
@@ -120,27 +151,6 @@ func (a *app) configError(err error) error {
 		return a.reportConfigFailure(cf.err)
 	}
 	return err
-}
-
-// gitUntracked reports whether the git index of the work tree at root
-// positively shows a file as not tracked (gitindex.go). It reads the index
-// itself: running git would run the repository's own configuration.
-func gitUntracked(root string) func(string) bool {
-	return func(path string) bool {
-		rel, err := filepath.Rel(root, path)
-		if err != nil || strings.HasPrefix(rel, "..") {
-			return false
-		}
-		// The index names paths as git sees them: a symlinked directory on
-		// the way (a committed `.gatekeep -> cfg`) would hide the tracked
-		// file behind another name.
-		for p := path; p != root && p != filepath.Dir(p); p = filepath.Dir(p) {
-			if fi, err := os.Lstat(p); err != nil || fi.Mode()&os.ModeSymlink != 0 {
-				return false
-			}
-		}
-		return policy.IndexShowsUntracked(filepath.Join(root, ".git"), filepath.ToSlash(rel))
-	}
 }
 
 // memoLookPath resolves command names through PATH to their real paths,
@@ -211,6 +221,9 @@ func (a *app) resolveAsk(cfg *policy.Config, req policy.Request, d policy.Decisi
 	if !d.Final {
 		home, _ := os.UserHomeDir()
 		sugg = policy.Suggest(cfg, req, a.loaded.Root, home, local)
+		if localForeign(a.loaded) {
+			sugg = policy.Suggestion{Unavailable: "the local config file is not trusted, so a rule saved there would not apply (gatekeep trust " + local + ")"}
+		}
 	}
 	q.AlwaysRules, q.AlwaysFile, q.AlwaysUnavailable = sugg.Rules, local, sugg.Unavailable
 	answer, err := prompt.Ask(q, prompt.Options{Timeout: a.promptTimeout})
@@ -238,6 +251,17 @@ func (a *app) resolveAsk(cfg *policy.Config, req policy.Request, d policy.Decisi
 		return humanAllow(d, "ask.always", "the person allowed this call and saved "+strings.Join(sugg.Rules, ", "))
 	}
 	return humanDeny(d, "ask.denied_by_user", "the person declined this call; do not retry it, ask them what to do instead")
+}
+
+// localForeign: the local config file exists and is not trusted, so an
+// allow rule appended to it would not apply.
+func localForeign(l *policy.Loaded) bool {
+	for _, f := range l.Files {
+		if f.Source == policy.SourceLocal {
+			return f.Exists && f.NeedsTrust && !f.Trusted
+		}
+	}
+	return false
 }
 
 // question builds what the person is shown for an ask.

@@ -134,6 +134,40 @@ func TestPromptAlwaysSavesRule(t *testing.T) {
 	}
 }
 
+// TestPromptAlwaysKeepsWorking: "always" appends to a local file gatekeep
+// wrote before and the rules apply at once, with no trust step; into a
+// local file that came with the project (not trusted) it is not offered,
+// since the rule would not apply.
+func TestPromptAlwaysKeepsWorking(t *testing.T) {
+	proj := promptProject(t)
+	for i, command := range []string{"touch made1", "touch made2"} {
+		r := startPTY(t, proj, "", "bash", "-c", command)
+		r.waitScreen(answerLine)
+		r.key("a")
+		if code := r.exit(); code != 0 {
+			t.Fatalf("%d: exit %d, want 0; stderr %s", i, code, r.stderr.String())
+		}
+		again := startPTY(t, proj, "", "bash", "-c", command)
+		if code := again.exit(); code != 0 || strings.Contains(again.screenText(), "allow once") {
+			t.Fatalf("%d: the second identical call asked or failed (exit %d):\n%s", i, code, again.screenText())
+		}
+	}
+
+	foreign := promptProject(t)
+	local := filepath.Join(foreign, ".gatekeep", "config.local.toml")
+	os.MkdirAll(filepath.Dir(local), 0o755)
+	if err := os.WriteFile(local, []byte("[[rule]]\nallow = \"Bash(make *)\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := startPTY(t, foreign, "", "bash", "-c", "touch made")
+	r.waitScreen("not trusted")
+	r.waitScreen(answerLine)
+	r.key("n")
+	if code := r.exit(); code != 77 {
+		t.Fatalf("exit %d, want 77", code)
+	}
+}
+
 func TestPromptAlwaysNotOfferedForProtectedPath(t *testing.T) {
 	proj := promptProject(t)
 	r := startPTY(t, proj, "", "bash", "-c", "echo x > .git/hooks-note; echo y > .git/config")

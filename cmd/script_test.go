@@ -57,6 +57,10 @@ func TestScript(t *testing.T) {
 			switch cond {
 			case "root":
 				return os.Geteuid() == 0, nil
+			case "ci":
+				// CI=true: a script needing a tool that is missing must
+				// fail there, not skip (`[!exec:git] [!ci] skip`).
+				return os.Getenv("CI") == "true", nil
 			case "bash":
 				_, err := exec.LookPath("bash")
 				return err == nil, nil

@@ -264,11 +264,22 @@ type Loaded struct {
 	// Tests are the [[test]] entries of every layer, in layer order.
 	Tests []TestCase
 	// Warnings are lowercase sentences about settings that were ignored
-	// (an untrusted file, bypassPermissions from a project file), for cmd
-	// to print once on stderr.
+	// (bypassPermissions from a project file, an unreadable trust store),
+	// for cmd to print on stderr.
 	Warnings []string
+	// Untrusted says, per file that needs trust and lacks it, what was
+	// ignored and the command that trusts it; cmd prints each once per
+	// version of the file (Notice.SHA256), not on every call.
+	Untrusted []Notice
 	// Files describes each layer's file, in Sources order.
 	Files []FileInfo
+}
+
+// Notice is a message about one version of one config file.
+type Notice struct {
+	File   string // the file's path
+	SHA256 string // the digest of the version it is about
+	Text   string // a lowercase sentence
 }
 
 // Apply copies what the chain reads from the configuration into cfg: the

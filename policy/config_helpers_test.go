@@ -16,7 +16,7 @@ type cfgEnv struct {
 	root    string
 	home    string
 	paths   Paths
-	tracked map[string]bool
+	foreign map[string]bool // local files not written by gatekeep
 }
 
 func newCfgEnv(t testing.TB) *cfgEnv {
@@ -25,7 +25,7 @@ func newCfgEnv(t testing.TB) *cfgEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := &cfgEnv{t: t, root: filepath.Join(tmp, "proj"), home: filepath.Join(tmp, "home"), tracked: map[string]bool{}}
+	v := &cfgEnv{t: t, root: filepath.Join(tmp, "proj"), home: filepath.Join(tmp, "home"), foreign: map[string]bool{}}
 	for _, d := range []string{filepath.Join(v.root, ".git"), v.home, filepath.Join(tmp, "etc")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
@@ -67,10 +67,17 @@ func (v *cfgEnv) write(path, content string) {
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		v.t.Fatal(err)
 	}
+	// A local file is the person's own when gatekeep wrote it, which
+	// records its hash; v.foreign marks one that came with the project.
+	if path == v.localFile() && !v.foreign[path] {
+		if _, err := (TrustStore{Path: v.paths.Trust}).Trust(path); err != nil {
+			v.t.Fatal(err)
+		}
+	}
 }
 
 func (v *cfgEnv) opts() LoadOptions {
-	return LoadOptions{Root: v.root, Home: v.home, Paths: v.paths, Untracked: func(p string) bool { return !v.tracked[p] }}
+	return LoadOptions{Root: v.root, Home: v.home, Paths: v.paths}
 }
 
 func (v *cfgEnv) load() *Loaded {

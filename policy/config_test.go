@@ -262,9 +262,9 @@ reason = "destroys the environment"
 	if l.Mode != ModeDefault || len(l.AllowDirs) != 0 || l.PlanFile != "" {
 		t.Errorf("untrusted settings applied: mode %q dirs %v plan %q", l.Mode, l.AllowDirs, l.PlanFile)
 	}
-	if len(l.Warnings) != 1 || !strings.Contains(l.Warnings[0], "is not trusted") || !strings.Contains(l.Warnings[0], "1 allow rule") ||
-		!strings.Contains(l.Warnings[0], "mode") || !strings.Contains(l.Warnings[0], "sandbox.allow_dirs") {
-		t.Errorf("warnings = %q", l.Warnings)
+	if w := noticeTexts(l); len(w) != 1 || len(l.Warnings) != 0 || !strings.Contains(w[0], "is not trusted") || !strings.Contains(w[0], "1 allow rule") ||
+		!strings.Contains(w[0], "mode") || !strings.Contains(w[0], "sandbox.allow_dirs") || l.Untrusted[0].SHA256 != l.Files[2].SHA256 {
+		t.Errorf("notices = %q, warnings = %q", w, l.Warnings)
 	}
 	if fi := l.Files[2]; !fi.Exists || !fi.NeedsTrust || fi.Trusted || fi.Changed {
 		t.Errorf("project file info = %+v", fi)
@@ -285,7 +285,7 @@ reason = "destroys the environment"
 		t.Fatal(err)
 	}
 	l = v.load()
-	if l.Mode != ModeAcceptEdits || len(l.AllowDirs) != 1 || l.PlanFile == "" || len(l.Warnings) != 0 {
+	if l.Mode != ModeAcceptEdits || len(l.AllowDirs) != 1 || l.PlanFile == "" || len(l.Warnings) != 0 || len(l.Untrusted) != 0 {
 		t.Errorf("trusted settings: mode %q dirs %v plan %q warnings %q", l.Mode, l.AllowDirs, l.PlanFile, l.Warnings)
 	}
 	cfg = v.config(l, ModeDefault)
@@ -306,38 +306,67 @@ reason = "destroys the environment"
 	if fi := l.Files[2]; fi.Trusted || !fi.Changed {
 		t.Errorf("edited project file info = %+v", fi)
 	}
-	if len(l.Warnings) != 1 || !strings.Contains(l.Warnings[0], "changed since it was trusted") {
-		t.Errorf("warnings = %q", l.Warnings)
+	if w := noticeTexts(l); len(w) != 1 || !strings.Contains(w[0], "changed since it was trusted") {
+		t.Errorf("notices = %q", w)
 	}
 }
 
+func noticeTexts(l *Loaded) []string {
+	var out []string
+	for _, n := range l.Untrusted {
+		out = append(out, n.Text)
+	}
+	return out
+}
+
+// TestLoadLocalFileTrust: the local file is the person's own only by a
+// recorded fact (gatekeep wrote it, or `gatekeep trust`), never inferred;
+// either version is trusted while gatekeep replaces it (Begin, Commit); and
+// like the project file it can never set bypassPermissions.
 func TestLoadLocalFileTrust(t *testing.T) {
 	v := newCfgEnv(t)
-	v.write(v.localFile(), "mode = \"bypassPermissions\"\n[[rule]]\nallow = \"Bash(make *)\"\n")
+	v.foreign[v.localFile()] = true
+	v.write(v.localFile(), "mode = \"acceptEdits\"\n[[rule]]\nallow = \"Bash(make *)\"\n")
 	l := v.load()
-	if l.Mode != ModeBypass || len(l.Warnings) != 0 {
-		t.Errorf("untracked local file: mode %q warnings %q", l.Mode, l.Warnings)
-	}
-	if d := v.bash(v.config(l, ModeDefault), "make all"); d.Effect != Allow {
-		t.Errorf("untracked local allow = %v", d)
-	}
-	v.tracked[v.localFile()] = true
-	l = v.load()
-	if l.Mode != ModeDefault || len(l.Warnings) != 1 {
-		t.Errorf("tracked local file: mode %q warnings %q", l.Mode, l.Warnings)
+	if l.Mode != ModeDefault || len(l.Untrusted) != 1 || !strings.Contains(l.Untrusted[0].Text, "gatekeep trust "+v.localFile()) {
+		t.Errorf("foreign local file: mode %q notices %q", l.Mode, l.Untrusted)
 	}
 	if d := v.bash(v.config(l, ModeDefault), "make all"); d.Effect == Allow {
-		t.Errorf("tracked untrusted local allow = %v", d)
+		t.Errorf("foreign local allow = %v", d)
 	}
-	if _, err := (TrustStore{Path: v.paths.Trust}).Trust(v.localFile()); err != nil {
+	store := TrustStore{Path: v.paths.Trust}
+	if _, err := store.Trust(v.localFile()); err != nil {
 		t.Fatal(err)
 	}
 	l = v.load()
-	if d := v.bash(v.config(l, ModeDefault), "make all"); d.Effect != Allow {
-		t.Errorf("tracked trusted local allow = %v", d)
+	if d := v.bash(v.config(l, ModeDefault), "make all"); d.Effect != Allow || l.Mode != ModeAcceptEdits || len(l.Untrusted) != 0 {
+		t.Errorf("trusted local file: allow = %v, mode %q, notices %q", d, l.Mode, l.Untrusted)
 	}
+
+	// Replacing it: both versions are trusted between Begin and Commit,
+	// only the new one after.
+	old, _ := os.ReadFile(v.localFile())
+	next := append(append([]byte{}, old...), "[[rule]]\nallow = \"Bash(go test)\"\n"...)
+	if err := store.Begin(v.localFile(), old, next); err != nil {
+		t.Fatal(err)
+	}
+	for _, data := range [][]byte{old, next} {
+		if ok, _ := store.Check(v.localFile(), data); !ok {
+			t.Errorf("between Begin and Commit, %q is not trusted", data)
+		}
+	}
+	if _, err := store.Commit(v.localFile(), next); err != nil {
+		t.Fatal(err)
+	}
+	if ok, changed := store.Check(v.localFile(), old); ok || !changed {
+		t.Errorf("after Commit the old version is trusted (%v) or not changed (%v)", ok, changed)
+	}
+
+	v.foreign[v.localFile()] = false
+	v.write(v.localFile(), "mode = \"bypassPermissions\"\n[[rule]]\nallow = \"Bash(make *)\"\n")
+	l = v.load()
 	if l.Mode != ModeDefault || len(l.Warnings) != 1 || !strings.Contains(l.Warnings[0], "bypassPermissions") {
-		t.Errorf("tracked trusted local file set bypass: mode %q warnings %q", l.Mode, l.Warnings)
+		t.Errorf("trusted local file set bypass: mode %q warnings %q", l.Mode, l.Warnings)
 	}
 }
 

@@ -4,13 +4,20 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
-// TestIndexShowsUntracked reads real git indexes: only a readable version
-// 2 or 3 index without the path (or no index at all) proves a file is not
-// tracked; every other case is no proof.
-func TestIndexShowsUntracked(t *testing.T) {
+// indexShowsUntracked: the index of gitDir is read with certainty and does
+// not hold path.
+func indexShowsUntracked(gitDir, path string) bool {
+	paths, ok := TrackedPaths(gitDir)
+	return ok && !slices.Contains(paths, path)
+}
+
+// TestTrackedPathsCertainty reads real git indexes: only a readable version
+// 2 or 3 index is read with certainty; every other case is no answer.
+func TestTrackedPathsCertainty(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("needs git to build the indexes")
 	}
@@ -49,27 +56,27 @@ func TestIndexShowsUntracked(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := repo(t, tt.setup...)
-			if got := IndexShowsUntracked(filepath.Join(dir, ".git"), local); got != tt.want {
+			if got := indexShowsUntracked(filepath.Join(dir, ".git"), local); got != tt.want {
 				t.Errorf("indexShowsUntracked = %v, want %v", got, tt.want)
 			}
 		})
 	}
 	t.Run("no git dir", func(t *testing.T) {
-		if IndexShowsUntracked(filepath.Join(t.TempDir(), ".git"), local) {
+		if indexShowsUntracked(filepath.Join(t.TempDir(), ".git"), local) {
 			t.Error("without a git dir nothing is proven")
 		}
 	})
 	t.Run("gitdir file", func(t *testing.T) {
 		dir := t.TempDir()
 		os.WriteFile(filepath.Join(dir, ".git"), []byte("gitdir: /elsewhere\n"), 0o644)
-		if IndexShowsUntracked(filepath.Join(dir, ".git"), local) {
+		if indexShowsUntracked(filepath.Join(dir, ".git"), local) {
 			t.Error("a gitdir file proves nothing")
 		}
 	})
 	t.Run("garbage index", func(t *testing.T) {
 		dir := repo(t, []string{"add", "a.txt"})
 		os.WriteFile(filepath.Join(dir, ".git", "index"), []byte("DIRC\x00\x00\x00\x02\xff\xff\xff\xffjunk"), 0o644)
-		if IndexShowsUntracked(filepath.Join(dir, ".git"), local) {
+		if indexShowsUntracked(filepath.Join(dir, ".git"), local) {
 			t.Error("a corrupt index proves nothing")
 		}
 	})

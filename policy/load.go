@@ -53,15 +53,6 @@ type LoadOptions struct {
 	// DefaultPaths. An empty path skips that file (or, for Trust, trusts
 	// nothing).
 	Paths Paths
-	// Untracked reports whether the local config file is positively known
-	// not to be tracked by git (cmd reads the git index; it never runs git,
-	// which could run the repository's own configuration). The local file
-	// is the person's own only then; otherwise (no git work tree, a file git
-	// tracks, an index that cannot be read) it came with the project and
-	// needs trust like the project file — or a hash in the trust store,
-	// which gatekeep records whenever it writes the file itself. Nil shows
-	// nothing untracked.
-	Untracked func(path string) bool
 	// NoDefault leaves out the embedded default policy (for tests).
 	NoDefault bool
 }
@@ -133,8 +124,11 @@ func Load(opts LoadOptions) (*Loaded, error) {
 }
 
 // layerFile is where a layer's file is or would be, and whether it needs
-// trust (the project file always; the local file unless git's index shows
-// it untracked).
+// trust: the project file and the local file do. The local file is the
+// person's own only by a fact the trust store records — gatekeep wrote it
+// (`rules add`, "always") or the person ran `gatekeep trust` on it — never
+// by inference: a file git does not track may have come with a submodule,
+// a tarball or a patch.
 func layerFile(src, root string, opts LoadOptions) FileInfo {
 	fi := FileInfo{Source: src, Trusted: true}
 	switch src {
@@ -147,7 +141,7 @@ func layerFile(src, root string, opts LoadOptions) FileInfo {
 		fi.NeedsTrust = true
 	case SourceLocal:
 		fi.Path = filepath.Join(root, ProjectConfigDir, LocalConfigName)
-		fi.NeedsTrust = !(opts.Untracked != nil && opts.Untracked(fi.Path))
+		fi.NeedsTrust = true
 	case SourceDefault:
 		fi.Path = DefaultConfigFile
 	}
@@ -183,34 +177,27 @@ func ConfigFiles(opts LoadOptions) []FileInfo {
 // readConfigFile returns the file's bytes, nil (and no error) when it does
 // not exist.
 func readConfigFile(path string) ([]byte, error) {
-	// A link to nothing may hide the person's deny rules: an error, not
-	// an absent file. A FIFO or device would block or never end: refused
-	// before it is opened.
-	st, err := os.Stat(path)
+	// A FIFO or device would block or never end: opened without blocking
+	// and refused (OpenRegular).
+	f, err := OpenRegular(path)
 	if errors.Is(err, fs.ErrNotExist) {
+		// A link to nothing may hide the person's deny rules: an error,
+		// not an absent file.
 		if lst, lerr := os.Lstat(path); lerr == nil && lst.Mode()&fs.ModeSymlink != 0 {
 			return nil, errors.New("is a symbolic link to a file that does not exist")
 		}
 		return nil, nil
 	}
-	if err == nil && !st.IsDir() && !st.Mode().IsRegular() {
+	if errors.Is(err, ErrNotRegular) {
+		if st, serr := os.Stat(path); serr == nil && st.IsDir() {
+			return nil, errors.New("is a directory, not a file")
+		}
 		return nil, errors.New("is not a regular file")
-	}
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the file: %w", err)
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("cannot read the file: %w", err)
-	}
-	if fi.IsDir() {
-		return nil, errors.New("is a directory, not a file")
-	}
 	b, err := io.ReadAll(io.LimitReader(f, MaxConfigSize+1))
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the file: %w", err)
@@ -325,8 +312,9 @@ func (l *Loaded) merge(f *fileConfig, fi FileInfo) {
 		if fi.Source == SourceLocal {
 			cmd += " " + f.path
 		}
-		l.Warnings = append(l.Warnings, fmt.Sprintf("%s %s, so its %s %s ignored (its deny and ask rules apply); run `%s` after reviewing it",
-			f.path, why, strings.Join(ignored, ", "), isAre(len(ignored), nAllow), cmd))
+		l.Untrusted = append(l.Untrusted, Notice{File: f.path, SHA256: fi.SHA256,
+			Text: fmt.Sprintf("%s %s, so its %s %s ignored (its deny and ask rules apply); run `%s` after reviewing it",
+				f.path, why, strings.Join(ignored, ", "), isAre(len(ignored), nAllow), cmd)})
 	}
 }
 

@@ -4,7 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"io"
+
 	"io/fs"
 	"os"
 	"path"
@@ -547,23 +547,15 @@ func (w *treeWalk) readIgnore(file, base string) {
 	}
 }
 
-// readSmall reads a file of at most maxIgnoreFile bytes; a directory or
-// a larger file is an error other than fs.ErrNotExist.
+// readSmall reads a file of at most maxIgnoreFile bytes without blocking
+// (OpenRegular): a directory is fs.ErrInvalid; a FIFO, a device or a larger
+// file is another error, never a hang.
 func readSmall(name string) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil || fi.IsDir() {
-		if fi != nil && fi.IsDir() {
+	b, err := ReadRegular(name, maxIgnoreFile)
+	if errors.Is(err, ErrNotRegular) {
+		if fi, serr := os.Stat(name); serr == nil && fi.IsDir() {
 			return nil, fs.ErrInvalid
 		}
-		return nil, err
-	}
-	b, err := io.ReadAll(io.LimitReader(f, maxIgnoreFile+1))
-	if err == nil && len(b) > maxIgnoreFile {
-		err = errors.New("too large")
 	}
 	return b, err
 }

@@ -18,6 +18,11 @@ import (
 type TrustEntry struct {
 	// SHA256 is the hex digest of the file's bytes when it was trusted.
 	SHA256 string `json:"sha256"`
+	// Next is a second trusted digest, held only while gatekeep replaces
+	// a file it owns: recorded before the rename and folded into SHA256
+	// after it (see Begin and Commit), so that a crash at any point leaves
+	// whichever version is on disk trusted.
+	Next string `json:"next_sha256,omitempty"`
 	// TrustedAt is when, in UTC.
 	TrustedAt time.Time `json:"trusted_at"`
 }
@@ -29,6 +34,9 @@ type trustFile struct {
 }
 
 const trustVersion = 1
+
+// maxTrustStore bounds the trust store read (16 MiB).
+const maxTrustStore = 16 << 20
 
 // TrustStore is the record of trusted project files: a JSON file
 // (Paths.Trust, `$XDG_STATE_HOME/gatekeep/trust.json`) mapping each file's
@@ -43,13 +51,18 @@ type TrustStore struct {
 // Trust records the current contents of file as trusted and returns the
 // entry. A file that does not exist is an error.
 func (s TrustStore) Trust(file string) (TrustEntry, error) {
-	data, err := os.ReadFile(file)
+	data, err := ReadRegular(file, MaxConfigSize)
 	if err != nil {
 		return TrustEntry{}, fmt.Errorf("trust %s: %w", file, err)
 	}
-	sum := sha256.Sum256(data)
-	entry := TrustEntry{SHA256: hex.EncodeToString(sum[:]), TrustedAt: time.Now().UTC().Truncate(time.Second)}
-	err = s.update(func(files map[string]TrustEntry) bool {
+	return s.Commit(file, data)
+}
+
+// Commit records data as the trusted content of file, forgetting any other
+// digest, and returns the entry.
+func (s TrustStore) Commit(file string, data []byte) (TrustEntry, error) {
+	entry := TrustEntry{SHA256: digest(data), TrustedAt: time.Now().UTC().Truncate(time.Second)}
+	err := s.update(func(files map[string]TrustEntry) bool {
 		files[trustKey(file)] = entry
 		return true
 	})
@@ -57,6 +70,28 @@ func (s TrustStore) Trust(file string) (TrustEntry, error) {
 		return TrustEntry{}, fmt.Errorf("trust %s: %w", file, err)
 	}
 	return entry, nil
+}
+
+// Begin records that gatekeep is about to replace file, whose content is
+// old (trusted, or empty for a file that does not exist yet), with next:
+// until Commit both are trusted, so a crash before, during or after the
+// rename leaves the file that is on disk trusted. A failure means the file
+// must not be replaced.
+func (s TrustStore) Begin(file string, old, next []byte) error {
+	entry := TrustEntry{SHA256: digest(old), Next: digest(next), TrustedAt: time.Now().UTC().Truncate(time.Second)}
+	err := s.update(func(files map[string]TrustEntry) bool {
+		files[trustKey(file)] = entry
+		return true
+	})
+	if err != nil {
+		return fmt.Errorf("trust %s: %w", file, err)
+	}
+	return nil
+}
+
+func digest(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
 }
 
 // Revoke forgets file, so it is untrusted again. It reports whether the
@@ -88,8 +123,7 @@ func (s TrustStore) Entries() (map[string]TrustEntry, error) {
 // Check reports whether file's current contents (data) are trusted, and
 // whether the store holds another hash for it (the file changed since).
 func (s TrustStore) Check(file string, data []byte) (trusted, changed bool) {
-	sum := sha256.Sum256(data)
-	return readTrustStore(s.Path).check(file, hex.EncodeToString(sum[:]))
+	return readTrustStore(s.Path).check(file, digest(data))
 }
 
 // update runs fn over the recorded files under the lock and writes the
@@ -107,6 +141,7 @@ func (s TrustStore) update(fn func(map[string]TrustEntry) bool) error {
 		return fmt.Errorf("lock the trust store: %w", err)
 	}
 	defer lock.Unlock()
+	RemoveStaleTemps(s.Path)
 	ts := readTrustStore(s.Path)
 	if ts.err != nil {
 		return ts.err
@@ -171,7 +206,7 @@ func readTrustStore(path string) trustStore {
 	if path == "" {
 		return ts
 	}
-	b, err := os.ReadFile(path)
+	b, err := ReadRegular(path, maxTrustStore)
 	if errors.Is(err, fs.ErrNotExist) {
 		return ts
 	}
@@ -204,7 +239,8 @@ func (ts trustStore) check(file, sum string) (trusted, changed bool) {
 	if !ok {
 		return false, false
 	}
-	return e.SHA256 == sum, e.SHA256 != sum
+	trusted = e.SHA256 == sum || (e.Next != "" && e.Next == sum)
+	return trusted, !trusted
 }
 
 // trustKey is the real path of a file, so that a file reached through
