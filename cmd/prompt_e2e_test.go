@@ -142,14 +142,14 @@ func TestPromptAlwaysKeepsWorking(t *testing.T) {
 	proj := promptProject(t)
 	for i, command := range []string{"touch made1", "touch made2"} {
 		r := startPTY(t, proj, "", "bash", "-c", command)
-		r.waitScreen(answerLine)
-		r.key("a")
+		r.Expect(answerLine)
+		r.Send("a")
 		if code := r.exit(); code != 0 {
 			t.Fatalf("%d: exit %d, want 0; stderr %s", i, code, r.stderr.String())
 		}
 		again := startPTY(t, proj, "", "bash", "-c", command)
-		if code := again.exit(); code != 0 || strings.Contains(again.screenText(), "allow once") {
-			t.Fatalf("%d: the second identical call asked or failed (exit %d):\n%s", i, code, again.screenText())
+		if code := again.exit(); code != 0 || strings.Contains(again.String(), "allow once") {
+			t.Fatalf("%d: the second identical call asked or failed (exit %d):\n%s", i, code, again.String())
 		}
 	}
 
@@ -160,9 +160,9 @@ func TestPromptAlwaysKeepsWorking(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := startPTY(t, foreign, "", "bash", "-c", "touch made")
-	r.waitScreen("not trusted")
-	r.waitScreen(answerLine)
-	r.key("n")
+	r.Expect("not trusted")
+	r.Expect(answerLine)
+	r.Send("n")
 	if code := r.exit(); code != 77 {
 		t.Fatalf("exit %d, want 77", code)
 	}
