@@ -43,6 +43,7 @@ func isolate(t *testing.T) string {
 			t.Fatal(err)
 		}
 	}
+	t.Setenv("PATH", withoutTempEntries(os.Getenv("PATH")))
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
 	t.Setenv("XDG_STATE_HOME", filepath.Join(home, ".local", "state"))

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/gatekeep/gatekeep/pathguard"
@@ -60,7 +61,7 @@ func (a *app) config() (*policy.Config, string, error) {
 		Mode:     mode,
 		Guard:    guard,
 		Home:     home,
-		LookPath: memoLookPath(),
+		LookPath: memoLookPath(guard),
 	}
 	loaded.Apply(cfg)
 	if a.planFile != "" {
@@ -154,8 +155,11 @@ func (a *app) configError(err error) error {
 }
 
 // memoLookPath resolves command names through PATH to their real paths,
-// once each.
-func memoLookPath() func(string) (string, error) {
+// once each. On Unix the search is pathguard's: a relative or empty PATH
+// entry, or one inside a sandbox root, reached before the name is found is
+// pathguard.ErrUnsafePath (exec.LookPath would skip `.` with ErrDot, which
+// reads as "not found" while bash runs the planted file).
+func memoLookPath(guard *pathguard.Guard) func(string) (string, error) {
 	type result struct {
 		path string
 		err  error
@@ -165,9 +169,22 @@ func memoLookPath() func(string) (string, error) {
 		if r, ok := memo[name]; ok {
 			return r.path, r.err
 		}
-		p, err := exec.LookPath(name)
-		if err == nil {
-			p, err = filepath.EvalSymlinks(p)
+		var p string
+		var err error
+		if env, set := os.LookupEnv("PATH"); set && runtime.GOOS != "windows" {
+			entries := filepath.SplitList(env)
+			if env == "" {
+				entries = []string{""} // an empty PATH is the working directory
+			}
+			p, err = guard.LookPath(name, entries)
+		} else {
+			p, err = exec.LookPath(name)
+			if errors.Is(err, exec.ErrDot) {
+				err = fmt.Errorf("%w: %w", pathguard.ErrUnsafePath, err)
+			}
+			if err == nil {
+				p, err = filepath.EvalSymlinks(p)
+			}
 		}
 		memo[name] = result{p, err}
 		return p, err

@@ -5,7 +5,9 @@ import (
 	"flag"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -26,6 +28,7 @@ func TestMain(m *testing.M) {
 // directory marks it) with a temp HOME and XDG dirs, GATEKEEP_* variables
 // cleared and GATEKEEP_NONINTERACTIVE=1.
 func TestScript(t *testing.T) {
+	binDir := programDirOutsideRoots(t)
 	testscript.Run(t, testscript.Params{
 		Dir:                 "../testdata/script",
 		RequireExplicitExec: true,
@@ -37,6 +40,9 @@ func TestScript(t *testing.T) {
 			}
 			if err := os.MkdirAll(home, 0o755); err != nil {
 				return err
+			}
+			if binDir != "" {
+				env.Setenv("PATH", binDir+string(filepath.ListSeparator)+withoutTempEntries(env.Getenv("PATH")))
 			}
 			env.Setenv("HOME", home)
 			env.Setenv("XDG_CONFIG_HOME", home+"/.config")
@@ -68,6 +74,54 @@ func TestScript(t *testing.T) {
 			return false, errors.New("unknown condition " + cond)
 		},
 	})
+}
+
+// programDirOutsideRoots makes a directory outside gatekeep's temp roots
+// (/tmp, /var/tmp, $TMPDIR) holding a link to the `gatekeep` program
+// testscript built, to stand first in the scripts' PATH instead of
+// testscript's own program directory, which lies in the temp dir: a PATH
+// entry inside a sandbox root makes every bare command name unsafe, since
+// the agent could plant a program there. "" when there is no such place.
+func programDirOutsideRoots(t *testing.T) string {
+	prog, err := exec.LookPath("gatekeep")
+	if err != nil {
+		t.Fatalf("testscript's gatekeep program is not in PATH: %v", err)
+	}
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	if err := os.MkdirAll(base, 0o700); err != nil {
+		return ""
+	}
+	dir, err := os.MkdirTemp(base, "gatekeep-test-bin")
+	if err != nil {
+		return ""
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Symlink(prog, filepath.Join(dir, "gatekeep")); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// withoutTempEntries drops the PATH entries in a temp dir (testscript's
+// program directory): in-process tests and scripts judge bare command
+// names against the PATH a user would have.
+func withoutTempEntries(path string) string {
+	var keep []string
+	for _, e := range filepath.SplitList(path) {
+		temp := false
+		for _, d := range []string{os.TempDir(), "/tmp", "/var/tmp"} {
+			if e == d || strings.HasPrefix(e, strings.TrimSuffix(d, "/")+"/") {
+				temp = true
+			}
+		}
+		if !temp {
+			keep = append(keep, e)
+		}
+	}
+	return strings.Join(keep, string(filepath.ListSeparator))
 }
 
 // cmdStatus runs a program like exec and asserts its exact exit status:

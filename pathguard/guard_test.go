@@ -746,3 +746,58 @@ func TestProtectedGitDirShape(t *testing.T) {
 		}
 	}
 }
+
+// TestLookPath: a bare name is searched through PATH like execvp; an
+// entry that is relative, empty, or inside a root makes the search unsafe
+// when it is reached, found there or not.
+func TestLookPath(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Unix PATH search")
+	}
+	tr := newTree(t)
+	sys := filepath.Join(tr.out, "sysbin")
+	mkdir(t, sys)
+	mkdir(t, filepath.Join(tr.proj, "bin"))
+	for _, f := range []string{filepath.Join(sys, "ls"), filepath.Join(tr.proj, "bin", "ls"), filepath.Join(sys, "noexec")} {
+		write(t, f, "#!/bin/sh\n")
+	}
+	for _, f := range []string{filepath.Join(sys, "ls"), filepath.Join(tr.proj, "bin", "ls")} {
+		if err := os.Chmod(f, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	projBin := filepath.Join(tr.proj, "bin")
+	for _, tc := range []struct {
+		name    string
+		entries []string
+		want    string // a path, or an error: "unsafe", "notfound"
+	}{
+		{"ls", []string{sys}, filepath.Join(sys, "ls")},
+		{"ls", []string{sys, "."}, filepath.Join(sys, "ls")},
+		{"ls", []string{".", sys}, "unsafe"},
+		{"ls", []string{"", sys}, "unsafe"},
+		{"ls", []string{"bin", sys}, "unsafe"},
+		{"ls", []string{projBin, sys}, "unsafe"},
+		{"ls", []string{filepath.Join(tr.proj, "nobin"), sys}, "unsafe"}, // missing, but the agent can make it
+		{"ls", []string{filepath.Join(tr.out, "missing"), sys}, filepath.Join(sys, "ls")},
+		{"cat", []string{sys}, "notfound"},
+		{"cat", []string{sys, "."}, "unsafe"}, // not found before reaching .
+		{"noexec", []string{sys}, "notfound"},
+	} {
+		got, err := tr.g.LookPath(tc.name, tc.entries)
+		switch tc.want {
+		case "unsafe":
+			if !errors.Is(err, ErrUnsafePath) {
+				t.Errorf("LookPath(%s, %q) = %q, %v; want ErrUnsafePath", tc.name, tc.entries, got, err)
+			}
+		case "notfound":
+			if !errors.Is(err, ErrNotFound) {
+				t.Errorf("LookPath(%s, %q) = %q, %v; want ErrNotFound", tc.name, tc.entries, got, err)
+			}
+		default:
+			if err != nil || got != tc.want {
+				t.Errorf("LookPath(%s, %q) = %q, %v; want %q", tc.name, tc.entries, got, err, tc.want)
+			}
+		}
+	}
+}

@@ -57,7 +57,11 @@ type Config struct {
 	Home string
 	// LookPath resolves a bare command name through PATH to the real path
 	// of the file that would run (symlinks resolved). Nil resolves nothing:
-	// every bare name counts as not found, which runs nothing.
+	// every bare name counts as not found, which runs nothing. An error
+	// wrapping pathguard.ErrUnsafePath (PATH reaches `.`, an empty or
+	// relative entry, or a directory inside a root, before the name is
+	// found: Guard.LookPath) makes the name unsafe: no safe list, no allow
+	// rule.
 	LookPath func(name string) (string, error)
 	// Rules are the Tool(pattern) rules of every config layer, in the
 	// order they are scanned.

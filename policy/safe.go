@@ -1,7 +1,10 @@
 package policy
 
 import (
+	"errors"
 	"path/filepath"
+
+	"github.com/gatekeep/gatekeep/pathguard"
 
 	"github.com/gatekeep/gatekeep/shellparse"
 )
@@ -127,6 +130,9 @@ func (e *evaluation) resolvesOutsideRoots(name string) bool {
 		return true
 	}
 	p, err := e.cfg.LookPath(name)
+	if errors.Is(err, pathguard.ErrUnsafePath) {
+		return false // PATH leads through a directory the agent can write
+	}
 	if err != nil || p == "" {
 		return true
 	}

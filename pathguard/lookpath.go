@@ -1,0 +1,59 @@
+package pathguard
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// Errors of LookPath.
+var (
+	// ErrNotFound: no entry of PATH holds the name; running it runs
+	// nothing.
+	ErrNotFound = errors.New("executable file not found in PATH")
+	// ErrUnsafePath: the search reached a PATH entry the agent can
+	// change before it found the name (or found it there): a relative
+	// entry (`.`, an empty entry, `bin`), or one inside a sandbox root.
+	// What the name runs is then the agent's to choose.
+	ErrUnsafePath = errors.New("PATH leads through a directory the agent can write")
+)
+
+// LookPath searches the entries of PATH (in order, as given: split with
+// filepath.SplitList, an empty entry kept) for an executable regular file
+// named name, the way execvp(3) and bash do, and returns its real path
+// (symlinks resolved). Before an entry is searched it is judged: a
+// relative or empty entry (the working directory, whatever it is when the
+// command runs) and an entry whose real location lies inside a root are
+// ErrUnsafePath, even when the name is not there now: the agent can put it
+// there. A name found in no entry is ErrNotFound. name must be a bare name
+// (no separator). It is meant for Unix; Windows' search (the working
+// directory first, PATHEXT) differs.
+func (g *Guard) LookPath(name string, entries []string) (string, error) {
+	for _, d := range entries {
+		if d == "" || !filepath.IsAbs(d) {
+			return "", fmt.Errorf("PATH entry %q is relative to the working directory: %w", d, ErrUnsafePath)
+		}
+		real, err := realPath(d)
+		if err != nil {
+			if errors.Is(err, errDangling) {
+				return "", fmt.Errorf("PATH entry %s is a link to nothing, which the agent can create: %w", d, ErrUnsafePath)
+			}
+			continue // unreadable or not a directory: searched, finds nothing
+		}
+		if g.Inside(real) {
+			return "", fmt.Errorf("PATH entry %s is inside the sandbox root %s: %w", d, g.rootOf(real), ErrUnsafePath)
+		}
+		cand := filepath.Join(real, name)
+		fi, err := os.Stat(cand)
+		if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
+			continue
+		}
+		p, err := realPath(cand)
+		if err != nil {
+			return "", err
+		}
+		return p, nil
+	}
+	return "", fmt.Errorf("%s: %w", name, ErrNotFound)
+}
