@@ -1,11 +1,15 @@
 package cmd_test
 
-// End-to-end tests against real agents (issue 6, "a real client"): the
-// agent is installed from npm, its model API is a stub on 127.0.0.1 that
-// asks for `rm -rf /` and then for `ls`, and gatekeep is installed as its
-// pre-tool hook with the snippet `gatekeep hook print` gives. The tests
-// pass when the agent blocked the first call with gatekeep's reason and
-// ran the second.
+// End-to-end tests against real agents (issues 6 and 13, "a real
+// client"): the agent (Codex, Claude Code, Gemini CLI) is installed from
+// npm, its model API is a stub on 127.0.0.1 that asks for `rm -rf /`, then
+// for `ls`, then for a write outside the project through a glob
+// (`echo pwned > OUTSIDE/*/x`), and gatekeep is installed as its pre-tool
+// hook with the snippet `gatekeep hook print` gives. Each agent runs in its
+// most permissive headless mode (codex exec's default approval, claude -p
+// --permission-mode bypassPermissions, gemini --yolo). The tests pass when
+// the agent blocked the first call with gatekeep's reason, ran the second,
+// and blocked the third with gatekeep's answer (the file is not written).
 //
 // They are skipped unless GATEKEEP_E2E=1 (they need npm and the npm
 // registry, and take a minute):
@@ -13,9 +17,14 @@ package cmd_test
 //	GATEKEEP_E2E=1 go test ./cmd -run TestE2E -v
 //
 // GATEKEEP_E2E_NPM_DIR reuses an npm prefix that already holds the agents
-// (node_modules/.bin/codex, node_modules/.bin/claude) instead of installing
-// them; GATEKEEP_E2E_CODEX_VERSION and GATEKEEP_E2E_CLAUDE_VERSION pick
-// other versions than the ones these tests were written against.
+// (node_modules/.bin/codex, claude, gemini) instead of installing them;
+// GATEKEEP_E2E_CODEX_VERSION, GATEKEEP_E2E_CLAUDE_VERSION and
+// GATEKEEP_E2E_GEMINI_VERSION pick other versions than the ones these
+// tests were written against.
+//
+// The directory written through the glob lies outside every sandbox root
+// (the project and the temp dirs): it is made below the package's own
+// directory and removed afterwards.
 //
 // Safety: the stub really asks the agent to run `rm -rf /` as whoever runs
 // the test. The tests refuse to start unless rm is GNU rm, which refuses a
@@ -43,16 +52,64 @@ import (
 const (
 	codexVersion  = "0.171.0" // @openai/codex the test was written against
 	claudeVersion = "2.1.332" // @anthropic-ai/claude-code likewise
+	geminiVersion = "0.61.0"  // @google/gemini-cli likewise
 	markerFile    = "gatekeep-e2e-marker.txt"
 )
 
 // e2eEnv is what every end-to-end test needs: a gatekeep binary, a
-// project dir with a marker file, an empty HOME, and the agent's binary.
+// project dir with a marker file, an empty HOME, the agent's binary, and
+// a directory outside every sandbox root holding sub/x.
 type e2eEnv struct {
 	gatekeep string
 	project  string
 	home     string
 	agent    string
+	outside  string
+}
+
+// The three calls the stubs ask for, in order.
+const (
+	stepRm = iota
+	stepLs
+	stepGlob
+	stepDone
+)
+
+// command is the shell command of step i.
+func (e *e2eEnv) command(i int) string {
+	switch i {
+	case stepRm:
+		return "rm -rf /"
+	case stepLs:
+		return "ls"
+	}
+	return "echo pwned > " + e.outside + "/*/x"
+}
+
+// check reports what the model saw for each step: rm -rf / blocked with
+// gatekeep's reason, ls run, and the glob write blocked by gatekeep:
+// nothing written, and gatekeep's answer in what the model saw or, where
+// the agent turned gatekeep's ask into a refusal with nobody to ask
+// (Gemini CLI ends its headless run there), in what the agent printed
+// (output).
+func (e *e2eEnv) check(t *testing.T, seen [3]string, output string) {
+	t.Helper()
+	if got := seen[stepRm]; !strings.Contains(got, "gatekeep denied this call") || !strings.Contains(got, "[danger.rm_root]") {
+		t.Errorf("rm -rf / was not blocked with gatekeep's reason; the model saw %s", got)
+	}
+	if got := seen[stepLs]; !strings.Contains(got, markerFile) {
+		t.Errorf("ls did not run; the model saw %s", got)
+	}
+	if b, err := os.ReadFile(filepath.Join(e.outside, "sub", "x")); err != nil || string(b) != "original\n" {
+		t.Errorf("the write outside the project through a glob ran: %s/sub/x holds %q (%v)", e.outside, b, err)
+	}
+	shown := false
+	for _, line := range strings.Split(output, "\n") {
+		shown = shown || strings.Contains(line, "gatekeep asks before this call") && strings.Contains(line, e.outside)
+	}
+	if got := seen[stepGlob]; !strings.Contains(got, "gatekeep") && !shown {
+		t.Errorf("the write outside the project through a glob was not blocked by gatekeep; the model saw %q", got)
+	}
 }
 
 func setupE2E(t *testing.T, pkg, version, bin string) *e2eEnv {
@@ -74,6 +131,21 @@ func setupE2E(t *testing.T, pkg, version, bin string) *e2eEnv {
 		}
 	}
 	if err := os.WriteFile(filepath.Join(e.project, markerFile), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := os.MkdirTemp(".", ".e2e-outside-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(out) })
+	if e.outside, err = filepath.Abs(out); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(e.outside, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// The glob matches this file, so a write that ran would change it.
+	if err := os.WriteFile(filepath.Join(e.outside, "sub", "x"), []byte("original\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 
@@ -168,13 +240,16 @@ func writeSSE(w http.ResponseWriter, events []map[string]any) {
 	w.Write(buf.Bytes())
 }
 
-// TestE2ECodex drives `codex exec` against a stub of the Responses API.
-// Codex sends every shell-like tool to PreToolUse as Bash with
-// tool_input.command (https://developers.openai.com/codex/hooks#pretooluse);
+// TestE2ECodex drives `codex exec` against a stub of the Responses API,
+// in its default approval policy (never: the hook payload reports
+// bypassPermissions). Codex sends every shell-like tool to PreToolUse as
+// Bash with tool_input.command
+// (https://developers.openai.com/codex/hooks#pretooluse);
 // --dangerously-bypass-hook-trust runs the configured hook without the
 // one-time trust a person gives it in the TUI (/hooks).
 func TestE2ECodex(t *testing.T) {
 	e := setupE2E(t, "@openai/codex", codexVersion, "codex")
+	ids := [3]string{"call_rm", "call_ls", "call_glob"}
 	rec := &recorder{}
 	stub := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
@@ -184,21 +259,22 @@ func TestE2ECodex(t *testing.T) {
 		}
 		req := rec.add(body)
 		in, _ := json.Marshal(req["input"])
-		call := func(id, cmd string) map[string]any {
-			args, _ := json.Marshal(map[string]string{"cmd": cmd})
-			return map[string]any{"type": "response.output_item.done", "item": map[string]any{
-				"type": "function_call", "call_id": id, "name": "exec_command", "arguments": string(args)}}
+		step := stepDone
+		for i, id := range ids {
+			if !bytes.Contains(in, []byte(`"`+id+`"`)) {
+				step = i
+				break
+			}
 		}
 		var item map[string]any
-		switch {
-		case !bytes.Contains(in, []byte(`"call_rm"`)):
-			item = call("call_rm", "rm -rf /")
-		case !bytes.Contains(in, []byte(`"call_ls"`)):
-			item = call("call_ls", "ls")
-		default:
+		if step == stepDone {
 			item = map[string]any{"type": "response.output_item.done", "item": map[string]any{
 				"type": "message", "role": "assistant", "id": "msg_done",
 				"content": []any{map[string]any{"type": "output_text", "text": "done"}}}}
+		} else {
+			args, _ := json.Marshal(map[string]string{"cmd": e.command(step)})
+			item = map[string]any{"type": "response.output_item.done", "item": map[string]any{
+				"type": "function_call", "call_id": ids[step], "name": "exec_command", "arguments": string(args)}}
 		}
 		writeSSE(w, []map[string]any{
 			{"type": "response.created", "response": map[string]any{"id": "resp"}},
@@ -226,7 +302,7 @@ stream_max_retries = 0
 	if err := os.WriteFile(filepath.Join(codexHome, "config.toml"), append([]byte(config), e.hookSnippet(t, "codex")...), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	e.run(t, []string{"CODEX_HOME=" + codexHome, "GATEKEEP_E2E_KEY=test"},
+	output := e.run(t, []string{"CODEX_HOME=" + codexHome, "GATEKEEP_E2E_KEY=test"},
 		"exec", "--dangerously-bypass-hook-trust", "--skip-git-repo-check", "list the files")
 
 	outputs := map[string]string{}
@@ -243,19 +319,16 @@ stream_max_retries = 0
 		}
 	}
 	rec.mu.Unlock()
-	if got := outputs["call_rm"]; !strings.Contains(got, "gatekeep denied this call") || !strings.Contains(got, "[danger.rm_root]") {
-		t.Errorf("rm -rf / was not blocked with gatekeep's reason; the model saw %s", got)
-	}
-	if got := outputs["call_ls"]; !strings.Contains(got, markerFile) {
-		t.Errorf("ls did not run; the model saw %s", got)
-	}
+	e.check(t, [3]string{outputs[ids[0]], outputs[ids[1]], outputs[ids[2]]}, output)
 }
 
-// TestE2EClaude drives `claude -p` against a stub of the Messages API
-// (ANTHROPIC_BASE_URL), with the hook from a settings file given by
-// --settings.
+// TestE2EClaude drives `claude -p --permission-mode bypassPermissions`
+// against a stub of the Messages API (ANTHROPIC_BASE_URL), with the hook
+// from a settings file given by --settings. Claude Code refuses
+// bypassPermissions as root unless IS_SANDBOX=1, which the test sets then.
 func TestE2EClaude(t *testing.T) {
 	e := setupE2E(t, "@anthropic-ai/claude-code", claudeVersion, "claude")
+	ids := [3]string{"toolu_rm", "toolu_ls", "toolu_glob"}
 	rec := &recorder{}
 	stub := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
@@ -272,19 +345,23 @@ func TestE2EClaude(t *testing.T) {
 			}
 		}
 		msgs, _ := json.Marshal(req["messages"])
+		step := stepDone
+		for i, id := range ids {
+			if !bytes.Contains(msgs, []byte(id)) {
+				step = i
+				break
+			}
+		}
 		// Side requests (titles, summaries) get plain text.
 		block := map[string]any{"type": "text", "text": "ok"}
 		stop := "end_turn"
 		switch {
 		case !hasBash:
-		case !bytes.Contains(msgs, []byte("toolu_rm")):
-			block, stop = map[string]any{"type": "tool_use", "id": "toolu_rm", "name": "Bash",
-				"input": map[string]any{"command": "rm -rf /", "description": "Remove everything"}}, "tool_use"
-		case !bytes.Contains(msgs, []byte("toolu_ls")):
-			block, stop = map[string]any{"type": "tool_use", "id": "toolu_ls", "name": "Bash",
-				"input": map[string]any{"command": "ls", "description": "List files"}}, "tool_use"
-		default:
+		case step == stepDone:
 			block = map[string]any{"type": "text", "text": "done"}
+		default:
+			block, stop = map[string]any{"type": "tool_use", "id": ids[step], "name": "Bash",
+				"input": map[string]any{"command": e.command(step), "description": "Step"}}, "tool_use"
 		}
 		usage := map[string]any{"input_tokens": 1, "output_tokens": 1}
 		if stream, _ := req["stream"].(bool); !stream {
@@ -318,9 +395,13 @@ func TestE2EClaude(t *testing.T) {
 	if err := os.WriteFile(settings, e.hookSnippet(t, "claude"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	e.run(t, []string{"ANTHROPIC_BASE_URL=" + stub.URL, "ANTHROPIC_API_KEY=sk-ant-e2e-test",
-		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1"},
-		"-p", "list the files", "--settings", settings, "--model", "claude-sonnet-4-5", "--output-format", "json")
+	env := []string{"ANTHROPIC_BASE_URL=" + stub.URL, "ANTHROPIC_API_KEY=sk-ant-e2e-test",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1"}
+	if os.Geteuid() == 0 {
+		env = append(env, "IS_SANDBOX=1")
+	}
+	output := e.run(t, env, "-p", "list the files", "--settings", settings, "--model", "claude-sonnet-4-5",
+		"--permission-mode", "bypassPermissions", "--output-format", "json")
 
 	results := map[string]string{}
 	rec.mu.Lock()
@@ -339,10 +420,95 @@ func TestE2EClaude(t *testing.T) {
 		}
 	}
 	rec.mu.Unlock()
-	if got := results["toolu_rm"]; !strings.Contains(got, "gatekeep denied this call") || !strings.Contains(got, "[danger.rm_root]") {
-		t.Errorf("rm -rf / was not blocked with gatekeep's reason; the model saw %s", got)
+	e.check(t, [3]string{results[ids[0]], results[ids[1]], results[ids[2]]}, output)
+}
+
+// TestE2EGemini drives `gemini --yolo -p` against a stub of the Gemini API
+// (GOOGLE_GEMINI_BASE_URL, streamGenerateContent with alt=sse), with the
+// hook in ~/.gemini/settings.json as `gatekeep hook print gemini` gives it.
+// GEMINI_CLI_TRUST_WORKSPACE=true trusts the project folder, without which
+// Gemini CLI ignores the settings there and runs in a safe mode.
+func TestE2EGemini(t *testing.T) {
+	e := setupE2E(t, "@google/gemini-cli", geminiVersion, "gemini")
+	rec := &recorder{}
+	stub := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if r.Method != http.MethodPost || !strings.Contains(r.URL.Path, "/models/") {
+			http.NotFound(w, r)
+			return
+		}
+		req := rec.add(body)
+		tools, _ := json.Marshal(req["tools"])
+		contents, _ := req["contents"].([]any)
+		step := 0
+		for _, c := range contents {
+			parts, _ := c.(map[string]any)["parts"].([]any)
+			for _, pt := range parts {
+				if _, ok := pt.(map[string]any)["functionResponse"]; ok {
+					step++
+				}
+			}
+		}
+		part := map[string]any{"text": "done"}
+		switch {
+		case !bytes.Contains(tools, []byte("run_shell_command")):
+			// Side requests (routing, next speaker, summaries).
+			part = map[string]any{"text": `{"reasoning":"done","next_speaker":"user","model_choice":"flash"}`}
+		case step < stepDone:
+			part = map[string]any{"functionCall": map[string]any{"name": "run_shell_command",
+				"args": map[string]any{"command": e.command(step), "description": "step"}}}
+		}
+		resp := map[string]any{
+			"candidates": []any{map[string]any{"content": map[string]any{"role": "model", "parts": []any{part}},
+				"finishReason": "STOP", "index": 0}},
+			"usageMetadata": map[string]any{"promptTokenCount": 1, "candidatesTokenCount": 1, "totalTokenCount": 2},
+			"modelVersion":  "gemini-2.5-flash",
+		}
+		b, _ := json.Marshal(resp)
+		if strings.Contains(r.URL.Path, "streamGenerateContent") {
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprintf(w, "data: %s\n\n", b)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(b)
+	}))
+	defer stub.Close()
+
+	geminiDir := filepath.Join(e.home, ".gemini")
+	if err := os.MkdirAll(geminiDir, 0o700); err != nil {
+		t.Fatal(err)
 	}
-	if got := results["toolu_ls"]; !strings.Contains(got, markerFile) {
-		t.Errorf("ls did not run; the model saw %s", got)
+	var settings map[string]any
+	if err := json.Unmarshal(e.hookSnippet(t, "gemini"), &settings); err != nil {
+		t.Fatal(err)
 	}
+	settings["security"] = map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}}
+	b, _ := json.MarshalIndent(settings, "", "  ")
+	if err := os.WriteFile(filepath.Join(geminiDir, "settings.json"), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	output := e.run(t, []string{"GOOGLE_GEMINI_BASE_URL=" + stub.URL, "GEMINI_API_KEY=e2e-test-key",
+		"GEMINI_CLI_TRUST_WORKSPACE=true", "GEMINI_CLI_NO_RELAUNCH=true"},
+		"--yolo", "-m", "gemini-2.5-flash", "-p", "list the files")
+
+	// The function responses, in the order the calls were made.
+	var seen [3]string
+	rec.mu.Lock()
+	for _, b := range rec.bodies {
+		contents, _ := b["contents"].([]any)
+		n := 0
+		for _, c := range contents {
+			parts, _ := c.(map[string]any)["parts"].([]any)
+			for _, pt := range parts {
+				if fr, ok := pt.(map[string]any)["functionResponse"]; ok && n < len(seen) {
+					out, _ := json.Marshal(fr)
+					seen[n] = string(out)
+					n++
+				}
+			}
+		}
+	}
+	rec.mu.Unlock()
+	e.check(t, seen, output)
 }
