@@ -35,6 +35,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -42,6 +43,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -191,6 +193,27 @@ func (e *e2eEnv) hookSnippet(t *testing.T, agent string) []byte {
 	return out
 }
 
+// gatekeepRun runs gatekeep in the project with env, and returns its
+// output and exit status.
+func (e *e2eEnv) gatekeepRun(t *testing.T, env []string, args ...string) (string, int) {
+	t.Helper()
+	c := exec.Command(e.gatekeep, args...)
+	c.Dir = e.project
+	c.Env = append([]string{"HOME=" + e.home, "PATH=" + os.Getenv("PATH"),
+		"XDG_CONFIG_HOME=" + filepath.Join(e.home, ".config"),
+		"GATEKEEP_MANAGED_CONFIG=" + filepath.Join(e.home, "managed.toml")}, env...)
+	out, err := c.CombinedOutput()
+	t.Logf("gatekeep %s:\n%s", strings.Join(args, " "), out)
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return string(out), ee.ExitCode()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out), 0
+}
+
 // run runs the agent in the project with a clean environment plus env.
 func (e *e2eEnv) run(t *testing.T, env []string, args ...string) string {
 	t.Helper()
@@ -245,8 +268,8 @@ func writeSSE(w http.ResponseWriter, events []map[string]any) {
 // bypassPermissions). Codex sends every shell-like tool to PreToolUse as
 // Bash with tool_input.command
 // (https://developers.openai.com/codex/hooks#pretooluse);
-// --dangerously-bypass-hook-trust runs the configured hook without the
-// one-time trust a person gives it in the TUI (/hooks).
+// The hook is trusted as a person's /hooks trust records it, with the hash
+// `gatekeep doctor codex` names.
 func TestE2ECodex(t *testing.T) {
 	e := setupE2E(t, "@openai/codex", codexVersion, "codex")
 	ids := [3]string{"call_rm", "call_ls", "call_glob"}
@@ -302,8 +325,31 @@ stream_max_retries = 0
 	if err := os.WriteFile(filepath.Join(codexHome, "config.toml"), append([]byte(config), e.hookSnippet(t, "codex")...), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// Codex drops an untrusted hook without a word: gatekeep doctor says
+	// so and exits 1, and names the trusted_hash a person's /hooks trust
+	// records. With that recorded, doctor exits 0 and codex exec runs the
+	// hook without --dangerously-bypass-hook-trust, which shows that
+	// doctor's hash is Codex's own.
+	doctorEnv := []string{"CODEX_HOME=" + codexHome}
+	out, code := e.gatekeepRun(t, doctorEnv, "doctor", "codex")
+	if code != 1 || !strings.Contains(out, "the hook is not trusted") {
+		t.Fatalf("gatekeep doctor codex on an untrusted hook: exit %d\n%s", code, out)
+	}
+	m := regexp.MustCompile(`\[hooks\.state\.("[^"]+")\] trusted_hash = ("sha256:[0-9a-f]+")`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("gatekeep doctor codex names no trusted_hash:\n%s", out)
+	}
+	f, err := os.OpenFile(filepath.Join(codexHome, "config.toml"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(f, "\n[hooks.state.%s]\ntrusted_hash = %s\n", m[1], m[2])
+	f.Close()
+	if out, code := e.gatekeepRun(t, doctorEnv, "doctor", "codex"); code != 0 || !strings.Contains(out, "gatekeep is in Codex's loop") {
+		t.Fatalf("gatekeep doctor codex on a trusted hook: exit %d\n%s", code, out)
+	}
 	output := e.run(t, []string{"CODEX_HOME=" + codexHome, "GATEKEEP_E2E_KEY=test"},
-		"exec", "--dangerously-bypass-hook-trust", "--skip-git-repo-check", "list the files")
+		"exec", "--skip-git-repo-check", "list the files")
 
 	outputs := map[string]string{}
 	rec.mu.Lock()
@@ -487,6 +533,9 @@ func TestE2EGemini(t *testing.T) {
 	b, _ := json.MarshalIndent(settings, "", "  ")
 	if err := os.WriteFile(filepath.Join(geminiDir, "settings.json"), b, 0o600); err != nil {
 		t.Fatal(err)
+	}
+	if out, code := e.gatekeepRun(t, nil, "doctor", "gemini"); code != 0 || !strings.Contains(out, "gatekeep is in Gemini CLI's loop") {
+		t.Fatalf("gatekeep doctor gemini: exit %d\n%s", code, out)
 	}
 	output := e.run(t, []string{"GOOGLE_GEMINI_BASE_URL=" + stub.URL, "GEMINI_API_KEY=e2e-test-key",
 		"GEMINI_CLI_TRUST_WORKSPACE=true", "GEMINI_CLI_NO_RELAUNCH=true"},

@@ -65,8 +65,9 @@ before every tool call, on stdout; where to put it goes to stderr.
 //
 // Gemini CLI (https://geminicli.com/docs/hooks#configuration): hooks live
 // in settings.json under hooks.BeforeTool, the matcher "*" matches every
-// tool, timeout is in milliseconds, and tools.enableHooks turns the hook
-// system on.
+// tool, timeout is in milliseconds, and hooksConfig.enabled turns the hook
+// system on (0.61: settings.hooksConfig.enabled, on by default; a hook is
+// turned off by its name in hooksConfig.disabled).
 func hookSnippet(d *dialect, command string) (snippet, where string) {
 	switch d.name {
 	case "codex":
@@ -92,15 +93,15 @@ statusMessage = "gatekeep: checking the tool call"
 			Hooks   []handler `json:"hooks"`
 		}
 		type settings struct {
-			Tools struct {
-				EnableHooks bool `json:"enableHooks"`
-			} `json:"tools"`
+			HooksConfig struct {
+				Enabled bool `json:"enabled"`
+			} `json:"hooksConfig"`
 			Hooks struct {
 				BeforeTool []group `json:"BeforeTool"`
 			} `json:"hooks"`
 		}
 		var s settings
-		s.Tools.EnableHooks = true
+		s.HooksConfig.Enabled = true
 		s.Hooks.BeforeTool = []group{{Matcher: "*", Hooks: []handler{{Name: "gatekeep", Type: "command", Command: command,
 			Timeout: hookTimeout * 1000, Description: "gatekeep decides allow, ask or deny for every tool call"}}}}
 		return indentJSON(s), "merge this into ~/.gemini/settings.json (or .gemini/settings.json in the project)"

@@ -219,3 +219,19 @@ func TestHookAudit(t *testing.T) {
 		t.Errorf("audit record %+v", r)
 	}
 }
+
+// TestCodexHookHash: the hash Codex records when a person trusts a hook.
+// The first value is the one Codex 0.171 accepted in e2e_test.go's run
+// for this exact hook (the test reads it from doctor's output there).
+func TestCodexHookHash(t *testing.T) {
+	status, timeout := "gatekeep: checking the tool call", int64(30)
+	h := hookEntry{command: "gatekeep hook codex", timeout: &timeout, status: &status}
+	if got, want := codexHookHash(h), "sha256:970c35ed76b2bacc5b0ec4d41ef70354fea01b9e8369c80932ab8f6cf36ff449"; got != want {
+		t.Errorf("codexHookHash = %s, want %s", got, want)
+	}
+	var b strings.Builder
+	canonicalJSON(&b, map[string]any{"b": []any{"x\"\\\n\x01<é>"}, "a": int64(1), "c": true})
+	if got, want := b.String(), `{"a":1,"b":["x\"\\\n\u0001<é>"],"c":true}`; got != want {
+		t.Errorf("canonicalJSON = %s, want %s", got, want)
+	}
+}

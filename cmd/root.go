@@ -70,7 +70,7 @@ exactly what it checked or stops it with a one-line JSON reason.
 
 	root.AddCommand(a.toolCmds(false)...)
 	root.AddCommand(a.checkCmd(), a.versionCmd(), a.hookCmd())
-	root.AddCommand(a.rulesCmd(), a.configCmd(), a.trustCmd(), a.testCmd())
+	root.AddCommand(a.rulesCmd(), a.configCmd(), a.trustCmd(), a.testCmd(), a.doctorCmd())
 	return root
 }
 
