@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -176,4 +177,158 @@ func excludeFromGit(root, pattern string) {
 	}
 	data = append(data, []byte("# gatekeep's local rules are this machine's only\n"+pattern+"\n")...)
 	policy.WriteFileAtomic(path, data, 0o644)
+}
+
+// ruleHeaderRe matches a `[[rule]]` header line; tableHeaderRe any table
+// header, which ends the rule block above it.
+var (
+	ruleHeaderRe  = regexp.MustCompile(`^\s*\[\[\s*rule\s*\]\]\s*(#.*)?$`)
+	tableHeaderRe = regexp.MustCompile(`^\s*\[`)
+)
+
+// removeLocalRules removes every occurrence of rules from the project's
+// local config file, under the same lock, atomic replace and trust
+// bookkeeping as appendLocalRules: a [[rule]] left with no rule is
+// removed whole (with the "# added by gatekeep" line above it), one that
+// keeps others is written again without them. The file's hash stays
+// trusted only when it was trusted before. It returns how many rules were
+// removed; none is an error.
+func removeLocalRules(opts policy.LoadOptions, rules []string) (string, int, error) {
+	file := localConfigPath(opts.Root)
+	lock := flock.New(file + ".lock")
+	if _, err := os.Stat(filepath.Dir(file)); err == nil {
+		if err := lock.Lock(); err != nil {
+			return file, 0, fmt.Errorf("locking %s: %w", file, err)
+		}
+		defer lock.Unlock()
+		policy.RemoveStaleTemps(file)
+	}
+	old, err := policy.ReadRegular(file, policy.MaxConfigSize)
+	if errors.Is(err, fs.ErrNotExist) {
+		return file, 0, fmt.Errorf("%s does not exist", file)
+	}
+	if err != nil {
+		return file, 0, err
+	}
+	var doc struct {
+		Rule []map[string]any `toml:"rule"`
+	}
+	if _, err := toml.Decode(string(old), &doc); err != nil {
+		return file, 0, fmt.Errorf("%s does not parse: %w", file, err)
+	}
+	lines := strings.Split(string(old), "\n")
+	var heads []int
+	for i, l := range lines {
+		if ruleHeaderRe.MatchString(l) {
+			heads = append(heads, i)
+		}
+	}
+	if len(heads) != len(doc.Rule) {
+		return file, 0, fmt.Errorf("the [[rule]] blocks of %s cannot be told apart line by line: edit it by hand", file)
+	}
+	drop := map[string]bool{}
+	for _, r := range rules {
+		drop[strings.TrimSpace(r)] = true
+	}
+	removed := 0
+	var out []string
+	next := 0
+	for bi, h := range heads {
+		end := len(lines)
+		for j := h + 1; j < len(lines); j++ {
+			if tableHeaderRe.MatchString(lines[j]) {
+				end = j
+				break
+			}
+		}
+		kept := map[string]any{}
+		n := 0
+		for _, eff := range []string{"allow", "deny", "ask"} {
+			var keep []string
+			switch v := doc.Rule[bi][eff].(type) {
+			case string:
+				if drop[strings.TrimSpace(v)] {
+					n++
+				} else {
+					keep = append(keep, v)
+				}
+			case []any:
+				for _, x := range v {
+					s, _ := x.(string)
+					if drop[strings.TrimSpace(s)] {
+						n++
+					} else {
+						keep = append(keep, s)
+					}
+				}
+			}
+			if len(keep) > 0 {
+				kept[eff] = keep
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		removed += n
+		start := h
+		if start > next && strings.HasPrefix(strings.TrimSpace(lines[start-1]), "# added by gatekeep on ") {
+			start--
+		}
+		out = append(out, lines[next:start]...)
+		if len(kept) > 0 {
+			if reason, ok := doc.Rule[bi]["reason"].(string); ok {
+				kept["reason"] = reason
+			}
+			var buf bytes.Buffer
+			if err := toml.NewEncoder(&buf).Encode(map[string]any{"rule": []map[string]any{kept}}); err != nil {
+				return file, 0, err
+			}
+			for _, l := range strings.Split(strings.TrimRight(buf.String(), "\n"), "\n") {
+				out = append(out, strings.TrimLeft(l, " "))
+			}
+			if end < len(lines) {
+				out = append(out, "")
+			}
+		}
+		next = end
+	}
+	if removed == 0 {
+		return file, 0, fmt.Errorf("%s holds none of %s", file, strings.Join(rules, ", "))
+	}
+	out = append(out, lines[next:]...)
+	text := strings.Join(out, "\n")
+	for strings.Contains(text, "\n\n\n") {
+		text = strings.ReplaceAll(text, "\n\n\n", "\n\n")
+	}
+	data := []byte(strings.TrimLeft(text, "\n"))
+	mode := fs.FileMode(0o600)
+	if fi, err := os.Stat(file); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	store := policy.TrustStore{Path: opts.Paths.Trust}
+	own, _ := store.Check(file, old)
+	if own {
+		if err := store.Begin(file, old, data); err != nil {
+			return file, 0, fmt.Errorf("recording the new version's trust failed, so nothing was written: %w", err)
+		}
+	}
+	if err := policy.WriteFileAtomic(file, data, mode); err != nil {
+		if own {
+			store.Commit(file, old)
+		}
+		return file, 0, err
+	}
+	if own {
+		store.Commit(file, data)
+	}
+	l, err := policy.Load(opts)
+	if err != nil {
+		return file, removed, fmt.Errorf("the rules were removed from %s, but the configuration does not load: %w", file, err)
+	}
+	for _, r := range l.Rules.Rules() {
+		if r.Ref.File == file && drop[r.Ref.Rule] {
+			return file, removed, fmt.Errorf("%s still holds %s", file, r.Ref.Rule)
+		}
+	}
+	return file, removed, nil
 }

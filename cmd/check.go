@@ -36,8 +36,10 @@ Exit status: 0 allow, 75 ask, 77 deny. --json prints the Decision on stdout;
 
 With --batch FILE (- for stdin) it decides one call per line: a line that
 is a JSON object must have a "command" field (a transcript), any other line
-is a shell command. --json prints one Decision per line on stdout; a summary goes to
-stderr. The exit status is 0 once every line is decided.`,
+is a shell command. Each line that asks or is denied is printed on stdout
+(LINE: EFFECT [CODE] PART: REASON); --json prints one Decision per line
+instead. A summary goes to stderr. The exit status is 0 once every line is
+decided.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if a.chk.batch == "" {
@@ -109,8 +111,17 @@ func (a *app) batch(name string) error {
 		d := a.batchDecide(cfg, cwd, line, tooLong)
 		byEffect[d.Effect]++
 		byCode[d.Code]++
-		if a.chk.json {
+		switch {
+		case a.chk.json:
 			writeJSONLine(out, batchLine{Line: n, Decision: d})
+		case d.Effect != policy.Allow:
+			// Without --json, each line that asked or was denied: its
+			// number, effect, code, the part that decided and why.
+			subject := d.Command
+			if subject == "" {
+				subject = string(line)
+			}
+			fmt.Fprintf(out, "%d: %s [%s] %s: %s\n", n, d.Effect, d.Code, oneLineReason(subject), oneLineReason(d.Message))
 		}
 		if err == io.EOF {
 			break

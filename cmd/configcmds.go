@@ -23,7 +23,9 @@ func (a *app) rulesCmd() *cobra.Command {
 		Long: `List every rule of every config layer in the order the chain scans them:
 managed, user, project, local, default; inside a layer from the bottom up
 (the last matching rule of a layer wins). Rules of an untrusted project file
-that do not apply yet are marked inactive.`,
+that do not apply yet are marked inactive. The default layer's allow rules
+are listed as "except": they exempt paths from the denies above them there
+(key files inside the project, .env.example) and never allow a call.`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			if _, _, err := a.config(); err != nil {
@@ -31,16 +33,31 @@ that do not apply yet are marked inactive.`,
 			}
 			rules, danger := a.loaded.Rules.Rules(), a.loaded.Rules.DangerRules()
 			if asJSON {
+				type listed struct {
+					*policy.Rule
+					// CarveOut marks an allow rule of the default layer: it
+					// only exempts paths from the denies above it there and
+					// never allows a call (the mode decides).
+					CarveOut bool `json:"carve_out,omitempty"`
+				}
+				out := make([]listed, len(rules))
+				for i, r := range rules {
+					out[i] = listed{r, carveOut(r)}
+				}
 				writeJSONLine(a.stdout, struct {
-					Rules  []*policy.Rule       `json:"rules"`
+					Rules  []listed             `json:"rules"`
 					Danger []*policy.DangerRule `json:"danger"`
-				}{rules, danger})
+				}{out, danger})
 				return nil
 			}
 			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "#\tlayer\teffect\trule\twhere\tstate")
 			for i, r := range rules {
-				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", i+1, r.Ref.Source, r.Ref.Effect, r.Ref.Rule, where(r.Ref), ruleState(r))
+				effect, state := r.Ref.Effect.String(), ruleState(r)
+				if carveOut(r) {
+					effect, state = "except", "exempts it from the denies above; the mode decides"
+				}
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", i+1, r.Ref.Source, effect, r.Ref.Rule, where(r.Ref), state)
 			}
 			for _, d := range danger {
 				fmt.Fprintf(tw, "-\t%s\tdeny\t[[danger]] %s\t%s\tactive\n", d.Ref.Source, d.Ref.Rule, where(d.Ref))
@@ -49,8 +66,14 @@ that do not apply yet are marked inactive.`,
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print the rules as JSON")
-	c.AddCommand(a.rulesAddCmd())
+	c.AddCommand(a.rulesAddCmd(), a.rulesRemoveCmd())
 	return c
+}
+
+// carveOut: an allow rule of the embedded default layer, which never
+// allows anything itself (design §6).
+func carveOut(r *policy.Rule) bool {
+	return r.Ref.Source == policy.SourceDefault && r.Ref.Effect == policy.Allow
 }
 
 func where(r policy.RuleRef) string {
@@ -296,4 +319,30 @@ out of git (.git/info/exclude). Without --deny or --ask the rules allow.
 	c.Flags().BoolVar(&ask, "ask", false, "the rules ask")
 	c.Flags().StringVar(&reason, "reason", "", "the reason shown to the model on deny")
 	return c
+}
+
+func (a *app) rulesRemoveCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "remove RULE...",
+		Short: "Remove rules from this project's local config file (.gatekeep/config.local.toml)",
+		Long: `Remove every occurrence of each RULE (as written, whatever its effect)
+from the project's local config file, under the same lock and atomic
+replace as rules add. A [[rule]] left empty is removed whole. Rules of
+other files are edited in those files.
+
+  gatekeep rules remove 'Bash(npm run test *)'`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(_ *cobra.Command, rules []string) error {
+			_, opts, err := a.loadOptions()
+			if err != nil {
+				return err
+			}
+			file, n, err := removeLocalRules(opts, rules)
+			if err != nil {
+				return withCode(ExitFailure, fmt.Errorf("removing the rule: %w", err))
+			}
+			fmt.Fprintf(a.stdout, "removed %s from %s (%d occurrence(s))\n", strings.Join(rules, ", "), file, n)
+			return nil
+		},
+	}
 }

@@ -230,7 +230,7 @@ func (a *app) resolveAsk(cfg *policy.Config, req policy.Request, d policy.Decisi
 		return d
 	}
 	if a.nonInteractive {
-		return humanDeny(d, "ask.no_tty", "needs approval, and gatekeep runs non-interactively")
+		return a.noTTYDeny(cfg, req, d, "needs approval, and gatekeep runs non-interactively")
 	}
 	q := a.question(req, d)
 	sugg := policy.Suggestion{Unavailable: "the call could not be analysed"}
@@ -246,7 +246,7 @@ func (a *app) resolveAsk(cfg *policy.Config, req policy.Request, d policy.Decisi
 	answer, err := prompt.Ask(q, prompt.Options{Timeout: a.promptTimeout})
 	switch {
 	case errors.Is(err, prompt.ErrNoTTY):
-		return humanDeny(d, "ask.no_tty", "needs approval, and there is no terminal to ask on")
+		return a.noTTYDeny(cfg, req, d, "needs approval, and there is no terminal to ask on")
 	case errors.Is(err, prompt.ErrTimeout):
 		return humanDeny(d, "ask.timeout", fmt.Sprintf("needs approval, and nobody answered within %s", a.promptTimeout))
 	case err != nil:
@@ -309,6 +309,19 @@ func askedParts(d policy.Decision) []string {
 	for _, s := range d.Asking() {
 		out = append(out, s.Subject+"  ("+s.Message+")")
 	}
+	return out
+}
+
+// noTTYDeny is the deny of an ask with nobody to ask (ask.no_tty): its
+// message ends with the `gatekeep rules add` command that would allow the
+// call next time, or why no rule can, as the hooks' reasons do.
+func (a *app) noTTYDeny(cfg *policy.Config, req policy.Request, d policy.Decision, msg string) policy.Decision {
+	out := humanDeny(d, "ask.no_tty", msg)
+	hint := howToAllow(cfg, []policy.Request{req}, []policy.Decision{d}, a.loaded.Root)
+	if !d.Final && localForeign(a.loaded) {
+		hint = "the local config file is not trusted, so a rule saved there would not apply (gatekeep trust " + localConfigPath(a.loaded.Root) + ")"
+	}
+	out.Message += "; " + hint
 	return out
 }
 

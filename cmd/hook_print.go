@@ -27,7 +27,8 @@ before every tool call, on stdout; where to put it goes to stderr.
   claude   JSON for ~/.claude/settings.json (or .claude/settings.json)
   codex    TOML for ~/.codex/config.toml
   gemini   JSON for ~/.gemini/settings.json (or .gemini/settings.json)`,
-		Args: exactArgs(1, "hook print needs one agent: claude, codex or gemini"),
+		Args:      exactArgs(1, "hook print needs one agent: claude, codex or gemini"),
+		ValidArgs: []string{"claude", "codex", "gemini"},
 		RunE: func(_ *cobra.Command, args []string) error {
 			d := dialectNamed(args[0])
 			if d == nil {

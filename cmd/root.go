@@ -54,7 +54,9 @@ exactly what it checked or stops it with a one-line JSON reason.
 		SilenceUsage:      true,
 		CompletionOptions: cobra.CompletionOptions{HiddenDefaultCmd: false},
 		PersistentPreRunE: func(c *cobra.Command, _ []string) error { return a.readEnv(c) },
+		Version:           Version,
 	}
+	root.SetVersionTemplate(fmt.Sprintf("gatekeep {{.Version}} (decision schema %d)\n", SchemaVersion))
 	root.SetIn(a.stdin)
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
@@ -67,6 +69,13 @@ exactly what it checked or stops it with a one-line JSON reason.
 	f.IntVar(&a.denyExitCode, "deny-exit-code", ExitDeny, "exit status on deny (env GATEKEEP_DENY_EXIT_CODE)")
 	f.StringArrayVar(&a.allowDirs, "allow-dir", nil, "an extra sandbox root (repeatable)")
 	f.DurationVar(&a.promptTimeout, "prompt-timeout", 10*time.Minute, "how long a prompt waits before it denies")
+	root.RegisterFlagCompletionFunc("mode", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		modes := make([]string, len(policy.Modes))
+		for i, m := range policy.Modes {
+			modes[i] = string(m)
+		}
+		return modes, cobra.ShellCompDirectiveNoFileComp
+	})
 
 	root.AddCommand(a.toolCmds(false)...)
 	root.AddCommand(a.checkCmd(), a.versionCmd(), a.hookCmd())
