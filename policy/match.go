@@ -220,7 +220,11 @@ const (
 )
 
 func makeForm(words []shellparse.Word, trailing bool) form {
-	var f form
+	n := len(words) + 2 // word breaks and a trailing star
+	for _, w := range words {
+		n += len(w.Text)
+	}
+	f := form{toks: make([]int32, 0, n)}
 	for i, w := range words {
 		if i > 0 {
 			f.toks = append(f.toks, tokSep)

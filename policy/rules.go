@@ -43,7 +43,12 @@ type DangerRule struct {
 type RuleSet struct {
 	layers [][]*Rule // in Sources order; each layer in file order
 	danger []*DangerRule
+	kinds  uint8 // bit 1<<ruleKind for each kind of tool some rule names
 }
+
+// names reports whether some rule of kind k exists, so a decision skips
+// building what rules of that kind would match.
+func (rs *RuleSet) names(k ruleKind) bool { return rs.kinds&(1<<k) != 0 }
 
 // add appends a file's rules to its layer. Files of one layer are never
 // more than one, but add keeps their order if they were.
@@ -55,6 +60,9 @@ func (rs *RuleSet) add(source string, rules []*Rule, danger []*DangerRule) {
 		if s == source {
 			rs.layers[i] = append(rs.layers[i], rules...)
 		}
+	}
+	for _, r := range rules {
+		rs.kinds |= 1 << toolKind(r.Tool)
 	}
 	rs.danger = append(rs.danger, danger...)
 }
@@ -145,6 +153,9 @@ func (e *evaluation) ruleVerdict(p *part, effects ...Effect) verdict {
 	rs := e.cfg.Rules
 	if rs == nil || len(rs.layers) == 0 {
 		return verdict{}
+	}
+	if p.cmd != nil && !rs.names(kindBash) {
+		return verdict{} // no rule judges a command
 	}
 	s := e.subjectOf(p)
 	if s == nil {

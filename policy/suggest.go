@@ -192,7 +192,7 @@ func (rs *RuleSet) withLocal(texts []string, root, home, file string) (*RuleSet,
 		for i := range rs.layers {
 			out.layers[i] = append([]*Rule(nil), rs.layers[i]...)
 		}
-		out.danger = rs.danger
+		out.danger, out.kinds = rs.danger, rs.kinds
 	}
 	out.add(SourceLocal, added, nil)
 	return out, nil
