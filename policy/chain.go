@@ -128,6 +128,9 @@ type part struct {
 	// a dynamic word is only taken for a write toward denial
 	// (shellparse.FileEffect.Guess).
 	literal, guess bool
+	// substOnly: the path word is dynamic only through command
+	// substitutions (shellparse.Word.SubstOnly).
+	substOnly bool
 }
 
 // verdict is one layer's answer for one part. ok false means "no answer,
@@ -172,6 +175,7 @@ type evaluation struct {
 	checked   map[[2]string]pathguard.Result // Guard.Check per directory and path, once per call
 	facts     *scriptFacts                   // the danger checks' facts about factsOf
 	factsOf   *shellparse.Script
+	gitDirs   map[string]string // gitDirOf per real directory ("" for none)
 }
 
 // Evaluate runs the chain for one request and returns its Decision with the
@@ -348,7 +352,13 @@ func (e *evaluation) shellParts() ([]part, Decision, bool) {
 		parts = append(parts, part{subject: commandText(c), offset: c.Offset, script: script, index: i, cmd: c,
 			dir: dir, dynamic: c.DirDynamic, tool: ToolBash})
 		cp := &parts[len(parts)-1]
-		effects, writesOnly := shellparse.Effects(c)
+		ec := c
+		if g, gdir := e.plainGitIn(c); g != nil {
+			// Git in the project's own repository from another directory:
+			// its files as plain git there has them (samerepo.go).
+			ec, dir = g, gdir
+		}
+		effects, writesOnly := shellparse.Effects(ec)
 		cp.category = CatCommand
 		// A command that only changes the files it names is a file edit
 		// (acceptEdits allows it), unless something changes what runs.
@@ -362,7 +372,7 @@ func (e *evaluation) shellParts() ([]part, Decision, bool) {
 			}
 			fp := part{subject: fe.Path.Text, offset: fe.Path.Offset, category: cat, access: fe.Access,
 				path: fe.Path.Text, dynamic: fe.Path.Dynamic || c.DirDynamic || c.AfterLink, dir: dir, tool: tool, script: script, index: i,
-				cmd: nil, literal: !fe.Path.Dynamic, guess: fe.Guess}
+				cmd: nil, literal: !fe.Path.Dynamic, guess: fe.Guess, substOnly: fe.Path.SubstOnly}
 			if c.AfterLink && !fe.Path.Dynamic {
 				// The path is checked before the script runs; a link made
 				// earlier in it can send the access anywhere.

@@ -286,12 +286,28 @@ func (e *evaluation) commandSubject(p *part) *subject {
 	for _, words := range denyForms(c) {
 		s.forms = append(s.forms, makeForm(words, c.TrailingArgs))
 	}
-	s.allowOK = len(c.Args) > 0 && c.Unknown == "" && !c.StdinCode && c.Bare() && !c.HasDynamic(0) &&
+	s.allowOK = len(c.Args) > 0 && c.Unknown == "" && !c.StdinCode && c.Bare() && substOnlyFrom(c, 1) &&
 		!p.dynamic && e.notSafeContext(c) == "" && e.resolvesOutsideRoots(c.Args[0].Text)
 	if s.allowOK {
 		s.allow = makeForm(c.Args, false)
+		if g := e.plainGit(c); g != nil {
+			s.allow = makeForm(g.Args, false) // judged as plain git in the project
+		}
 	}
 	return s
+}
+
+// substOnlyFrom reports whether every dynamic word of c from index i on is
+// built by command substitutions only (shellparse.Word.SubstOnly): their
+// commands are judged as parts of their own, and an allow rule matches
+// such a word only where its final `*` covers it (coversAll).
+func substOnlyFrom(c *shellparse.Command, i int) bool {
+	for _, w := range c.Args[min(i, len(c.Args)):] {
+		if w.Dynamic && !w.SubstOnly {
+			return false
+		}
+	}
+	return true
 }
 
 func (e *evaluation) fileSubject(p *part, kind ruleKind) *subject {
@@ -454,6 +470,9 @@ func (m *bashMatcher) match(s *subject, eff Effect) bool {
 		if !s.allowOK || s.trailArgs && !m.endsWild {
 			return false
 		}
+		if s.allow.dyn {
+			return m.all || m.coversAll(&s.allow)
+		}
 		return m.all || m.matchForm(&s.allow)
 	}
 	if m.all {
@@ -475,6 +494,34 @@ func (m *bashMatcher) matchForm(f *form) bool {
 		return overlap(m.toks, f.toks) || m.trail != nil && overlap(m.trail, f.toks)
 	}
 	return glob(m.toks, f.toks) || m.trail != nil && glob(m.trail, f.toks)
+}
+
+// coversAll reports whether the pattern matches every text the form can
+// stand for, whatever its dynamic words turn out to be: the words before
+// the first dynamic one are matched by the pattern up to a final `*`
+// (`Bash(git commit *)` covers `git commit -m "$(cat <<'EOF' ...)"`, and
+// so does `Bash(git commit -m *)`; `Bash(git commit -m * --amend)` does
+// not, since the message could end anywhere).
+func (m *bashMatcher) coversAll(f *form) bool {
+	if m.first != "" && f.first != m.first {
+		return false
+	}
+	first := slices.Index(f.toks, tokStar)
+	if first < 0 {
+		return glob(m.toks, f.toks) || m.trail != nil && glob(m.trail, f.toks)
+	}
+	for _, p := range [][]int32{m.toks, m.trail} {
+		if len(p) == 0 || p[len(p)-1] != tokStar {
+			continue
+		}
+		head := p[:len(p)-1]
+		for k := 0; k <= first; k++ {
+			if glob(head, f.toks[:k]) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // glob reports whether s (no tokStar) matches the pattern p, where tokStar

@@ -134,7 +134,39 @@ func configDanger(e *evaluation, p *part) verdict {
 // rulesLayer (5) answers from the first configuration layer with a matching
 // rule.
 func rulesLayer(e *evaluation, p *part) verdict {
-	return e.ruleVerdict(p, Allow, Ask, Deny)
+	if v := e.ruleVerdict(p, Allow, Ask, Deny); v.ok {
+		return v
+	}
+	return e.coveredArgument(p)
+}
+
+// coveredArgument allows a word that was only guessed to be a file
+// (shellparse.FileEffect.Guess) and is built by command substitutions
+// alone, when the allow rule that allows its command covers it: the
+// message of `git commit -m "$(cat <<'EOF' ... EOF)"` under
+// `Bash(git commit *)` is not a path (anthropics/claude-code#31373). The
+// substitution's commands are parts of their own.
+func (e *evaluation) coveredArgument(p *part) verdict {
+	if p.cmd != nil || !p.guess || !p.substOnly || p.script == nil || p.index < 0 || p.index >= len(p.script.Commands) {
+		return verdict{}
+	}
+	c := &p.script.Commands[p.index]
+	cp := part{subject: commandText(c), offset: c.Offset, category: CatCommand, script: p.script, index: p.index,
+		cmd: c, dir: p.dir, dynamic: c.DirDynamic, tool: ToolBash}
+	v := e.ruleVerdict(&cp, Allow)
+	if !v.ok {
+		return verdict{}
+	}
+	v.message = "the argument " + clipText(p.path, 40) + " is built by commands judged on their own, and " + v.message + " covers it"
+	return v
+}
+
+// clipText shortens s to at most n bytes for a message.
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
 }
 
 // ruleVerdict finds the rule that decides p (design §6: the first layer

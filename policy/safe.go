@@ -57,7 +57,11 @@ func safeLayer(e *evaluation, p *part) verdict {
 	}
 	// The table first: it is cheap, and most commands that are not safe
 	// stop there without a PATH lookup.
-	if !c.Bare() || !safeCommand(c) || !e.resolvesOutsideRoots(c.Args[0].Text) {
+	sc := c
+	if g := e.plainGit(c); g != nil {
+		sc = g // `cd DIR && git diff`, `git -C DIR status` in the same repository
+	}
+	if !c.Bare() || !safeCommand(sc) || !e.resolvesOutsideRoots(c.Args[0].Text) {
 		return verdict{}
 	}
 	return e.safeUnlessRule(p, "safe.read_only", c.Name()+" only reads")

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gatekeep/gatekeep/shellparse"
@@ -55,6 +56,8 @@ func Suggest(cfg *Config, req Request, root, home, localFile string) Suggestion 
 		switch {
 		case d.Effect == Allow:
 			continue
+		case p.cmd == nil && p.guess && p.substOnly && d.Layer == LayerMode:
+			continue // covered by the rule for its command (coveredArgument)
 		case d.Effect == Deny:
 			return Suggestion{Unavailable: fmt.Sprintf("part of the call is denied (%s), so no rule can allow it", d.Code)}
 		case d.Layer == LayerSandbox:
@@ -115,7 +118,7 @@ func (e *evaluation) ruleFor(p *part) (string, string) {
 		return tool + "(" + escapeGlob(filepath.ToSlash(real)) + ")", ""
 	}
 	c := p.cmd
-	if c.Unknown != "" || c.StdinCode || c.TrailingArgs || !c.Bare() || c.HasDynamic(0) || p.dynamic {
+	if c.Unknown != "" || c.StdinCode || c.TrailingArgs || !c.Bare() || !substOnlyFrom(c, 1) || p.dynamic {
 		return "", "the command is only known at run time, so no rule can describe it"
 	}
 	if why := e.notSafeContext(c); why != "" {
@@ -124,6 +127,9 @@ func (e *evaluation) ruleFor(p *part) (string, string) {
 	argv := c.Argv()
 	name := argv[0]
 	if exactOnly[name] || shellparse.IsShell(name) || shellparse.IsInterpreter(name) || c.IsWrapper() {
+		if c.HasDynamic(1) {
+			return "", "the command's code or arguments are only known at run time, so no rule can describe it"
+		}
 		return "Bash(" + patternWords(argv) + ")", ""
 	}
 	keep := 1
@@ -132,6 +138,11 @@ func (e *evaluation) ruleFor(p *part) (string, string) {
 		if len(argv) > 2 && containsString(subcommandDepth[name], argv[1]) && isSubcommand(argv[2]) {
 			keep = 3
 		}
+	}
+	if slices.ContainsFunc(c.Args[1:keep], func(w shellparse.Word) bool { return w.Dynamic }) {
+		// A word built by a substitution is covered only by a final `*`
+		// before it (coversAll).
+		return "", "the command is only known at run time, so no rule can describe it"
 	}
 	if keep == len(argv) {
 		return "Bash(" + patternWords(argv) + " *)", ""

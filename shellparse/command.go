@@ -18,6 +18,12 @@ type Word struct {
 	// Offset is the byte offset of the word in Script.Source. Words that come
 	// from re-parsed text (`bash -c '...'`) carry the offset of the outer word.
 	Offset int
+	// SubstOnly is set on a dynamic word whose only dynamic parts are
+	// command substitutions inside double quotes (`"$(cat <<'EOF' ...
+	// EOF)"`, "v`date`"): it is one argument holding the output of
+	// commands that are judged on their own, not a variable, a glob, a
+	// brace list, or an unquoted substitution split into words.
+	SubstOnly bool
 }
 
 // Assign is a `NAME=value` assignment: leading a simple command, given to a

@@ -16,15 +16,18 @@ func (p *parser) word(w *syntax.Word) Word {
 	}
 	out := Word{Offset: p.off(w.Pos())}
 	var sb strings.Builder
+	other := false // a dynamic part that is not a command substitution
 	for i, part := range w.Parts {
 		switch part := part.(type) {
 		case *syntax.Lit:
 			s := part.Value
 			if i == 0 && strings.HasPrefix(s, "~") {
+				dyn := out.Dynamic
 				s, out.Dynamic = p.tilde(s, len(w.Parts) > 1, out.Dynamic)
+				other = other || out.Dynamic && !dyn
 			}
 			if hasGlobMeta(s, i < len(w.Parts)-1) {
-				out.Dynamic = true
+				out.Dynamic, other = true, true
 			}
 			sb.WriteString(unescapeUnquoted(s))
 		case *syntax.SglQuoted:
@@ -42,20 +45,30 @@ func (p *parser) word(w *syntax.Word) Word {
 				default:
 					s, dyn := p.dynamicPart(dp)
 					out.Dynamic = out.Dynamic || dyn
+					other = other || dyn && !isCmdSubst(dp)
 					sb.WriteString(s)
 				}
 			}
 		default:
+			// Unquoted, a substitution's output is split into words and
+			// globbed: it is no single known argument.
 			s, dyn := p.dynamicPart(part)
 			out.Dynamic = out.Dynamic || dyn
+			other = other || dyn
 			sb.WriteString(s)
 		}
 	}
 	if !out.Dynamic && hasBraceExp(w) {
 		out.Dynamic = true // brace expansion: {a,b} or {1..3}
 	}
+	out.SubstOnly = out.Dynamic && !other && !hasBraceExp(w)
 	out.Text = sb.String()
 	return out
+}
+
+func isCmdSubst(part syntax.WordPart) bool {
+	_, ok := part.(*syntax.CmdSubst)
+	return ok
 }
 
 // dynamicPart renders a part that needs run time to be known. Only a plain
