@@ -34,18 +34,23 @@ func (a *app) hookCmd() *cobra.Command {
 chain as check for that tool call, and answer in the agent's own dialect.
 It never prompts.
 
-  gatekeep hook claude    Claude Code PreToolUse
+  gatekeep hook claude    Claude Code PreToolUse and PreSkillShellCommand
   gatekeep hook codex     Codex CLI PreToolUse
   gatekeep hook gemini    Gemini CLI BeforeTool
   gatekeep hook print AGENT
                           print the settings snippet that installs the hook
 
 An allow is given only when gatekeep itself allowed the call (the safe
-list, an allow rule, the plan exception); when only the mode's fallback
-would allow it, the hook gives no opinion and the agent's own permission
-flow runs. Any failure (unreadable or oversized input, a missing field, a
-config error) exits 2 with a one-line reason on stderr, which every one of
-these agents treats as a block.`,
+list, an allow rule, the plan exception), with the checked real path for a
+file tool; when only the mode's fallback would allow it, the hook gives no
+opinion and the agent's own permission flow runs. The permission mode the
+agent reports only tightens gatekeep's own ([hooks] trust_agent_mode in the
+managed or user config lets it loosen): when gatekeep's fallback asks and
+the agent would not ask by itself, Claude Code and Gemini CLI are told to
+ask and Codex gets a deny naming the rule that would allow the call. Any
+failure (unreadable or oversized input, a missing field, a config error)
+exits 2 with a one-line reason on stderr, which every one of these agents
+treats as a block. gatekeep doctor AGENT checks the set-up.`,
 		// An unknown agent reaches here: it must block, not exit 64.
 		RunE: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {

@@ -87,3 +87,88 @@ func TestThousandRulesLoad(t *testing.T) {
 		t.Errorf("rule 500: %v", d)
 	}
 }
+
+// TestMCPServerRules: mcp__server and mcp__server__* match every tool of
+// that server, mcp__server__prefix* a prefix, mcp__server__tool one tool;
+// malformed MCP names are config errors (issue 13, item 6).
+func TestMCPServerRules(t *testing.T) {
+	for _, c := range []struct {
+		rule, tool string
+		want       bool
+	}{
+		{"mcp__github", "mcp__github__create_issue", true},
+		{"mcp__github", "mcp__github__list_issues", true},
+		{"mcp__github", "mcp__gitlab__create_issue", false},
+		{"mcp__github", "mcp__githubx__create_issue", false},
+		{"mcp__github__*", "mcp__github__create_issue", true},
+		{"mcp__github__*", "mcp__github", false},
+		{"mcp__github__create*", "mcp__github__create_issue", true},
+		{"mcp__github__create*", "mcp__github__list_issues", false},
+		{"mcp__github__create_issue", "mcp__github__create_issue", true},
+		{"mcp__github__create_issue", "mcp__github__create_issues", false},
+		{"mcp__my_server", "mcp__my_server__t", true},
+		{"mcp__github", "WebFetch", false},
+	} {
+		v := newCfgEnv(t)
+		v.write(v.paths.User, fmt.Sprintf("[[rule]]\ndeny = %q\n", c.rule))
+		cfg := v.config(v.load(), ModeDefault)
+		d := Evaluate(cfg, Request{Tool: c.tool, Category: CatCommand, Cwd: v.root})
+		if got := d.Code == "rule.deny"; got != c.want {
+			t.Errorf("deny %s on %s: %s, want match %v", c.rule, c.tool, d.Code, c.want)
+		}
+	}
+	for _, bad := range []string{"mcp__github*", "mcp__*", "mcp__", "mcp__github__*x", "mcp__github__**", "mcp__github(x)", "mcp__github__*(x)"} {
+		v := newCfgEnv(t)
+		v.write(v.paths.User, fmt.Sprintf("[[rule]]\nallow = %q\n", bad))
+		if _, err := Load(v.opts()); err == nil {
+			t.Errorf("%s: no config error", bad)
+		}
+	}
+	v := newCfgEnv(t)
+	v.write(v.paths.User, "[[rule]]\nallow = \"mcp__github__*(*)\"\n")
+	if _, err := Load(v.opts()); err != nil {
+		t.Errorf("mcp__github__*(*): %v", err)
+	}
+}
+
+// TestAgentModeTightens: the agent's mode (Config.AgentMode) only
+// tightens gatekeep's own, category by category; plan from either applies
+// (issue 13, item 1).
+func TestAgentModeTightens(t *testing.T) {
+	for _, c := range []struct {
+		own, agent Mode
+		cat        Category
+		want       Effect
+	}{
+		{ModeDefault, ModeBypass, CatWrite, Ask},
+		{ModeDefault, ModeBypass, CatCommand, Ask},
+		{ModeDefault, ModeBypass, CatRead, Allow},
+		{ModeAcceptEdits, ModeDefault, CatWrite, Ask},
+		{ModeAcceptEdits, ModeAcceptEdits, CatWrite, Allow},
+		{ModeBypass, ModeDefault, CatCommand, Ask},
+		{ModeBypass, ModeBypass, CatCommand, Allow},
+		{ModeDefault, ModePlan, CatWrite, Deny},
+		{ModeCustom, ModePlan, CatRead, Ask},
+		{ModeCustom, ModePlan, CatWrite, Deny},
+		{ModeDefault, "", CatWrite, Ask},
+		{ModeAcceptEdits, "", CatWrite, Allow},
+	} {
+		cfg := &Config{Mode: c.own, AgentMode: c.agent}
+		if got, _ := cfg.fallback(c.cat); got != c.want {
+			t.Errorf("own %s, agent %q, %s: %s, want %s", c.own, c.agent, c.cat, got, c.want)
+		}
+	}
+	// A dynamic path is allowed by the fallback only when both are bypass.
+	cfg := &Config{Mode: ModeBypass, AgentMode: ModeDefault}
+	if cfg.bypassing() {
+		t.Error("bypassing with an agent in default mode")
+	}
+	// plan from the agent keeps allow rules from opening writes.
+	v := newCfgEnv(t)
+	v.write(v.paths.User, "[[rule]]\nallow = \"Write(**)\"\n")
+	pc := v.config(v.load(), ModeDefault)
+	pc.AgentMode = ModePlan
+	if d := Evaluate(pc, Request{Tool: ToolWrite, Path: "notes.md", Cwd: v.root}); d.Effect != Deny {
+		t.Errorf("an allow rule opened a write in the agent's plan mode: %s", d)
+	}
+}
