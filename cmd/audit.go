@@ -30,10 +30,10 @@ type auditRecord struct {
 	Rule      *policy.RuleRef `json:"rule,omitempty"`
 }
 
-// maxAuditLine is the longest audit line, newline included. Lines up to
-// PIPE_BUF (4096 on Linux) are written atomically even where the log is a
-// pipe or FIFO; on a regular file, O_APPEND and one write per line keep
-// concurrent writers from interleaving.
+// maxAuditLine is the longest audit line, newline included. The log is a
+// regular file (a FIFO or device is refused: it could block every call);
+// O_APPEND and one write per line keep concurrent writers from
+// interleaving.
 const maxAuditLine = 4000
 
 // truncMarker ends an input that was cut to fit maxAuditLine.
@@ -55,6 +55,13 @@ func appendAudit(path string, rec auditRecord) error {
 	f, err := os.OpenFile(path, auditOpenFlags, 0o600)
 	if err != nil {
 		return fmt.Errorf("opening the audit log: %w", err)
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		if err == nil {
+			err = policy.ErrNotRegular
+		}
+		return fmt.Errorf("opening the audit log %s: %w", path, err)
 	}
 	_, werr := f.Write(line)
 	cerr := f.Close()

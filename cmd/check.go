@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"text/tabwriter"
 	"time"
@@ -81,7 +80,11 @@ type batchLine struct {
 func (a *app) batch(name string) error {
 	var in io.Reader = a.stdin
 	if name != "-" {
-		f, err := os.Open(name)
+		// Never blocks: a FIFO or device is refused (a pipe is read as -).
+		f, err := policy.OpenRegular(name)
+		if errors.Is(err, policy.ErrNotRegular) {
+			return withCode(ExitUsage, fmt.Errorf("the batch file %s is not a regular file: give - to read a pipe on stdin", name))
+		}
 		if err != nil {
 			return withCode(ExitUsage, fmt.Errorf("opening the batch file: %w", err))
 		}

@@ -55,7 +55,7 @@ func (a *app) readCmd(check bool) *cobra.Command {
 					return a.fileFail(fileErrCode(err), args[0], err)
 				}
 				defer f.Close()
-				if _, err := io.Copy(a.stdout, f); err != nil {
+				if _, err := io.Copy(a.rawStdout, f); err != nil {
 					return a.fileFail("file.io", args[0], err)
 				}
 				return nil

@@ -8,12 +8,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
+	"strconv"
+	"time"
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
 	"github.com/gatekeep/gatekeep/policy"
+	"github.com/gatekeep/gatekeep/prompt"
 )
 
 // maxHookInput is the largest hook payload read from stdin (4 MiB). A
@@ -84,6 +86,7 @@ treats as a block. gatekeep doctor AGENT checks the set-up.`,
 				if len(args) > 0 {
 					return hookFail(fmt.Errorf("hook %s takes no arguments", d.name))
 				}
+				a.hookMode = true
 				return a.runHook(d)
 			},
 		})
@@ -111,36 +114,79 @@ type hookPayload struct {
 	mcpServer, mcpTool string
 }
 
-// runHook decides one hook call for dialect d.
-func (a *app) runHook(d *dialect) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = hookFail(fmt.Errorf("internal error, the call is blocked: %v", r))
+// hookDeadline is how long a hook call may take before it blocks: below
+// the 30 s timeout `hook print` writes into every agent's settings, since an
+// agent lets a call through when its hook times out.
+// GATEKEEP_HOOK_DEADLINE (a Go duration) changes it.
+const hookDeadline = 20 * time.Second
+
+// runHook decides one hook call for dialect d. The whole decision, from
+// reading stdin to the answer, runs under hookDeadline; running out blocks
+// the call (exit 2). The answer is written only here, after the decision
+// returned, so a late decision can never write over a block.
+func (a *app) runHook(d *dialect) error {
+	deadline := hookDeadline
+	if v := os.Getenv("GATEKEEP_HOOK_DEADLINE"); v != "" {
+		dl, err := time.ParseDuration(v)
+		if err != nil || dl <= 0 {
+			return hookFail(fmt.Errorf("GATEKEEP_HOOK_DEADLINE=%s is not a positive duration", strconv.Quote(v)))
 		}
+		deadline = dl
+	}
+	type result struct {
+		ans  hookAnswer
+		none bool // not a pre-tool event: say nothing
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- result{err: hookFail(fmt.Errorf("internal error, the call is blocked: %v", r))}
+			}
+		}()
+		ans, none, err := a.decideHook(d)
+		done <- result{ans, none, err}
 	}()
+	timer := time.NewTimer(deadline)
+	defer timer.Stop()
+	select {
+	case r := <-done:
+		if r.err != nil || r.none {
+			return r.err
+		}
+		return d.write(a, r.ans)
+	case <-timer.C:
+		return hookFail(fmt.Errorf("the decision took longer than %s, so the call is blocked", deadline))
+	}
+}
+
+// decideHook reads and decides one hook call. none is set for an event
+// the dialect does not decide.
+func (a *app) decideHook(d *dialect) (ans hookAnswer, none bool, err error) {
 	data, err := readHookInput(a.stdin)
 	if err != nil {
-		return hookFail(err)
+		return ans, false, hookFail(err)
 	}
 	p, err := parseHookPayload(data)
 	if err != nil {
-		return hookFail(err)
+		return ans, false, hookFail(err)
 	}
 	if !d.handles(p.event) {
 		// Not a pre-tool event: gatekeep has nothing to decide, and says
 		// nothing, which allows nothing that was not asked about.
-		return nil
+		return ans, true, nil
 	}
 	if err := p.checkPreTool(); err != nil {
-		return hookFail(err)
+		return ans, false, hookFail(err)
 	}
 	m, err := hookRequests(p)
 	if err != nil {
-		return hookFail(err)
+		return ans, false, hookFail(err)
 	}
 	c, err := a.hookConfig(p)
 	if err != nil {
-		return hookFail(err)
+		return ans, false, hookFail(err)
 	}
 	c.m, c.reqs, c.payload = m, m.reqs, p
 	c.dec, c.positive, c.decs = evaluateAll(c.cfg, m.reqs)
@@ -148,12 +194,12 @@ func (a *app) runHook(d *dialect) (err error) {
 		c.dec, c.positive = opaqueDecision(c.dec), false
 		c.decs = []policy.Decision{c.dec}
 	}
-	ans := answerFor(d, c)
+	ans = answerFor(d, c)
 	ans.event = p.event
 	if err := a.auditHook(d.name, p, c.dec, ans); err != nil && ans.kind != answerDeny {
-		return hookFail(fmt.Errorf("cannot write the audit log, so the call is blocked: %w", err))
+		return ans, false, hookFail(fmt.Errorf("cannot write the audit log, so the call is blocked: %w", err))
 	}
-	return d.write(a, ans)
+	return ans, false, nil
 }
 
 // readHookInput reads all of stdin, at most maxHookInput bytes.
@@ -394,10 +440,11 @@ func positivelyAllowed(d policy.Decision) bool {
 	return d.Effect == policy.Allow && d.Explicit
 }
 
-// oneLineReason makes text fit on one line for stderr and JSON reasons.
+// oneLineReason makes text fit on one line for stderr and JSON reasons,
+// with control and invisible characters shown as escapes (prompt.RenderLine):
+// an agent shows the reason on its own terminal.
 func oneLineReason(s string) string {
-	s = strings.ReplaceAll(s, "\r", "")
-	s = strings.ReplaceAll(s, "\n", `\n`)
+	s = prompt.RenderLine(s)
 	const max = 2000
 	if len(s) > max {
 		cut := max

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gatekeep/gatekeep/policy"
 	"github.com/gatekeep/gatekeep/shellparse"
@@ -233,5 +234,13 @@ func TestCodexHookHash(t *testing.T) {
 	canonicalJSON(&b, map[string]any{"b": []any{"x\"\\\n\x01<é>"}, "a": int64(1), "c": true})
 	if got, want := b.String(), `{"a":1,"b":["x\"\\\n\u0001<é>"],"c":true}`; got != want {
 		t.Errorf("canonicalJSON = %s, want %s", got, want)
+	}
+}
+
+// The hook's own deadline is below the timeout `hook print` gives every
+// agent, which lets a call through when it runs out.
+func TestHookDeadlineBelowAgentTimeout(t *testing.T) {
+	if hookDeadline >= hookTimeout*time.Second {
+		t.Errorf("hookDeadline %v is not below the agents' hook timeout %ds", hookDeadline, hookTimeout)
 	}
 }

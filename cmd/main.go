@@ -4,6 +4,7 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,15 +14,23 @@ import (
 // Main runs gatekeep with the process's arguments and streams and returns
 // the exit status. It is the only entry point; only main.go exits.
 func Main() int {
-	return Run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	var stdout io.Writer = os.Stdout
+	if stdoutIsNull() {
+		stdout = nullStdout{os.Stdout}
+	}
+	return Run(os.Args[1:], os.Stdin, stdout, os.Stderr)
 }
+
+// nullStdout is a stdout that is the null device, or was closed by the
+// caller (see stdoutIsNull): a hook answer written there is lost.
+type nullStdout struct{ io.Writer }
 
 // Run runs gatekeep with the given arguments and streams. A panic anywhere
 // becomes a deny line on stderr and ExitInternal: nothing runs.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
-			writeJSONLine(stderr, denyLine{Source: "gatekeep", Version: SchemaVersion, Effect: "deny",
+			writeJSONLine(safeWriter{stderr}, denyLine{Source: "gatekeep", Version: SchemaVersion, Effect: "deny",
 				Layer: "internal", Code: "internal.panic", Message: fmt.Sprintf("gatekeep failed and ran nothing: %v", r), Offset: -1})
 			if os.Getenv("GATEKEEP_DEBUG") != "" {
 				fmt.Fprintf(stderr, "%s\n", debug.Stack())
@@ -29,7 +38,11 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			code = ExitInternal
 		}
 	}()
-	a := newApp(stdin, stdout, stderr)
+	out := &errWriter{w: stdout}
+	_, out.null = stdout.(nullStdout)
+	stderr = safeWriter{stderr}
+	a := newApp(stdin, safeWriter{out}, stderr)
+	a.rawStdout = out
 	root := a.rootCmd()
 	root.SetArgs(args)
 	err := root.Execute()
@@ -39,6 +52,25 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		if code == ExitUsage {
 			fmt.Fprintln(stderr, "run 'gatekeep --help' for usage")
 		}
+	}
+	if out.err == nil && out.null && out.n > 0 && a.hookMode {
+		out.err = errors.New("stdout is closed or /dev/null")
+	}
+	if out.err != nil {
+		// What was decided never reached the caller: never exit as if it
+		// had. A hook blocks; anything else is an internal error.
+		switch {
+		case a.hookMode && code == ExitHookBlock && !silent:
+			// hookFail said so already.
+		case a.hookMode:
+			fmt.Fprintf(stderr, "gatekeep: cannot write the answer on stdout (%v), so the call is blocked\n", out.err)
+		default:
+			fmt.Fprintf(stderr, "gatekeep: cannot write to stdout: %v\n", out.err)
+		}
+		if a.hookMode {
+			return ExitHookBlock
+		}
+		return ExitInternal
 	}
 	return code
 }

@@ -18,7 +18,9 @@ var Version = "0.1.0-dev"
 // app holds the global options and the streams of one run.
 type app struct {
 	stdin          io.Reader
-	stdout, stderr io.Writer
+	stdout, stderr io.Writer // both escape control characters (safeWriter)
+	rawStdout      io.Writer // stdout as it is, for file contents (read)
+	hookMode       bool      // a hook runs: every failure blocks (exit 2)
 
 	mode           string
 	root           string
@@ -37,7 +39,7 @@ type app struct {
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
-	return &app{stdin: stdin, stdout: stdout, stderr: stderr}
+	return &app{stdin: stdin, stdout: stdout, stderr: stderr, rawStdout: stdout}
 }
 
 func (a *app) rootCmd() *cobra.Command {

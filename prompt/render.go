@@ -47,6 +47,18 @@ func Render(s string) string {
 	return render(s, false).String()
 }
 
+// RenderLine is Render for text that must stay on one line (an error, a
+// path, a message in a log line): a newline is shown as \n as well.
+func RenderLine(s string) string {
+	return render(s, true).String()
+}
+
+// Hidden reports whether Render shows the rune c (at or above U+0080) as
+// an escape: a C1 control, a format character, a separator other than the
+// ASCII space, a private-use or unassigned code point, or a printable rune
+// that draws nothing.
+func Hidden(c rune) bool { return hidden(c) }
+
 // RenderFlagged is Render that also reports whether the result differs from
 // s in a way a person must be told about: a hidden or control character was
 // escaped, or blank lines or spaces were collapsed. Tabs shown as \t alone

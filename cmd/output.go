@@ -1,0 +1,115 @@
+package cmd
+
+import (
+	"io"
+	"unicode/utf8"
+
+	"github.com/gatekeep/gatekeep/prompt"
+)
+
+// errWriter remembers the first error of the writer under it, so that a
+// lost answer (stdout on a full disk, a closed pipe) fails the run: check
+// exits 70 and a hook blocks (exit 2) instead of exiting 0 with nothing
+// said (see Run).
+type errWriter struct {
+	w    io.Writer
+	err  error
+	n    int  // bytes written
+	null bool // w is the null device, or a stdout the caller closed
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	e.n += n
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	if err != nil {
+		e.err = err
+	}
+	return n, err
+}
+
+// safeWriter makes every line gatekeep prints inert on a terminal: text
+// from the input (a command, a path, the cwd of a hook payload) may hold
+// escape sequences. Newlines and tabs pass; other C0 controls and invalid
+// UTF-8 bytes are shown as \xNN; DEL, C1 controls and the invisible or
+// format runes prompt.Hidden names as \uXXXX. A JSON line never holds a
+// raw C0 control or invalid UTF-8 (encoding/json escapes them), and \uXXXX
+// is a JSON escape of the same rune, so JSON stays valid and equal.
+type safeWriter struct{ w io.Writer }
+
+func (s safeWriter) Write(p []byte) (int, error) {
+	if clean(p) {
+		return s.w.Write(p)
+	}
+	if _, err := s.w.Write(escapeOutput(p)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// clean: p is printable ASCII, newlines and tabs only (the common case).
+func clean(p []byte) bool {
+	for _, c := range p {
+		if (c < 0x20 && c != '\n' && c != '\t') || c >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+const hexdigits = "0123456789abcdef"
+
+func escapeOutput(p []byte) []byte {
+	out := make([]byte, 0, len(p)+16)
+	for i := 0; i < len(p); {
+		c := p[i]
+		switch {
+		case c == '\n' || c == '\t' || (c >= 0x20 && c < 0x7f):
+			out = append(out, c)
+			i++
+			continue
+		case c < 0x20:
+			out = append(out, '\\', 'x', hexdigits[c>>4], hexdigits[c&0xf])
+			i++
+			continue
+		case c == 0x7f:
+			out = append(out, `\u007f`...)
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(p[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			out = append(out, '\\', 'x', hexdigits[c>>4], hexdigits[c&0xf])
+			i++
+			continue
+		case prompt.Hidden(r):
+			out = appendU(out, r)
+		default:
+			out = append(out, p[i:i+size]...)
+		}
+		i += size
+	}
+	return out
+}
+
+// appendU appends r as \uXXXX, a UTF-16 surrogate pair above U+FFFF, as
+// JSON spells it.
+func appendU(out []byte, r rune) []byte {
+	u := func(v rune) {
+		out = append(out, '\\', 'u', hexdigits[v>>12&0xf], hexdigits[v>>8&0xf], hexdigits[v>>4&0xf], hexdigits[v&0xf])
+	}
+	if r > 0xffff {
+		r -= 0x10000
+		u(0xd800 + r>>10)
+		u(0xdc00 + r&0x3ff)
+		return out
+	}
+	u(r)
+	return out
+}

@@ -1,0 +1,36 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+)
+
+func TestSafeWriter(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"plain\ttext\n", "plain\ttext\n"},
+		{"a\x1b[2Jb\x07\x00\r\n", `a\x1b[2Jb\x07\x00\x0d` + "\n"},
+		{"del\x7f c1\u009b bidi\u202e zw\u200b", `del\u007f c1\u009b bidi\u202e zw\u200b`},
+		{"é 日本 🙂", "é 日本 🙂"},
+		{"tag\U000E0041", `tag\udb40\udc41`},
+		{"bad\xff", `bad\xff`},
+	} {
+		var b bytes.Buffer
+		n, err := safeWriter{&b}.Write([]byte(tt.in))
+		if err != nil || n != len(tt.in) || b.String() != tt.want {
+			t.Errorf("%q: wrote %q (%d, %v), want %q", tt.in, b.String(), n, err, tt.want)
+		}
+	}
+	// A JSON line stays valid JSON with the same value.
+	v := map[string]string{"c": "x\x1b\x7f\u009b\u202e\U000E0041y"}
+	line, _ := json.Marshal(v)
+	var b bytes.Buffer
+	safeWriter{&b}.Write(line)
+	var back map[string]string
+	if err := json.Unmarshal(b.Bytes(), &back); err != nil || back["c"] != v["c"] {
+		t.Errorf("%s: %v, %q", b.String(), err, back["c"])
+	}
+	if bytes.ContainsAny(b.Bytes(), "\x1b\x7f") || bytes.Contains(b.Bytes(), []byte("\u202e")) {
+		t.Errorf("raw controls left: %q", b.String())
+	}
+}
