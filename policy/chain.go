@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gatekeep/gatekeep/pathguard"
@@ -370,20 +371,27 @@ func (e *evaluation) shellParts() ([]part, Decision, bool) {
 			if fe.Access == shellparse.Write {
 				cat, tool = CatWrite, ToolWrite
 			}
-			fp := part{subject: fe.Path.Text, offset: fe.Path.Offset, category: cat, access: fe.Access,
-				path: fe.Path.Text, dynamic: fe.Path.Dynamic || c.DirDynamic || c.AfterLink, dir: dir, tool: tool, script: script, index: i,
-				cmd: nil, literal: !fe.Path.Dynamic, guess: fe.Guess, substOnly: fe.Path.SubstOnly}
-			if c.AfterLink && !fe.Path.Dynamic {
-				// The path is checked before the script runs; a link made
-				// earlier in it can send the access anywhere.
-				fp.why = "a link made earlier in this command can redirect " + fe.Path.Text + ", so where it lands is only known at run time"
-			}
-			parts = append(parts, fp)
-			if fe.Recursive && fe.Access == shellparse.Read {
-				parts[len(parts)-1].tree = &fe
-			}
-			if fe.Tracked {
-				parts[len(parts)-1].tracked = true
+			// A relative path is judged in every directory the command
+			// may run in (a cd before it may have failed or not run).
+			for j, d := range fileDirs(e.cwd, c, fe.Path.Text) {
+				fp := part{subject: fe.Path.Text, offset: fe.Path.Offset, category: cat, access: fe.Access,
+					path: fe.Path.Text, dynamic: fe.Path.Dynamic || c.DirDynamic || c.AfterLink, dir: d, tool: tool, script: script, index: i,
+					cmd: nil, literal: !fe.Path.Dynamic, guess: fe.Guess, substOnly: fe.Path.SubstOnly}
+				if c.AfterLink && !fe.Path.Dynamic {
+					// The path is checked before the script runs; a link made
+					// earlier in it can send the access anywhere.
+					fp.why = "a link made earlier in this command can redirect " + fe.Path.Text + ", so where it lands is only known at run time"
+				}
+				if j > 0 && fp.why == "" {
+					fp.why = "the directory changes before this command may not have happened, so " + fe.Path.Text + " may be opened from " + d
+				}
+				parts = append(parts, fp)
+				if fe.Recursive && fe.Access == shellparse.Read {
+					parts[len(parts)-1].tree = &fe
+				}
+				if fe.Tracked {
+					parts[len(parts)-1].tracked = true
+				}
 			}
 		}
 	}
@@ -412,6 +420,27 @@ func commandText(c *shellparse.Command) string {
 		return shellparse.JoinArgv(c.Argv())
 	}
 	return c.Text
+}
+
+// fileDirs is where a path a command names may be opened from: for a
+// relative path, every directory the command may run in (Command.Dirs),
+// made absolute against cwd; for an absolute one, the first.
+func fileDirs(cwd string, c *shellparse.Command, path string) []string {
+	dirs := c.Dirs()
+	if filepath.IsAbs(path) || strings.HasPrefix(path, "~") || len(dirs) == 1 {
+		dirs = dirs[:1]
+	}
+	out := make([]string, 0, len(dirs))
+	for _, d := range dirs {
+		a := cwd
+		if d != "" {
+			a = joinPath(cwd, d)
+		}
+		if !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 func joinPath(cwd, dir string) string {

@@ -58,17 +58,23 @@ func findDangerIn(s *shellparse.Script, i int, home, cwd string, facts *scriptFa
 	if s == nil || i < 0 || i >= len(s.Commands) {
 		return nil
 	}
-	x := newDangerCtx(s, i, home, cwd)
-	x.facts = facts
-	for _, r := range dangerTable {
-		if !r.appliesTo(x.name) {
-			continue
+	// The command is judged in every directory it may run in.
+	for _, d := range s.Commands[i].Dirs() {
+		x := newDangerCtx(s, i, home, cwd, d)
+		x.facts = facts
+		for _, r := range dangerTable {
+			if !r.appliesTo(x.name) {
+				continue
+			}
+			if what, ok := r.check(x); ok {
+				return &finding{code: r.code, message: fmt.Sprintf(r.msg, what)}
+			}
 		}
-		if what, ok := r.check(x); ok {
-			return &finding{code: r.code, message: fmt.Sprintf(r.msg, what)}
+		if f := findDangerShapes(x); f != nil {
+			return f
 		}
 	}
-	return findDangerShapes(x)
+	return nil
 }
 
 // dangerRule is one entry of the danger table.
@@ -206,7 +212,9 @@ type dangerCtx struct {
 	facts *scriptFacts
 }
 
-func newDangerCtx(s *shellparse.Script, i int, home, cwd string) *dangerCtx {
+// newDangerCtx is the context of the command at index i of s, run in dir
+// (one of its Dirs).
+func newDangerCtx(s *shellparse.Script, i int, home, cwd, dir string) *dangerCtx {
 	c := &s.Commands[i]
 	x := &dangerCtx{s: s, i: i, c: c, name: commandName(c)}
 	if path.IsAbs(home) {
@@ -214,10 +222,10 @@ func newDangerCtx(s *shellparse.Script, i int, home, cwd string) *dangerCtx {
 	}
 	switch {
 	case c.DirDynamic:
-	case path.IsAbs(c.Dir):
-		x.dir = path.Clean(c.Dir)
+	case path.IsAbs(dir):
+		x.dir = path.Clean(dir)
 	case path.IsAbs(cwd):
-		x.dir = path.Join(cwd, c.Dir)
+		x.dir = path.Join(cwd, dir)
 	}
 	return x
 }

@@ -805,8 +805,13 @@ func gitHere(dir string) bool {
 // GIT_WORK_TREE, GIT_CONFIG_* choose another repository or config; the
 // safe layer refuses them as risky variables too).
 func gitContext(c *shellparse.Command) bool {
-	if c.DirDynamic || !gitHere(c.Dir) {
+	if c.DirDynamic {
 		return false
+	}
+	for _, d := range c.Dirs() {
+		if !gitHere(d) {
+			return false
+		}
 	}
 	for _, a := range c.Assigns {
 		if strings.HasPrefix(a.Name, "GIT_") {

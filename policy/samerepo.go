@@ -57,9 +57,16 @@ func (e *evaluation) plainGitIn(c *shellparse.Command) (*shellparse.Command, str
 	if there, ok := e.gitDirOf(dir); !ok || there != here {
 		return nil, ""
 	}
+	for _, d := range c.OtherDirs {
+		// A cd before it may not have run: every directory git may run
+		// in must be of the same repository (issue 11).
+		if there, ok := e.gitDirOf(joinPath(e.cwd, d)); !ok || there != here {
+			return nil, ""
+		}
+	}
 	out := *c
 	out.Args = append(args, c.Args[i:]...)
-	out.Dir = ""
+	out.Dir, out.OtherDirs = "", nil
 	return &out, dir
 }
 

@@ -137,10 +137,16 @@ type Command struct {
 	TrailingArgs bool
 
 	// Dir is the directory the command runs in, relative to the working
-	// directory of the script, as changed by earlier literal `cd` commands in
-	// the same shell ("" when unchanged). DirDynamic is set when a `cd` to a
-	// dynamic directory came before.
+	// directory of the script ("" for it) or absolute, as earlier `cd`
+	// commands of the same shell moved it: logical and cleaned, as bash's
+	// cd keeps it. When the command may run in more than one directory (a
+	// `cd` before it may have failed or not run: `cd X; cmd`, `false && cd
+	// X; cmd`, `cd X & cmd`), Dir is the first and OtherDirs holds the
+	// others; its relative paths resolve in each. DirDynamic is set when it
+	// may also run somewhere only known at run time (`cd "$X"`, `cd -P`,
+	// `cd -`, CDPATH set by the script, a loop that moves the shell).
 	Dir        string
+	OtherDirs  []string
 	DirDynamic bool
 	// Tainted lists the variables assigned, exported or unset earlier in the
 	// same shell, so that those which change what runs (PATH, LD_PRELOAD
@@ -159,6 +165,15 @@ type Command struct {
 	// UserFunc is true when the command name is a function the script
 	// defines: it runs the script's code, whatever the name says.
 	UserFunc bool
+}
+
+// Dirs returns every directory the command may run in: Dir, then
+// OtherDirs.
+func (c *Command) Dirs() []string {
+	if len(c.OtherDirs) == 0 {
+		return []string{c.Dir}
+	}
+	return append([]string{c.Dir}, c.OtherDirs...)
 }
 
 // Name is the command name with any directory removed: "rm" for `/bin/rm`,

@@ -215,21 +215,28 @@ type parser struct {
 	spans     []span
 
 	vals valueFacts // code.go
+
+	inFunc   int      // walking a function body
+	dirFuncs []string // functions that may change the caller's directory (dirs.go)
 }
 
 // shellState is what earlier commands of the same shell change for later
 // ones: the directory, tainted variables, and what is known of variables'
 // values (code.go). A subshell gets a copy.
 type shellState struct {
-	dir        string
-	dirDynamic bool
-	tainted    []string
-	numeric    []string // variables that hold a number
-	ints       []string // variables with the integer attribute
+	// ok and fail are where the shell may be after the last statement
+	// succeeded and failed (dirs.go); live is where it last could be.
+	ok, fail, live dirSet
+	physical       bool // `set -P`: every cd is physical
+	tainted        []string
+	numeric        []string // variables that hold a number
+	ints           []string // variables with the integer attribute
 }
 
 func newParser(src string, opt Options) *parser {
 	p := &parser{opt: opt, top: src, text: src, base: 0, parent: -1}
+	p.state.setDirs(startDirs)
+	p.state.live = startDirs
 	p.vals.mayInt = strings.Contains(src, "declare") || strings.Contains(src, "typeset") || strings.Contains(src, "local")
 	return p
 }
@@ -315,6 +322,7 @@ func (p *parser) parseInto(text string, base int, from *Word) {
 		p.fail(CodeParse, at(int(pos.Offset())), prefix+msg)
 		return
 	}
+	p.noteDirFuncs(f)
 	saved := *p
 	p.text, p.base = text, base
 	if from != nil {
@@ -505,11 +513,23 @@ func (p *parser) stmt(s *syntax.Stmt) {
 		return
 	}
 	defer p.leave()
-	start := len(p.cmds)
+	d := p.enterStmt()
 	if s.Background || s.Coprocess {
-		// It runs alongside every command after it.
-		defer func() { p.spans = append(p.spans, span{start, len(p.cmds), spanConcurrent}) }()
+		// It runs alongside every command after it, in a subshell: what
+		// it changes does not reach the shell.
+		start := len(p.cmds)
+		p.subshell(func() { p.stmtIn(s) })
+		p.spans = append(p.spans, span{start, len(p.cmds), spanConcurrent})
+		p.state.setDirs(d)
+		return
 	}
+	p.stmtIn(s)
+	if s.Negated {
+		p.state.ok, p.state.fail = p.state.fail, p.state.ok
+	}
+}
+
+func (p *parser) stmtIn(s *syntax.Stmt) {
 	if call, ok := s.Cmd.(*syntax.CallExpr); ok || s.Cmd == nil {
 		p.call(call, s)
 		return
@@ -542,38 +562,36 @@ func (p *parser) loop(fn func()) {
 }
 
 func (p *parser) compound(c syntax.Command) {
+	d := p.state.here()
 	switch c := c.(type) {
 	case *syntax.Block:
 		p.stmts(c.Stmts)
 	case *syntax.Subshell:
 		p.subshell(func() { p.stmts(c.Stmts) })
+		p.state.setDirs(d)
 	case *syntax.BinaryCmd:
 		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
 			p.pipeline(c)
 			return
 		}
-		p.stmt(c.X)
-		p.stmt(c.Y)
+		p.andOr(c)
 	case *syntax.IfClause:
-		for ic := c; ic != nil; ic = ic.Else {
-			p.stmts(ic.Cond)
-			p.stmts(ic.Then)
-		}
+		p.ifClause(c)
 	case *syntax.WhileClause:
-		p.loop(func() {
+		p.repeated(d, func() {
 			p.stmts(c.Cond)
+			if c.Until {
+				p.state.setDirs(p.state.fail)
+			} else {
+				p.state.setDirs(p.state.ok)
+			}
 			p.stmts(c.Do)
 		})
 	case *syntax.ForClause:
-		p.loop(func() { p.forClause(c) })
+		p.repeated(d, func() { p.forClause(c) })
 	case *syntax.CaseClause:
 		p.nested(c.Word, p.parent)
-		for _, item := range c.Items {
-			for _, pat := range item.Patterns {
-				p.nested(pat, p.parent)
-			}
-			p.stmts(item.Stmts)
-		}
+		p.caseClause(c, d)
 	case *syntax.FuncDecl:
 		names := c.Names
 		if c.Name != nil {
@@ -591,14 +609,18 @@ func (p *parser) compound(c syntax.Command) {
 		}
 		// The body runs when the function is called; judge it as if it ran.
 		start := len(p.cmds)
+		p.inFunc++
 		p.subshell(func() { p.stmt(c.Body) })
+		p.inFunc--
+		p.state.setDirs(d)
 		p.spans = append(p.spans, span{start, len(p.cmds), spanAnytime})
 	case *syntax.TimeClause:
 		p.stmt(c.Stmt)
 	case *syntax.CoprocClause:
 		// A coprocess runs alongside every command after it.
 		start := len(p.cmds)
-		p.stmt(c.Stmt)
+		p.subshell(func() { p.stmt(c.Stmt) })
+		p.state.setDirs(d)
 		p.spans = append(p.spans, span{start, len(p.cmds), spanConcurrent})
 	case *syntax.DeclClause:
 		p.decl(c)
@@ -961,7 +983,14 @@ func (p *parser) emit(c Command) int {
 // context sets what the walk knows of where a command runs.
 func (p *parser) context(c *Command) {
 	c.Via = append([]string(nil), p.via...)
-	c.Dir, c.DirDynamic = p.state.dir, p.state.dirDynamic
+	here := p.state.here()
+	c.Dir, c.OtherDirs, c.DirDynamic = "", nil, here.unknown
+	if len(here.dirs) > 0 {
+		c.Dir = here.dirs[0]
+		if len(here.dirs) > 1 {
+			c.OtherDirs = here.dirs[1:len(here.dirs):len(here.dirs)]
+		}
+	}
 	// Shared with the state, capped: the state only ever appends, so the
 	// command's view never changes, and a script with thousands of
 	// variables does not copy them for every command.
@@ -980,47 +1009,6 @@ func (p *parser) fill(idx int, c Command) {
 	p.unwrap(idx)
 	p.builtinCode(idx)
 	p.noteLinker(idx)
-}
-
-// afterCommand updates the shell state with what the command at idx changes
-// for the commands after it: `cd`.
-func (p *parser) afterCommand(idx int) {
-	c := &p.cmds[idx]
-	if len(c.Args) == 0 || c.Args[0].Dynamic || c.Args[0].Text != "cd" || len(c.Via) > 0 && c.Via[len(c.Via)-1] == "xargs" {
-		return
-	}
-	args := c.Args[1:]
-	for len(args) > 0 && strings.HasPrefix(args[0].Text, "-") && args[0].Text != "-" && !args[0].Dynamic {
-		if args[0].Text == "--" {
-			args = args[1:]
-			break
-		}
-		args = args[1:]
-	}
-	if len(args) == 0 {
-		p.state.dir, p.state.dirDynamic = p.opt.Home, p.opt.Home == ""
-		return
-	}
-	p.chdir(args[0])
-}
-
-// chdir changes the shell state's directory to dir, as `cd dir` does.
-func (p *parser) chdir(dir Word) {
-	switch {
-	case dir.Dynamic || dir.Text == "-":
-		p.state.dirDynamic = true
-	case strings.HasPrefix(dir.Text, "/"):
-		p.state.dir = dir.Text
-	default:
-		p.state.dir = joinDir(p.state.dir, dir.Text)
-	}
-}
-
-func joinDir(dir, rel string) string {
-	if dir == "" {
-		return rel
-	}
-	return strings.TrimSuffix(dir, "/") + "/" + rel
 }
 
 func appendVia(via []string, v string) []string {

@@ -205,9 +205,14 @@ func (p *parser) wrapped(idx int, name string, spec optSpec) {
 		// The command runs in another directory: its relative paths
 		// resolve there. The shell's own directory does not change.
 		saved := p.state
-		p.chdir(dir)
+		here := p.state.here()
+		if dir.Dynamic {
+			p.state.setDirs(here.withUnknown())
+		} else {
+			p.state.setDirs(here.moved(dir.Text))
+		}
 		p.emitInner(idx, inner, name)
-		p.state.dir, p.state.dirDynamic = saved.dir, saved.dirDynamic
+		p.state.ok, p.state.fail, p.state.live = saved.ok, saved.fail, saved.live
 		return
 	}
 	p.emitInner(idx, inner, name)
@@ -573,18 +578,19 @@ func (p *parser) findExec(idx int) {
 		}
 		via := "find " + c.Args[i].Text
 		inner := Command{Args: args, Offset: args[0].Offset, End: c.End, Text: c.Text, Parent: idx, Inner: -1}
-		savedVia, savedParent, savedDyn := p.via, p.parent, p.state.dirDynamic
+		savedVia, savedParent, savedState := p.via, p.parent, p.state
 		p.via = appendVia(c.Via, via)
 		p.parent = idx
 		if c.Args[i].Text == "-execdir" || c.Args[i].Text == "-okdir" {
 			// Runs in the directory of each file found.
-			p.state.dirDynamic = true
+			p.state.setDirs(p.state.here().withUnknown())
 		}
 		if p.enter() {
 			p.emit(inner)
 		}
 		p.leave()
-		p.via, p.parent, p.state.dirDynamic = savedVia, savedParent, savedDyn
+		p.via, p.parent = savedVia, savedParent
+		p.state.ok, p.state.fail, p.state.live = savedState.ok, savedState.fail, savedState.live
 		i = j
 	}
 }

@@ -1,0 +1,371 @@
+package shellparse
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Directories as bash moves (bash(1) cd, SHELL GRAMMAR Lists).
+//
+// The walk keeps, for the shell it is in, the set of directories the shell
+// may be in, and after each statement the set it may be in when that
+// statement succeeded and when it failed. A `cd X` moves the shell only on
+// success, so after `cd X && cmd` cmd runs in X (judged lexically, as bash's
+// logical cd does, even when X does not exist yet), while after `cd X; cmd`
+// it may run in X or where the shell was. A cd that is skipped (the other
+// side of `&&`/`||`, a branch of `if`/`case`), runs elsewhere (`&`, a
+// subshell, a pipeline stage) or repeats (a loop body) is followed the same
+// way. A command then runs in every directory of the set, and its relative
+// paths are judged in each, toward denial.
+
+// maxDirs bounds a set of directories; past it the directory is unknown.
+const maxDirs = 16
+
+// dirSet is where the shell may be: directories as the shell names them
+// (logical, cleaned: relative to the directory the script starts in, ""
+// for that one, or absolute), and whether it may be somewhere not known
+// statically. The zero value is the empty set: no way to get here.
+type dirSet struct {
+	dirs    []string
+	unknown bool
+}
+
+// startDirs is where a script starts.
+var startDirs = dirSet{dirs: []string{""}}
+
+func (s dirSet) empty() bool { return len(s.dirs) == 0 && !s.unknown }
+
+func (s dirSet) has(d string) bool { return containsStr(s.dirs, d) }
+
+// union is a set holding the directories of both, a's first. Neither
+// argument is changed.
+func union(a, b dirSet) dirSet {
+	out := dirSet{unknown: a.unknown || b.unknown}
+	if len(b.dirs) == 0 {
+		out.dirs = a.dirs
+		return out.bounded()
+	}
+	if len(a.dirs) == 0 {
+		out.dirs = b.dirs
+		return out.bounded()
+	}
+	out.dirs = append([]string(nil), a.dirs...)
+	for _, d := range b.dirs {
+		if !containsStr(out.dirs, d) {
+			out.dirs = append(out.dirs, d)
+		}
+	}
+	return out.bounded()
+}
+
+func (s dirSet) bounded() dirSet {
+	if len(s.dirs) > maxDirs {
+		return dirSet{dirs: s.dirs[:1:1], unknown: true}
+	}
+	return s
+}
+
+func (s dirSet) same(o dirSet) bool {
+	if s.unknown != o.unknown || len(s.dirs) != len(o.dirs) {
+		return false
+	}
+	for _, d := range s.dirs {
+		if !o.has(d) {
+			return false
+		}
+	}
+	return true
+}
+
+// moved is where the shell is after a successful `cd target` from each
+// directory of s.
+func (s dirSet) moved(target string) dirSet {
+	out := dirSet{unknown: s.unknown}
+	for _, d := range s.dirs {
+		n := joinDir(d, target)
+		if !containsStr(out.dirs, n) {
+			out.dirs = append(out.dirs, n)
+		}
+	}
+	return out.bounded()
+}
+
+// withUnknown is s, and somewhere unknown.
+func (s dirSet) withUnknown() dirSet {
+	return dirSet{dirs: s.dirs, unknown: true}
+}
+
+// joinDir is the logical directory of `cd rel` from dir: bash canonicalises
+// the new directory lexically (`..` removes the component before it) unless
+// cd runs with -P.
+func joinDir(dir, rel string) string {
+	var n string
+	if strings.HasPrefix(rel, "/") || dir == "" {
+		n = path.Clean(rel)
+	} else {
+		n = path.Clean(dir + "/" + rel)
+	}
+	if n == "." {
+		return ""
+	}
+	if strings.HasPrefix(rel, "//") && !strings.HasPrefix(rel, "///") {
+		// POSIX leaves `//` implementation-defined and bash keeps it.
+		return "/" + n
+	}
+	return n
+}
+
+// here is where the shell may be now. In code that cannot be reached (after
+// `exit`), it is where the shell last could be, so the code is still judged.
+func (st *shellState) here() dirSet {
+	u := union(st.ok, st.fail)
+	if u.empty() {
+		return st.live
+	}
+	return u
+}
+
+// setDirs puts the shell in s, whatever the last statement did.
+func (st *shellState) setDirs(s dirSet) { st.ok, st.fail = s, s }
+
+// enterStmt starts a statement: what the one before it did no longer matters
+// but for where the shell may be.
+func (p *parser) enterStmt() dirSet {
+	d := p.state.here()
+	p.state.live = d
+	p.state.setDirs(d)
+	return d
+}
+
+// afterCommand updates the shell state with what the command at idx changes
+// for the commands after it: the directory (cd, pushd, popd, set -P, a call
+// of a function that may change it) and where the shell goes when it fails
+// or exits.
+func (p *parser) afterCommand(idx int) {
+	c := &p.cmds[idx]
+	if len(c.Args) == 0 || c.Args[0].Dynamic || !p.sameShell(c) {
+		return
+	}
+	d := p.state.here()
+	switch name := c.Args[0].Text; name {
+	case "cd", "pushd":
+		ok := p.cd(c, d)
+		p.state.ok, p.state.fail = ok, d
+	case "popd":
+		// The directory stack is not followed.
+		if !hasOpt(c.Args[1:], "n") {
+			p.state.ok, p.state.fail = d.withUnknown(), d
+		}
+	case "exit":
+		p.state.ok, p.state.fail = dirSet{}, dirSet{}
+	case "return":
+		// Outside a function bash refuses `return` and goes on.
+		if p.inFunc > 0 {
+			p.state.ok, p.state.fail = dirSet{}, dirSet{}
+		}
+	case "set":
+		for i, a := range c.Args[1:] {
+			if a.Dynamic || strings.HasPrefix(a.Text, "-") && !strings.HasPrefix(a.Text, "--") && strings.Contains(a.Text, "P") ||
+				a.Text == "-o" && i+2 < len(c.Args) && (c.Args[i+2].Dynamic || c.Args[i+2].Text == "physical") {
+				// Every cd after `set -P` is physical.
+				p.state.physical = true
+			}
+		}
+	default:
+		if containsStr(p.dirFuncs, name) {
+			// A function of the script that may change directory.
+			p.state.ok, p.state.fail = d.withUnknown(), d.withUnknown()
+		}
+	}
+}
+
+// cd is where a successful `cd`/`pushd` of c leaves the shell from d.
+func (p *parser) cd(c *Command, d dirSet) dirSet {
+	name := c.Args[0].Text
+	args := c.Args[1:]
+	physical := p.state.physical
+	for len(args) > 0 && !args[0].Dynamic && strings.HasPrefix(args[0].Text, "-") && args[0].Text != "-" {
+		a := args[0].Text
+		args = args[1:]
+		if a == "--" {
+			break
+		}
+		for _, f := range a[1:] {
+			switch f {
+			case 'P':
+				physical = true
+			case 'L':
+				physical = false
+			case 'n':
+				if name == "pushd" {
+					return d // only the stack changes
+				}
+			}
+		}
+	}
+	if len(args) == 0 {
+		if name == "pushd" || p.opt.Home == "" || p.homeAssigned || assigns(c, "HOME") {
+			return d.withUnknown()
+		}
+		return d.moved(p.opt.Home)
+	}
+	dir := args[0]
+	switch {
+	case dir.Dynamic || dir.Text == "-" || strings.HasPrefix(dir.Text, "+") && name == "pushd":
+		return d.withUnknown()
+	case physical:
+		// `cd -P` resolves links: where `..` leads from there is only
+		// known on the disk.
+		return d.withUnknown()
+	case !strings.HasPrefix(dir.Text, "/") && !dotted(dir.Text) &&
+		(containsStr(p.state.tainted, "CDPATH") || assigns(c, "CDPATH")):
+		// CDPATH set by the script: cd searches its directories first.
+		return d.withUnknown()
+	}
+	return d.moved(dir.Text)
+}
+
+// dotted reports a cd operand bash never looks up in CDPATH: `.`, `..`,
+// or one starting with `./` or `../`.
+func dotted(s string) bool {
+	return s == "." || s == ".." || strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../")
+}
+
+func assigns(c *Command, name string) bool {
+	for _, a := range c.Assigns {
+		if a.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// andOr walks `x && y` and `x || y`: y runs only when x succeeded (&&) or
+// failed (||).
+func (p *parser) andOr(c *syntax.BinaryCmd) {
+	p.stmt(c.X)
+	okX, failX := p.state.ok, p.state.fail
+	if c.Op == syntax.AndStmt {
+		p.state.setDirs(okX)
+		p.stmt(c.Y)
+		p.state.fail = union(failX, p.state.fail)
+		return
+	}
+	p.state.setDirs(failX)
+	p.stmt(c.Y)
+	p.state.ok = union(okX, p.state.ok)
+}
+
+// ifClause walks `if`/`elif`/`else`: each branch starts where its condition
+// left the shell; with no `else` the shell may go on from a failed
+// condition.
+func (p *parser) ifClause(ic *syntax.IfClause) {
+	if !ic.ThenPos.IsValid() {
+		p.stmts(ic.Then) // else
+		return
+	}
+	p.stmts(ic.Cond)
+	okC, failC := p.state.ok, p.state.fail
+	p.state.setDirs(okC)
+	p.stmts(ic.Then)
+	okT, failT := p.state.ok, p.state.fail
+	okE, failE := failC, dirSet{}
+	if ic.Else != nil {
+		p.state.setDirs(failC)
+		p.ifClause(ic.Else)
+		okE, failE = p.state.ok, p.state.fail
+	}
+	p.state.ok, p.state.fail = union(okT, okE), union(failT, failE)
+}
+
+// repeated walks a loop's code, which may run any number of times, from d:
+// when one pass can leave the shell elsewhere, every pass after the first
+// starts somewhere else, so the directory of the commands in the loop and
+// after it is unknown.
+func (p *parser) repeated(d dirSet, fn func()) {
+	start := len(p.cmds)
+	p.loop(fn)
+	after := p.state.here()
+	if !union(d, after).same(d) {
+		for i := start; i < len(p.cmds); i++ {
+			p.cmds[i].DirDynamic = true
+		}
+		p.state.setDirs(union(d, after).withUnknown())
+		return
+	}
+	p.state.setDirs(d)
+}
+
+// caseClause walks `case`: one item runs (from d), or none; `;&` and `;;&`
+// go on into the next item from where the item left the shell.
+func (p *parser) caseClause(c *syntax.CaseClause, d dirSet) {
+	res := d
+	var prev dirSet
+	prevOp := syntax.Break
+	for _, item := range c.Items {
+		for _, pat := range item.Patterns {
+			p.nested(pat, p.parent)
+		}
+		entry := d
+		if prevOp != syntax.Break {
+			entry = union(d, prev)
+		}
+		p.state.setDirs(entry)
+		p.stmts(item.Stmts)
+		prev = p.state.here()
+		prevOp = item.Op
+		res = union(res, prev)
+	}
+	p.state.setDirs(res)
+}
+
+// noteDirFuncs records the functions defined in f whose body may change
+// the directory of the shell that calls them: one that runs cd, pushd,
+// popd, set, eval, source, `.`, builtin, command, a command whose name is
+// not a plain word, or any function of f. A call of one makes the
+// directory unknown.
+func (p *parser) noteDirFuncs(f *syntax.File) {
+	var funcs []*syntax.FuncDecl
+	names := map[string]bool{}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if fd, ok := n.(*syntax.FuncDecl); ok {
+			funcs = append(funcs, fd)
+			if fd.Name != nil {
+				names[fd.Name.Value] = true
+			}
+			for _, n := range fd.Names {
+				names[n.Value] = true
+			}
+		}
+		return true
+	})
+	for _, fd := range funcs {
+		moves := false
+		syntax.Walk(fd.Body, func(n syntax.Node) bool {
+			if call, ok := n.(*syntax.CallExpr); ok && len(call.Args) > 0 {
+				name := call.Args[0].Lit()
+				switch name {
+				case "", "cd", "pushd", "popd", "set", "eval", "source", ".", "builtin", "command":
+					moves = true
+				}
+				if names[name] {
+					moves = true
+				}
+			}
+			return !moves
+		})
+		if !moves {
+			continue
+		}
+		if fd.Name != nil && !containsStr(p.dirFuncs, fd.Name.Value) {
+			p.dirFuncs = append(p.dirFuncs, fd.Name.Value)
+		}
+		for _, n := range fd.Names {
+			if !containsStr(p.dirFuncs, n.Value) {
+				p.dirFuncs = append(p.dirFuncs, n.Value)
+			}
+		}
+	}
+}
