@@ -3,7 +3,6 @@ package shellparse
 import (
 	"strings"
 
-	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -32,12 +31,19 @@ func (p *parser) word(w *syntax.Word) Word {
 			sb.WriteString(unescapeUnquoted(s))
 		case *syntax.SglQuoted:
 			if part.Dollar {
-				s, _, _ := expand.Format(nil, part.Value, nil)
+				s, dyn := decodeANSIC(part.Value)
+				out.Dynamic = out.Dynamic || dyn
 				sb.WriteString(s)
 			} else {
 				sb.WriteString(part.Value)
 			}
 		case *syntax.DblQuoted:
+			if part.Dollar {
+				// $"…" is translated when it runs, through the message
+				// catalogue TEXTDOMAIN and TEXTDOMAINDIR name (bash(1)
+				// QUOTING): any text at all.
+				out.Dynamic = true
+			}
 			for _, dp := range part.Parts {
 				switch dp := dp.(type) {
 				case *syntax.Lit:
@@ -58,7 +64,7 @@ func (p *parser) word(w *syntax.Word) Word {
 			sb.WriteString(s)
 		}
 	}
-	if !out.Dynamic && hasBraceExp(w) {
+	if !out.Dynamic && (hasBraceExp(w) || mayBrace(w)) {
 		out.Dynamic = true // brace expansion: {a,b} or {1..3}
 	}
 	out.SubstOnly = out.Dynamic && !other && !hasBraceExp(w)
@@ -185,6 +191,41 @@ func hasBraceExp(w *syntax.Word) bool {
 	return false
 }
 
+// mayBrace reports a word bash may brace-expand that hasBraceExp does not
+// see: an unquoted `{` with a `,` or `..` after it and an unquoted `}`
+// after that. bash pairs braces its own way (`{a}a,b}` is `a}a b`), so
+// any such word is dynamic; `{}` and `{x}` stay static.
+func mayBrace(w *syntax.Word) bool {
+	open, sep := false, false
+	for _, part := range w.Parts {
+		switch part := part.(type) {
+		case *syntax.Lit:
+			v := part.Value
+			for i := 0; i < len(v); i++ {
+				switch {
+				case v[i] == '\\':
+					i++
+				case v[i] == '{':
+					open = true
+				case open && (v[i] == ',' || strings.HasPrefix(v[i:], "..")):
+					sep = true
+				case sep && v[i] == '}':
+					return true
+				}
+			}
+		case *syntax.SglQuoted:
+			sep = sep || open && (strings.Contains(part.Value, ",") || strings.Contains(part.Value, ".."))
+		case *syntax.DblQuoted:
+			for _, dp := range part.Parts {
+				if l, ok := dp.(*syntax.Lit); ok && open && (strings.Contains(l.Value, ",") || strings.Contains(l.Value, "..")) {
+					sep = true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // heredoc resolves a here-document body. With a quoted delimiter
 // (`<<'EOF'`) the body is literal; otherwise it expands parameters and
 // substitutions (dynamic) and `\` escapes only $, `, \ and newline.
@@ -232,4 +273,139 @@ func unescapeHeredoc(s string) string {
 		sb.WriteByte(s[i])
 	}
 	return sb.String()
+}
+
+// decodeANSIC decodes the text of $'…' as bash does (bash(1) QUOTING; the
+// code is ansicstr in bash's lib/sh/strtrans.c, and TestWordsAgainstBash
+// checks it against the real bash): byte by byte, `\cX` is X's control
+// character, an octal escape takes up to three digits and keeps the low
+// byte, `\x` up to two hex digits, an unknown escape keeps its backslash.
+// The result is a C string: a NUL (`\0`, `\x00`, `\c@`, `\400` ...) ends
+// it, and bash drops the rest of the quoted text. `\u`/`\U` above 0x7f
+// are converted to the locale's encoding at run time (and written back as
+// `\uXXXX` in a locale that cannot hold them): dynamic.
+func decodeANSIC(s string) (string, bool) {
+	var out []byte
+	dynamic := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 == len(s) {
+			out = append(out, c)
+			continue
+		}
+		i++
+		c = s[i]
+		switch c {
+		case 'a':
+			c = 7
+		case 'b':
+			c = 8
+		case 'e', 'E':
+			c = 27
+		case 'f':
+			c = 12
+		case 'n':
+			c = 10
+		case 'r':
+			c = 13
+		case 't':
+			c = 9
+		case 'v':
+			c = 11
+		case '\\', '\'', '"', '?':
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			v := int(c - '0')
+			for n := 0; n < 2 && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '7'; n++ {
+				i++
+				v = v*8 + int(s[i]-'0')
+			}
+			c = byte(v & 0xff)
+		case 'x':
+			if i+1 < len(s) && s[i+1] == '{' {
+				// bash 5.2: `\x{HHH}`, any number of digits, the low byte;
+				// the `}` is optional.
+				i++
+				v := 0
+				for i+1 < len(s) && isHex(s[i+1]) {
+					i++
+					v = (v*16 + hexVal(s[i])) & 0xff
+				}
+				if i+1 < len(s) && s[i+1] == '}' {
+					i++
+				}
+				c = byte(v)
+				break
+			}
+			v, n := 0, 0
+			for ; n < 2 && i+1 < len(s) && isHex(s[i+1]); n++ {
+				i++
+				v = v*16 + hexVal(s[i])
+			}
+			if n == 0 {
+				out = append(out, '\\')
+				c = 'x'
+			} else {
+				c = byte(v & 0xff)
+			}
+		case 'u', 'U':
+			max := 4
+			if c == 'U' {
+				max = 8
+			}
+			v, n := 0, 0
+			for ; n < max && i+1 < len(s) && isHex(s[i+1]); n++ {
+				i++
+				v = v*16 + hexVal(s[i])
+			}
+			switch {
+			case n == 0:
+				out = append(out, '\\')
+			case v > 0x7f:
+				dynamic = true
+				out = append(out, s[i-n-1:i+1]...)
+				continue
+			default:
+				c = byte(v)
+			}
+		case 'c':
+			if i+1 == len(s) {
+				out = append(out, '\\') // `\c` at the end stays
+				break
+			}
+			i++
+			c = s[i]
+			if c == '\\' && i+1 < len(s) && s[i+1] == '\\' {
+				i++
+			}
+			if c == '?' {
+				c = 0x7f
+			} else {
+				if c >= 'a' && c <= 'z' {
+					c -= 'a' - 'A'
+				}
+				c &= 0x1f
+			}
+		default:
+			out = append(out, '\\')
+		}
+		if c == 0 {
+			break // the C string ends here
+		}
+		out = append(out, c)
+	}
+	return string(out), dynamic
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+func hexVal(c byte) int {
+	switch {
+	case c >= 'a':
+		return int(c-'a') + 10
+	case c >= 'A':
+		return int(c-'A') + 10
+	}
+	return int(c - '0')
 }
