@@ -2,6 +2,7 @@ package shellparse
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -212,6 +213,19 @@ func (p *parser) cd(c *Command, d dirSet) dirSet {
 		return d.moved(p.opt.Home)
 	}
 	dir := args[0]
+	if p.zsh() {
+		switch {
+		case len(args) > 1:
+			return d.withUnknown() // `cd old new` replaces text in $PWD
+		case !strings.HasPrefix(dir.Text, "/") && !dotted(dir.Text):
+			// cdpath and CDABLE_VARS, from the user's configuration,
+			// apply when ./X does not exist.
+			return d.moved(dir.Text).withUnknown()
+		case slices.Contains(strings.Split(dir.Text, "/"), ".."):
+			// CHASE_LINKS makes every cd physical.
+			return d.withUnknown()
+		}
+	}
 	switch {
 	case dir.Dynamic || dir.Text == "-" || strings.HasPrefix(dir.Text, "+") && name == "pushd":
 		return d.withUnknown()
@@ -220,8 +234,9 @@ func (p *parser) cd(c *Command, d dirSet) dirSet {
 		// known on the disk.
 		return d.withUnknown()
 	case !strings.HasPrefix(dir.Text, "/") && !dotted(dir.Text) &&
-		(containsStr(p.state.tainted, "CDPATH") || assigns(c, "CDPATH")):
-		// CDPATH set by the script: cd searches its directories first.
+		(p.opt.CDPATH || containsStr(p.state.tainted, "CDPATH") || assigns(c, "CDPATH")):
+		// CDPATH set by the script or in the environment: bash's cd
+		// searches its directories before the working directory.
 		return d.withUnknown()
 	}
 	return d.moved(dir.Text)

@@ -56,8 +56,13 @@ func (e *Error) Error() string {
 
 // Options tune Parse.
 type Options struct {
-	// POSIX parses as POSIX sh instead of Bash.
+	// POSIX parses as POSIX sh instead of Bash (the same as Dialect Sh).
 	POSIX bool
+	// Dialect is the shell that runs the script; "" is Bash.
+	Dialect Dialect
+	// CDPATH is set when the script starts with CDPATH in its
+	// environment: a `cd name` may then go elsewhere.
+	CDPATH bool
 	// Home, when set, is what an unquoted `~` and a plain `$HOME` resolve
 	// to. Without it they are dynamic.
 	Home string
@@ -216,6 +221,7 @@ type parser struct {
 
 	vals valueFacts // code.go
 
+	dialect  Dialect  // of the code being walked
 	inFunc   int      // walking a function body
 	dirFuncs []string // functions that may change the caller's directory (dirs.go)
 }
@@ -234,7 +240,13 @@ type shellState struct {
 }
 
 func newParser(src string, opt Options) *parser {
-	p := &parser{opt: opt, top: src, text: src, base: 0, parent: -1}
+	p := &parser{opt: opt, top: src, text: src, base: 0, parent: -1, dialect: Bash}
+	switch {
+	case opt.POSIX:
+		p.dialect = Sh
+	case opt.Dialect != "":
+		p.dialect = opt.Dialect
+	}
 	p.state.setDirs(startDirs)
 	p.state.live = startDirs
 	p.vals.mayInt = strings.Contains(src, "declare") || strings.Contains(src, "typeset") || strings.Contains(src, "local")
@@ -265,8 +277,11 @@ func (p *parser) src(from, to syntax.Pos) string {
 }
 
 func (p *parser) lang() syntax.LangVariant {
-	if p.opt.POSIX {
+	switch p.dialect {
+	case Sh:
 		return syntax.LangPOSIX
+	case Zsh:
+		return syntax.LangZsh
 	}
 	return syntax.LangBash
 }
@@ -871,6 +886,12 @@ func (p *parser) nested(node syntax.Node, parent int) Word {
 			return false
 		case *syntax.ParamExp:
 			return p.paramExp(n, parent)
+		case *syntax.Word:
+			if p.zsh() {
+				if why := zshCode(n, p.homeParam); why != "" {
+					p.push(p.codeCommand(n, "zsh", why, parent))
+				}
+			}
 		case *syntax.ArrayElem:
 			if n.Index != nil && !p.assoc {
 				p.arithSite(n, "[...]=", parent, n.Index)
@@ -1004,6 +1025,9 @@ func (p *parser) context(c *Command) {
 // then what it changes for the commands after it.
 func (p *parser) fill(idx int, c Command) {
 	p.context(&c)
+	if p.zsh() && c.Unknown == "" {
+		c.Unknown = zshCommand(&c)
+	}
 	p.cmds[idx] = c
 	p.afterCommand(idx)
 	p.unwrap(idx)

@@ -64,6 +64,9 @@ func (p *parser) word(w *syntax.Word) Word {
 			sb.WriteString(s)
 		}
 	}
+	if !out.Dynamic && p.zsh() && zshDynamic(w) {
+		out.Dynamic = true
+	}
 	if !out.Dynamic && (hasBraceExp(w) || mayBrace(w)) {
 		out.Dynamic = true // brace expansion: {a,b} or {1..3}
 	}
@@ -86,6 +89,11 @@ func (p *parser) dynamicPart(part syntax.WordPart) (string, bool) {
 		return p.opt.Home, false
 	}
 	return p.src(part.Pos(), part.End()), true
+}
+
+// homeParam reports a plain `$HOME` that dynamicPart resolves.
+func (p *parser) homeParam(pe *syntax.ParamExp) bool {
+	return p.opt.Home != "" && !p.homeAssigned && pe.Param != nil && pe.Param.Value == "HOME" && isPlainParam(pe)
 }
 
 func isPlainParam(pe *syntax.ParamExp) bool {

@@ -413,7 +413,13 @@ func (p *parser) shellCode(idx int) {
 		// -n reads commands without running them.
 	case hasC:
 		if i < len(c.Args) {
+			// The code is in that shell's dialect when it is bash or zsh.
+			saved := p.dialect
+			if d, ok := ParseDialect(c.Args[0].Text); ok && d != Sh {
+				p.dialect = d
+			}
 			p.reparse(idx, c.Args[i], path.Base(c.Args[0].Text)+" -c", false)
+			p.dialect = saved
 		} else if c.TrailingArgs {
 			// `... | xargs sh -c`: the code is what xargs reads.
 			p.cmds[idx].Unknown = "a shell runs code that xargs reads from its input"
