@@ -46,6 +46,10 @@ type Request struct {
 	// Decision.Trace (--explain). Without it no trace is built: the
 	// final verdict of each part is in Decision.Parts either way.
 	Trace bool
+	// Dialect is the shell that runs a Bash call given as a string: the
+	// agent's shell (zsh when SHELL says so in hook mode). "" is bash, or
+	// POSIX sh under Config.POSIX.
+	Dialect shellparse.Dialect
 }
 
 // Config is the effective configuration a decision is made with, plus the
@@ -78,6 +82,14 @@ type Config struct {
 	// fallback is the stricter of Mode's and AgentMode's answers, and plan
 	// from either applies (design §7).
 	AgentMode Mode
+	// Dialects are more dialects to judge shell text in, from the
+	// configuration (`[shell] dialect`): a call is judged in its own
+	// dialect and in each of these, and the strictest answer holds, so
+	// a configured dialect can only make the analysis stricter.
+	Dialects []shellparse.Dialect
+	// CDPATH is set when CDPATH is set in the environment the shell
+	// inherits: bash's `cd name` may then go elsewhere.
+	CDPATH bool
 }
 
 // planning reports whether plan mode applies, from gatekeep's own mode or
@@ -186,6 +198,41 @@ func Evaluate(cfg *Config, req Request) (d Decision) {
 	if cfg == nil {
 		cfg = &Config{Mode: ModeDefault}
 	}
+	ds := dialects(cfg, req)
+	for i, dl := range ds {
+		r := req
+		r.Dialect = dl
+		x := evaluate(cfg, r)
+		if i == 0 || stricter(x.Effect, d.Effect) {
+			d = x
+		}
+	}
+	return d
+}
+
+// dialects are the dialects a call is judged in: its own, then the
+// configured ones (design §4: a configured dialect only adds strictness).
+func dialects(cfg *Config, req Request) []shellparse.Dialect {
+	own := req.Dialect
+	if own == "" {
+		own = shellparse.Bash
+		if cfg.POSIX {
+			own = shellparse.Sh
+		}
+	}
+	out := []shellparse.Dialect{own}
+	if req.Tool != ToolBash || req.Argv != nil {
+		return out
+	}
+	for _, d := range cfg.Dialects {
+		if !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func evaluate(cfg *Config, req Request) (d Decision) {
 	defer func() {
 		if r := recover(); r != nil {
 			d = Decision{Effect: Deny, Layer: LayerInput, Code: "internal.error",
@@ -323,7 +370,7 @@ func (e *evaluation) fileParts(access shellparse.Access, cat Category) ([]part, 
 }
 
 func (e *evaluation) shellParts() ([]part, Decision, bool) {
-	opt := shellparse.Options{Home: e.cfg.Home, POSIX: e.cfg.POSIX}
+	opt := shellparse.Options{Home: e.cfg.Home, Dialect: e.req.Dialect, CDPATH: e.cfg.CDPATH}
 	var script *shellparse.Script
 	var err error
 	if e.req.Argv != nil {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/gatekeep/gatekeep/shellparse"
 )
 
 // Config layers (design §6), highest precedence first. They name a rule's
@@ -261,6 +263,9 @@ type Loaded struct {
 	// PromptTimeout is the `[prompt] timeout` of the highest layer that
 	// sets one; 0 when none does (the prompt package's default applies).
 	PromptTimeout time.Duration
+	// Dialects are the `[shell] dialect` values of every layer that may
+	// set one (a project file only once trusted), in layer order.
+	Dialects []shellparse.Dialect
 	// Tests are the [[test]] entries of every layer, in layer order.
 	Tests []TestCase
 	// Warnings are lowercase sentences about settings that were ignored
@@ -290,6 +295,7 @@ func (l *Loaded) Apply(cfg *Config) {
 	cfg.Rules = l.Rules
 	cfg.PlanFile = l.PlanFile
 	cfg.PlanTools = append([]string(nil), l.PlanTools...)
+	cfg.Dialects = append([]shellparse.Dialect(nil), l.Dialects...)
 }
 
 // ResolveMode picks the mode: flag (--mode) over env (GATEKEEP_MODE) over

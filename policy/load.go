@@ -21,6 +21,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/gatekeep/gatekeep/pathguard"
+	"github.com/gatekeep/gatekeep/shellparse"
 )
 
 // defaultTOML is the embedded default policy: secret files denied to reads
@@ -225,6 +226,7 @@ type fileConfig struct {
 	auditFile     string
 	promptTimeout time.Duration
 	trustAgent    *bool // [hooks] trust_agent_mode, nil when not set
+	dialect       shellparse.Dialect
 	rules         []*Rule
 	danger        []*DangerRule
 	tests         []TestCase
@@ -303,6 +305,15 @@ func (l *Loaded) merge(f *fileConfig, fi FileInfo) {
 			l.TrustAgentMode, l.trustAgentSet = *f.trustAgent, true
 		}
 	}
+	if f.dialect != "" {
+		// Judging in another dialect only adds strictness, but a
+		// project file says nothing until it is trusted.
+		if !trusted {
+			ignored = append(ignored, "[shell]")
+		} else if !slices.Contains(l.Dialects, f.dialect) {
+			l.Dialects = append(l.Dialects, f.dialect)
+		}
+	}
 	if len(ignored) > 0 {
 		why := "is not trusted"
 		if fi.Changed {
@@ -342,6 +353,7 @@ type rawFile struct {
 	Audit         toml.Primitive   `toml:"audit"`
 	Prompt        toml.Primitive   `toml:"prompt"`
 	Hooks         toml.Primitive   `toml:"hooks"`
+	Shell         toml.Primitive   `toml:"shell"`
 	Rule          []toml.Primitive `toml:"rule"`
 	Danger        []toml.Primitive `toml:"danger"`
 	Test          []toml.Primitive `toml:"test"`
@@ -362,6 +374,10 @@ type rawAudit struct {
 
 type rawHooks struct {
 	TrustAgentMode any `toml:"trust_agent_mode"`
+}
+
+type rawShell struct {
+	Dialect tomlString `toml:"dialect"`
 }
 
 type rawPrompt struct {
@@ -663,6 +679,21 @@ func (c *compiler) parse(source, path string, data []byte) (*fileConfig, []error
 		}
 	}
 
+	if md.IsDefined("shell") {
+		var sh rawShell
+		if decode("shell", raw.Shell, &sh) && sh.Dialect.set {
+			d, ok := shellparse.ParseDialect(sh.Dialect.s)
+			switch {
+			case sh.Dialect.bad != "":
+				fe.add(fe.keyLine("shell", "dialect"), "shell.dialect", "%s", sh.Dialect.bad)
+			case !ok || sh.Dialect.s != string(d):
+				fe.add(fe.keyLine("shell", "dialect"), "shell.dialect", "unknown dialect %q (want bash, zsh or sh)", sh.Dialect.s)
+			default:
+				f.dialect = d
+			}
+		}
+	}
+
 	ruleLines := fe.headerLines("rule", len(raw.Rule))
 	for i, p := range raw.Rule {
 		key := fmt.Sprintf("rule[%d]", i)
@@ -753,8 +784,9 @@ func (c *compiler) parse(source, path string, data []byte) (*fileConfig, []error
 }
 
 var knownSection = map[string][]string{
-	"":        {"mode", "disable_bypass", "sandbox", "plan", "audit", "prompt", "hooks", "rule", "danger", "test"},
+	"":        {"mode", "disable_bypass", "sandbox", "plan", "audit", "prompt", "hooks", "shell", "rule", "danger", "test"},
 	"hooks":   {"trust_agent_mode"},
+	"shell":   {"dialect"},
 	"sandbox": {"allow_dirs"},
 	"plan":    {"file", "tools"},
 	"audit":   {"file"},
