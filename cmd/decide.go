@@ -64,6 +64,11 @@ func (a *app) config() (*policy.Config, string, error) {
 		LookPath: memoLookPath(guard),
 	}
 	loaded.Apply(cfg)
+	if a.dialect != "" {
+		// Like [shell] dialect: judged in it too, never instead.
+		cfg.Dialects = appendDialect(cfg.Dialects, shellparse.Dialect(a.dialect))
+	}
+	cfg.CDPATH = os.Getenv("CDPATH") != ""
 	if a.planFile != "" {
 		cfg.PlanFile = policy.ResolvePlanFile(cwd, home, a.planFile)
 	}

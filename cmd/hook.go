@@ -188,6 +188,7 @@ func (a *app) decideHook(d *dialect) (ans hookAnswer, none bool, err error) {
 	if err != nil {
 		return ans, false, hookFail(err)
 	}
+	a.hookDialect(c.cfg, m.reqs)
 	c.m, c.reqs, c.payload = m, m.reqs, p
 	c.dec, c.positive, c.decs = evaluateAll(c.cfg, m.reqs)
 	if m.opaque {

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gatekeep/gatekeep/policy"
+	"github.com/gatekeep/gatekeep/shellparse"
 )
 
 // Version is set at build time with -ldflags "-X .../cmd.Version=...".
@@ -30,6 +31,7 @@ type app struct {
 	allowDirs      []string
 	promptTimeout  time.Duration
 	auditFile      string // the [audit] file of the config; "" logs nothing
+	dialect        string // --dialect: the agent's shell
 
 	chk checkOpts // check's flags
 
@@ -71,6 +73,7 @@ exactly what it checked or stops it with a one-line JSON reason.
 	f.IntVar(&a.denyExitCode, "deny-exit-code", ExitDeny, "exit status on deny (env GATEKEEP_DENY_EXIT_CODE)")
 	f.StringArrayVar(&a.allowDirs, "allow-dir", nil, "an extra sandbox root (repeatable)")
 	f.DurationVar(&a.promptTimeout, "prompt-timeout", 10*time.Minute, "how long a prompt waits before it denies")
+	f.StringVar(&a.dialect, "dialect", "", "the shell that runs the agent's commands: bash, zsh or sh (hook mode: default from SHELL)")
 	root.RegisterFlagCompletionFunc("mode", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		modes := make([]string, len(policy.Modes))
 		for i, m := range policy.Modes {
@@ -93,6 +96,11 @@ func (a *app) readEnv(c *cobra.Command) error {
 		a.modeFromEnv = a.mode != ""
 	}
 	a.promptTimeoutSet = flags.Changed("prompt-timeout")
+	if a.dialect != "" {
+		if d, ok := shellparse.ParseDialect(a.dialect); !ok || string(d) != a.dialect {
+			return usageErr("--dialect %q: want bash, zsh or sh", a.dialect)
+		}
+	}
 	if !flags.Changed("root") {
 		a.root = os.Getenv("GATEKEEP_ROOT")
 	}
