@@ -88,6 +88,7 @@ func TestSameRepoGit(t *testing.T) {
 	for _, cmd := range []string{
 		"cd " + v.root + " && git diff", "git -C " + v.root + " status", "cd src && git log --oneline -3",
 		"git -C src status", "git -C src -C .. status", "cd src && git -C .. branch",
+		"cd src; git status", // src or the project: the same repository either way
 	} {
 		if d := v.bash(cfg, cmd); d.Effect != Allow || d.Code != "safe.read_only" {
 			t.Errorf("%q: %v, want allow safe.read_only", cmd, d)
@@ -96,6 +97,9 @@ func TestSameRepoGit(t *testing.T) {
 	for _, cmd := range []string{
 		"cd " + other + " && git diff", "git -C " + other + " status", "git -C fake status", "cd fake && git log",
 		"git -C \"$D\" status", "cd " + v.root + " && git -c core.pager=less log",
+		// The cd may have failed: git may run in the project or in other.
+		"cd src; cd " + other + "; git status", "cd " + other + "; git -C src status",
+		"cd src || cd " + other + "; git status",
 	} {
 		if d := v.bash(cfg, cmd); d.Effect == Allow {
 			t.Errorf("%q: %v, want not allowed", cmd, d)

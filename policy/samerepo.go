@@ -31,6 +31,7 @@ func (e *evaluation) plainGitIn(c *shellparse.Command) (*shellparse.Command, str
 	}
 	dir := joinPath(e.cwd, c.Dir)
 	moved := c.Dir != ""
+	var cs []string // the -C operands
 	args := []shellparse.Word{c.Args[0]}
 	i := 1
 	for ; i < len(c.Args); i++ {
@@ -45,6 +46,7 @@ func (e *evaluation) plainGitIn(c *shellparse.Command) (*shellparse.Command, str
 		if t := c.Args[i].Text; t != "" {
 			dir = joinPath(dir, t)
 			moved = true
+			cs = append(cs, t)
 		}
 	}
 	if !moved {
@@ -60,7 +62,11 @@ func (e *evaluation) plainGitIn(c *shellparse.Command) (*shellparse.Command, str
 	for _, d := range c.OtherDirs {
 		// A cd before it may not have run: every directory git may run
 		// in must be of the same repository (issue 11).
-		if there, ok := e.gitDirOf(joinPath(e.cwd, d)); !ok || there != here {
+		od := joinPath(e.cwd, d)
+		for _, t := range cs {
+			od = joinPath(od, t)
+		}
+		if there, ok := e.gitDirOf(od); !ok || there != here {
 			return nil, ""
 		}
 	}
