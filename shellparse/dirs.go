@@ -299,15 +299,22 @@ func (p *parser) ifClause(ic *syntax.IfClause) {
 // when one pass can leave the shell elsewhere, every pass after the first
 // starts somewhere else, so the directory of the commands in the loop and
 // after it is unknown.
-func (p *parser) repeated(d dirSet, fn func()) {
+//
+// fn returns the sets the shell passed through that the end of the walk
+// does not show (where a loop's condition left it).
+func (p *parser) repeated(d dirSet, fn func() []dirSet) {
 	start := len(p.cmds)
-	p.loop(fn)
-	after := p.state.here()
-	if !union(d, after).same(d) {
+	var seen []dirSet
+	p.loop(func() { seen = fn() })
+	all := union(d, p.state.here())
+	for _, s := range seen {
+		all = union(all, s)
+	}
+	if !all.same(d) {
 		for i := start; i < len(p.cmds); i++ {
 			p.cmds[i].DirDynamic = true
 		}
-		p.state.setDirs(union(d, after).withUnknown())
+		p.state.setDirs(all.withUnknown())
 		return
 	}
 	p.state.setDirs(d)

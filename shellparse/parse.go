@@ -593,17 +593,19 @@ func (p *parser) compound(c syntax.Command) {
 	case *syntax.IfClause:
 		p.ifClause(c)
 	case *syntax.WhileClause:
-		p.repeated(d, func() {
+		p.repeated(d, func() []dirSet {
 			p.stmts(c.Cond)
+			ok, fail := p.state.ok, p.state.fail
 			if c.Until {
-				p.state.setDirs(p.state.fail)
+				p.state.setDirs(fail)
 			} else {
-				p.state.setDirs(p.state.ok)
+				p.state.setDirs(ok)
 			}
 			p.stmts(c.Do)
+			return []dirSet{ok, fail}
 		})
 	case *syntax.ForClause:
-		p.repeated(d, func() { p.forClause(c) })
+		p.repeated(d, func() []dirSet { p.forClause(c); return nil })
 	case *syntax.CaseClause:
 		p.nested(c.Word, p.parent)
 		p.caseClause(c, d)
