@@ -292,11 +292,15 @@ func isBlockNode(p string) bool {
 // nvmeVerb: nvme-cli's erasing subcommands (nvme(1): format, sanitize,
 // delete-ns, write-zeroes, write-uncor, dsm deallocates).
 func nvmeVerb(x *dangerCtx) (string, bool) {
-	ops := splitArgs(x.c.Args[1:]).ops
-	if len(ops) == 0 {
-		return "", false
+	// The subcommand is the first word that is not an option.
+	var verb shellparse.Word
+	for _, w := range x.c.Args[1:] {
+		if !strings.HasPrefix(w.Text, "-") || w.Dynamic {
+			verb = w
+			break
+		}
 	}
-	switch v := strings.ToLower(ops[0].Text); v {
+	switch v := strings.ToLower(verb.Text); v {
 	case "format", "sanitize", "delete-ns", "write-zeroes", "write-uncor", "dsm":
 		return "nvme " + v, true
 	}
