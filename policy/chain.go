@@ -422,7 +422,7 @@ func (e *evaluation) shellParts() ([]part, Decision, bool) {
 			// may run in (a cd before it may have failed or not run).
 			for j, d := range fileDirs(e.cwd, c, fe.Path.Text) {
 				fp := part{subject: fe.Path.Text, offset: fe.Path.Offset, category: cat, access: fe.Access,
-					path: fe.Path.Text, dynamic: fe.Path.Dynamic || c.DirDynamic || c.AfterLink, dir: d, tool: tool, script: script, index: i,
+					path: fe.Path.Text, dynamic: fe.Path.Dynamic || c.DirDynamic && !filepath.IsAbs(fe.Path.Text) || c.AfterLink, dir: d, tool: tool, script: script, index: i,
 					cmd: nil, literal: !fe.Path.Dynamic, guess: fe.Guess, substOnly: fe.Path.SubstOnly}
 				if c.AfterLink && !fe.Path.Dynamic {
 					// The path is checked before the script runs; a link made
