@@ -410,7 +410,7 @@ func (e *evaluation) shellParts() ([]part, Decision, bool) {
 		cp.category = CatCommand
 		// A command that only changes the files it names is a file edit
 		// (acceptEdits allows it), unless something changes what runs.
-		if writesOnly && len(c.Args) > 0 && e.notSafeContext(c) == "" && e.resolvesOutsideRoots(c.Args[0].Text) {
+		if writesOnly && len(c.Args) > 0 && e.notRuleContext(c) == "" && e.resolvesOutsideRoots(c.Args[0].Text) {
 			cp.category = CatWrite
 		}
 		for _, fe := range effects {

@@ -287,7 +287,7 @@ func (e *evaluation) commandSubject(p *part) *subject {
 		s.forms = append(s.forms, makeForm(words, c.TrailingArgs))
 	}
 	s.allowOK = len(c.Args) > 0 && c.Unknown == "" && !c.StdinCode && c.Bare() && substOnlyFrom(c, 1) &&
-		!p.dynamic && e.notSafeContext(c) == "" && e.resolvesOutsideRoots(c.Args[0].Text)
+		!p.dynamic && e.notRuleContext(c) == "" && e.resolvesOutsideRoots(c.Args[0].Text)
 	if s.allowOK {
 		s.allow = makeForm(c.Args, false)
 		if g := e.plainGit(c); g != nil {

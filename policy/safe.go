@@ -9,8 +9,9 @@ import (
 	"github.com/gatekeep/gatekeep/shellparse"
 )
 
-// riskyVars change what a command runs or loads (design §4). A command with
-// one of them assigned is not safe and no allow rule matches it.
+// riskyVar: the variable changes what any command runs or loads (design
+// §4). A command with one of them assigned, or after one was set earlier
+// in the script, is not safe and no allow rule matches it.
 func riskyVar(name string) bool {
 	switch name {
 	case "PATH", "BASH_ENV", "ENV", "IFS", "CDPATH", "GLOBIGNORE", "SHELLOPTS", "BASHOPTS",
@@ -20,7 +21,15 @@ func riskyVar(name string) bool {
 		// diff.external ...); RIPGREP_CONFIG_PATH: rg reads its options
 		// (--pre) from that file; GCONV_PATH, LOCPATH: glibc loads modules
 		// and locale data from there; BROWSER: `git help -w` runs it.
-		"XDG_CONFIG_HOME", "RIPGREP_CONFIG_PATH", "GCONV_PATH", "LOCPATH", "BROWSER":
+		"XDG_CONFIG_HOME", "RIPGREP_CONFIG_PATH", "GCONV_PATH", "LOCPATH", "BROWSER",
+		// Perl's library path (perlrun(1): PERLLIB, read by Perl scripts
+		// such as shasum), zsh's start-up directory (zsh(1): ZDOTDIR),
+		// gettext's catalogues (TEXTDOMAIN, TEXTDOMAINDIR), bash's command
+		// tables (BASH_CMDS, BASH_ALIASES, EXECIGNORE), library paths of
+		// Node, Ruby, Lua and the JVM.
+		"PERLLIB", "ZDOTDIR", "TEXTDOMAIN", "TEXTDOMAINDIR", "BASH_CMDS", "BASH_ALIASES", "EXECIGNORE",
+		"BASH_LOADABLES_PATH", "NODE_PATH", "RUBYLIB", "LUA_PATH", "LUA_CPATH", "LUA_INIT",
+		"JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "POSIXLY_CORRECT":
 		return true
 	}
 	for _, prefix := range []string{"LD_", "DYLD_", "PYTHON", "GIT_", "BASH_FUNC_"} {
@@ -76,13 +85,34 @@ func (e *evaluation) safeUnlessRule(p *part, code, msg string) verdict {
 }
 
 // notSafeContext returns why the command's environment keeps it from being
-// safe: a variable that changes what runs, set on it or earlier.
+// safe: a variable assigned to it that is not on the allow-list of
+// harmless names (shellparse.HarmlessEnv), or one that changes what runs
+// set earlier in the script.
 func (e *evaluation) notSafeContext(c *shellparse.Command) string {
+	if len(c.Args) == 0 {
+		// `n=5` alone sets a shell variable, not exported: only the
+		// ones that change what runs matter (notRuleContext).
+		return e.notRuleContext(c)
+	}
+	for _, a := range c.Assigns {
+		if !shellparse.HarmlessEnv(a.Name) {
+			return a.Name + " is set"
+		}
+	}
+	return e.notRuleContext(c)
+}
+
+// notRuleContext returns why no allow rule may match the command (and it
+// is no plain file edit): a variable that changes what any command runs
+// (riskyVar), or what this one runs by the command model
+// (shellparse.ToolEnv: MAKEFLAGS for make), set on it or earlier.
+// Other names (`CI=true make test`) do not keep a rule from matching.
+func (e *evaluation) notRuleContext(c *shellparse.Command) string {
 	if c.UserFunc {
 		return "it calls " + c.Args[0].Text + ", a function the script defines"
 	}
 	for _, a := range c.Assigns {
-		if riskyVar(a.Name) {
+		if riskyVar(a.Name) || shellparse.ToolEnv(c, a.Name) {
 			return a.Name + " is set"
 		}
 	}
@@ -105,6 +135,13 @@ func (e *evaluation) notSafeContext(c *shellparse.Command) string {
 		}
 		if sc.risky >= 0 && sc.risky < n {
 			return c.Tainted[sc.risky] + " was set earlier"
+		}
+	}
+	if n := len(c.Tainted); n > 0 && shellparse.HasToolEnv(c) {
+		for _, name := range c.Tainted {
+			if shellparse.ToolEnv(c, name) {
+				return name + " was set earlier"
+			}
 		}
 	}
 	return ""

@@ -13,8 +13,9 @@ type safeEntry struct {
 	// (a variable, a substitution, words appended by xargs) is still safe
 	// (design §4: `echo $PATH`).
 	dynamicOK bool
-	// args judges the arguments after the name; nil accepts any. It sees
-	// only static words unless dynamicOK is set.
+	// args judges the arguments after the name; nil leaves it to the
+	// command model (shellparse.ReadOnly), or accepts any for a dynamicOK
+	// command. It sees only static words unless dynamicOK is set.
 	args func(args []shellparse.Word) bool
 	// context judges the rest of the command (assignments, the directory
 	// it runs in); nil accepts any.
@@ -38,7 +39,7 @@ var safeTable = map[string]safeEntry{
 	"vdir": {},
 	// tree(1): -o writes the listing to a file; -R runs tree again with
 	// `-o 00Tree.html` in every directory.
-	"tree": {args: forbid("oR", "output")},
+	"tree": {},
 	// cat(1), head(1), tail(1), wc(1), nl(1), tac(1), rev(1): print files.
 	"cat":  {},
 	"head": {},
@@ -55,7 +56,7 @@ var safeTable = map[string]safeEntry{
 	// rg(1): --pre runs a preprocessor, --hostname-bin runs a program,
 	// -z/--search-zip runs decompressors found on PATH. Its config file
 	// (RIPGREP_CONFIG_PATH) is a risky variable, see riskyVar.
-	"rg": {args: forbid("z", "pre", "hostname-bin", "search-zip")},
+	"rg": {},
 	// find(1) ACTIONS: -exec*, -ok* run commands, -delete removes,
 	// -fprint*, -fls write files.
 	"find": {args: findArgs},
@@ -64,9 +65,9 @@ var safeTable = map[string]safeEntry{
 	// e, r, R commands.
 	"sed": {args: sedArgs},
 	// sort(1): -o/--output writes a file, --compress-program runs one.
-	"sort": {args: forbid("o", "output", "compress-program")},
+	"sort": {},
 	// uniq(1): `uniq IN OUT` writes OUT, so at most one file operand.
-	"uniq": {args: uniqArgs},
+	"uniq": {},
 	// cut(1), paste(1), column(1), comm(1), join(1), fold(1), fmt(1),
 	// expand(1), unexpand(1): filter text to standard output. (column -o is
 	// util-linux's output separator, a string.)
@@ -82,7 +83,7 @@ var safeTable = map[string]safeEntry{
 	// tr(1): reads only standard input; its operands are character sets.
 	"tr": {dynamicOK: true},
 	// diff(1): -l/--paginate pipes the output through pr(1) found on PATH.
-	"diff": {args: forbid("l", "paginate")},
+	"diff": {},
 	// cmp(1): compares files to standard output.
 	"cmp": {},
 	// stat(1), du(1), df(1), realpath(1), readlink(1): file metadata.
@@ -94,13 +95,13 @@ var safeTable = map[string]safeEntry{
 	// file(1): -m/--magic-file and -f/--files-from name files to load,
 	// -C/--compile writes a compiled magic file, -z/-Z (--uncompress*) may
 	// run decompressors found on PATH.
-	"file": {args: forbid("mfCzZ", "magic-file", "files-from", "compile", "uncompress", "uncompress-noreport")},
+	"file": {},
 	// od(1), hexdump(1), strings(1): dump files to standard output.
 	"od":      {},
 	"hexdump": {},
 	"strings": {},
 	// xxd(1): `xxd IN OUT` writes OUT, so at most one file operand.
-	"xxd": {args: xxdArgs},
+	"xxd": {},
 	// md5sum(1), sha*sum(1), b2sum(1), cksum(1), sum(1), shasum(1),
 	// md5(1): checksums; -c only reads the list and the files.
 	"md5sum":    {},
@@ -115,7 +116,7 @@ var safeTable = map[string]safeEntry{
 	"shasum":    {},
 	"md5":       {},
 	// base64(1): BSD/macOS -o/--output writes a file.
-	"base64": {args: forbid("o", "output")},
+	"base64": {},
 	// jq(1): filters JSON; it has no builtin that writes or runs a program
 	// (-f, --rawfile, --slurpfile and -L only read).
 	"jq": {},
@@ -193,7 +194,16 @@ func safeCommand(c *shellparse.Command) bool {
 	if entry.context != nil && !entry.context(c) {
 		return false
 	}
-	return entry.args == nil || entry.args(args)
+	if entry.args != nil {
+		return entry.args(args)
+	}
+	if entry.dynamicOK {
+		return true
+	}
+	// The command model decides: every option known, none that writes
+	// or runs anything, no operand written.
+	ro, _ := shellparse.ReadOnly(c)
+	return ro
 }
 
 // forbid returns an argument check that refuses the short option letters
@@ -251,66 +261,6 @@ func findArgs(args []shellparse.Word) bool {
 		}
 	}
 	return true
-}
-
-// uniqArgs allows at most one file operand (uniq(1): `uniq [INPUT
-// [OUTPUT]]`). -f, -s, -w and their long forms take an argument.
-func uniqArgs(args []shellparse.Word) bool {
-	operands := 0
-	for i := 0; i < len(args); i++ {
-		t := args[i].Text
-		switch {
-		case t == "--":
-			operands += len(args) - i - 1
-			i = len(args)
-		case strings.HasPrefix(t, "--"):
-			switch t[2:] {
-			case "skip-fields", "skip-chars", "check-chars":
-				i++ // the value is the next word
-			}
-		case strings.HasPrefix(t, "-") && len(t) > 1:
-			for j := 1; j < len(t); j++ {
-				if strings.IndexByte("fsw", t[j]) >= 0 {
-					if j == len(t)-1 {
-						i++
-					}
-					break
-				}
-			}
-		default:
-			operands++
-		}
-	}
-	return operands <= 1
-}
-
-// xxdArgs allows at most one file operand (xxd(1): `xxd [options] [infile
-// [outfile]]`). xxd reads one option per word until the first operand; the
-// options -c, -g, -l, -n, -o, -s take the next word as their value when
-// written alone or spelled long (`-len`, `--seek`). An option whose value
-// handling is unsure is taken not to consume a word, which only counts
-// more operands.
-func xxdArgs(args []shellparse.Word) bool {
-	long := map[byte]string{'c': "ols", 'g': "roup", 'l': "en", 'n': "ame", 'o': "ffset", 's': "eek"}
-	i := 0
-	for i < len(args) {
-		pp := args[i].Text
-		if strings.HasPrefix(pp, "--") && len(pp) > 2 {
-			pp = pp[1:]
-		}
-		if pp == "--" {
-			i++
-			break
-		}
-		if !strings.HasPrefix(pp, "-") || pp == "-" {
-			break
-		}
-		if rest, ok := long[pp[1]]; ok && (len(pp) == 2 || strings.HasPrefix(pp[2:], rest)) {
-			i++ // the value
-		}
-		i++
-	}
-	return len(args)-i <= 1
 }
 
 // commandArgs: `command` reaches the table only when it runs nothing

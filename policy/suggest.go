@@ -121,7 +121,7 @@ func (e *evaluation) ruleFor(p *part) (string, string) {
 	if c.Unknown != "" || c.StdinCode || c.TrailingArgs || !c.Bare() || !substOnlyFrom(c, 1) || p.dynamic {
 		return "", "the command is only known at run time, so no rule can describe it"
 	}
-	if why := e.notSafeContext(c); why != "" {
+	if why := e.notRuleContext(c); why != "" {
 		return "", "allow rules never match a command with " + why
 	}
 	argv := c.Argv()

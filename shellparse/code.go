@@ -905,7 +905,7 @@ func (p *parser) sameShell(c *Command) bool {
 	if v == "command" || v == "builtin" {
 		return true
 	}
-	_, external := wrappers[v]
+	_, external := wrapperTable[v]
 	return !external && !strings.HasPrefix(v, "find ")
 }
 

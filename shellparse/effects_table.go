@@ -24,91 +24,120 @@ var effectTable = map[string]spec{
 	"seq": {}, "tr": {}, "basename": {}, "dirname": {}, "yes": {},
 	"printenv": {}, "whoami": {}, "id": {}, "uname": {}, "test": {}, "[": {},
 	"exec": {},
+	// The read-only tools below are modelled complete: every option of the
+	// version cited, checked against the real binary by TestRealTools
+	// (long options and their argument kinds). GNU coreutils 9.1, grep
+	// 3.8, diffutils 3.8, util-linux 2.38 (column, hexdump), file 5.44,
+	// binutils 2.40 (strings), jq 1.6.
+
 	// Metadata only, not contents: ls(1), dir(1), vdir(1), stat(1),
-	// realpath(1), readlink(1), which(1), df(1).
-	"ls": {}, "dir": {}, "vdir": {}, "stat": {}, "realpath": {}, "readlink": {}, "which": {}, "df": {},
+	// realpath(1), readlink(1), df(1); which(1) (Debian's, -a only).
+	"ls": lsSpec, "dir": lsSpec, "vdir": lsSpec,
+	"stat":     {complete: true, flags: "dereference file-system help terse version f t L", args: "cached format printf c"},
+	"realpath": {complete: true, flags: "canonicalize-existing canonicalize-missing help logical no-symlinks physical quiet strip version zero e m q s z L P", args: "relative-base relative-to"},
+	"readlink": {complete: true, flags: "canonicalize canonicalize-existing canonicalize-missing help no-newline quiet silent verbose version zero e f m n q s v z"},
+	"df":       {complete: true, flags: "all help human-readable inodes local no-sync portability print-type si sync total version a h i k l m v H P T", args: "block-size exclude-type type t x B F", optional: "output"},
+	"which":    {complete: true, exact: true, flags: "a s"},
 	// du(1): operands are metadata; --files0-from and -X name files read.
-	"du": {args: "B block-size d max-depth t threshold time-style exclude", reads: "files0-from X exclude-from"},
+	"du": {complete: true, flags: "all apparent-size bytes count-links dereference dereference-args help human-readable inodes no-dereference null one-file-system separate-dirs si summarize total version a b c h k l m s x D H L P S 0", args: "block-size exclude max-depth threshold time-style d t B", optional: "time", reads: "files0-from X exclude-from"},
 	// date(1): -f reads dates from a file; -s sets the clock.
 	"date": {args: "d date r reference rfc-3339 s set", optional: "I iso-8601", reads: "f file", acts: "s set"},
-	// tree(1): operands are listed, not read, but with --fromfile (or
-	// --fromtabfile) they are files whose lines are printed as the tree;
-	// -o writes the listing, --gitfile reads ignore patterns.
-	"tree": {args: "L P I H T charset filelimit timefmt sort", reads: "gitfile", writes: "o",
-		flags: "fromfile fromtabfile", ops: treeOps},
-
+	// tree(1) 2.1 (its own parser: long options spelled whole, with
+	// `=value` or the next word): operands are listed, not read, but with
+	// --fromfile (or --fromtabfile) they are files whose lines are printed
+	// as the tree; -o writes the listing, --gitfile, --infofile, --hintro
+	// and --houtro read files, -R runs tree again with `-o 00Tree.html` in
+	// every directory.
+	"tree": {complete: true, exact: true, flags: "a d l f x q N Q p u g s h D F v t c U r i A S n C X J " +
+		"gitignore ignore-case matchdirs metafirst prune info noreport si du inodes device dirsfirst filesfirst " +
+		"nolinks fromfile fromtabfile fflinks version help", args: "L P I H T charset filelimit timefmt sort",
+		reads: "gitfile infofile hintro houtro", writes: "o", acts: "R", ops: treeOps},
 	// --- read the files named and print ---
 
-	// cat(1), tac(1), rev(1), nl(1).
-	"cat": {ops: readAll},
-	"tac": {args: "s separator", ops: readAll},
-	"rev": {ops: readAll},
-	"nl": {args: "b body-numbering d section-delimiter f footer-numbering h header-numbering i line-increment " +
-		"l join-blank-lines n number-format s number-separator v starting-line-number w number-width", ops: readAll},
-	// head(1), tail(1).
-	"head": {args: "n lines c bytes", ops: readAll},
-	"tail": {args: "n lines c bytes s sleep-interval pid max-unchanged-stats", optional: "follow", ops: readAll},
+	// cat(1), tac(1), rev(1) (util-linux), nl(1).
+	"cat": {complete: true, flags: "help number number-nonblank show-all show-ends show-nonprinting show-tabs squeeze-blank version b e n s t u v A E T", ops: readAll},
+	"tac": {complete: true, flags: "before help regex version b r", args: "separator s", ops: readAll},
+	"rev": {complete: true, flags: "help version h V", ops: readAll},
+	"nl":  {complete: true, flags: "help no-renumber version p", args: "body-numbering footer-numbering header-numbering join-blank-lines line-increment number-format number-separator number-width section-delimiter starting-line-number b d f h i l n s v w", ops: readAll},
+	// head(1), tail(1): `head -5`, `tail -5f`, `tail +5` are the obsolete
+	// spellings of -n (headTailObsolete).
+	"head": {complete: true, flags: "help quiet silent verbose version zero-terminated q v z", args: "bytes lines c n", obsolete: headTailObsolete, ops: readAll},
+	"tail": {complete: true, flags: "help quiet retry silent verbose version zero-terminated b f l q v z F", args: "bytes lines max-unchanged-stats pid sleep-interval c n s", optional: "follow", obsolete: headTailObsolete, ops: readAll},
 	// wc(1).
-	"wc": {reads: "files0-from", ops: readAll},
-	// cut(1), paste(1), fold(1), fmt(1), expand(1), unexpand(1).
-	"cut":      {args: "b bytes c characters d delimiter f fields output-delimiter", ops: readAll},
-	"paste":    {args: "d delimiters", ops: readAll},
-	"fold":     {args: "w width", ops: readAll},
-	"fmt":      {args: "w width goal prefix d l", ops: readAll},
-	"expand":   {args: "t tabs", ops: readAll},
-	"unexpand": {args: "t tabs", ops: readAll},
+	"wc": {complete: true, flags: "bytes chars debug help lines max-line-length version words c l m w L", reads: "files0-from", ops: readAll},
+	// cut(1), paste(1), fold(1), fmt(1), expand(1), unexpand(1). BSD
+	// fmt's -p takes no argument (loose).
+	"cut":      {complete: true, flags: "complement help only-delimited version zero-terminated n s z", args: "bytes characters delimiter fields output-delimiter b c d f", ops: readAll},
+	"paste":    {complete: true, flags: "help serial version zero-terminated s z", args: "delimiters d", ops: readAll},
+	"fold":     {complete: true, flags: "bytes help spaces version b s 0 1 2 3 4 5 6 7 8 9", args: "width w", ops: readAll},
+	"fmt":      {complete: true, loose: "p", flags: "crown-margin help split-only tagged-paragraph uniform-spacing version c s t u 0 1 2 3 4 5 6 7 8 9", args: "goal prefix width g p w", ops: readAll},
+	"expand":   {complete: true, flags: "help initial version i 0 1 2 3 4 5 6 7 8 9", args: "tabs t", ops: readAll},
+	"unexpand": {complete: true, flags: "all first-only help version a 0 1 2 3 4 5 6 7 8 9", args: "tabs t", ops: readAll},
 	// column(1) (util-linux).
-	"column": {args: "c output-width s separator o output-separator n table-name O table-order N table-columns " +
-		"l table-columns-limit E table-noextreme H table-hide R table-right T table-truncate W table-wrap " +
-		"r tree i tree-id p tree-parent C table-column", ops: readAll},
+	"column": {complete: true, flags: "fillrows help json keep-empty-lines table table-empty-lines table-header-repeat table-noheadings version d e h t x J L V", args: "columns output-separator output-width separator table-columns table-columns-limit table-hide table-name table-noextreme table-order table-right table-truncate table-wrap tree tree-id tree-parent c i l n o p r s E H N O R T W", ops: readAll},
 	// diff(1), cmp(1), comm(1), join(1). diff compares two directories
 	// file by file (one level deep, every level with -r; -N prints a
 	// file missing on one side whole), so its operands are read as trees.
-	"diff": {args: "C U W width F show-function-line I ignore-matching-lines x exclude D ifdef label tabsize " +
-		"horizon-lines palette line-format old-line-format new-line-format unchanged-line-format " +
-		"old-group-format new-group-format unchanged-group-format changed-group-format S starting-file",
-		reads: "X exclude-from", optional: "color context unified", ops: diffOps},
-	"cmp":  {args: "i ignore-initial n bytes", ops: cmpOps},
-	"comm": {args: "output-delimiter", ops: readAll},
-	"join": {args: "a e j o t v 1 2", ops: readAll},
+	// -l/--paginate pipes the output through pr(1) found on PATH.
+	"diff": {complete: true, flags: "binary brief ed expand-tabs forward-ed help ignore-all-space ignore-blank-lines ignore-case ignore-file-name-case ignore-space-change ignore-tab-expansion ignore-trailing-space inhibit-hunk-merge initial-tab left-column minimal new-file no-dereference no-ignore-file-name-case normal paginate rcs recursive report-identical-files sdiff-merge-assist show-c-function side-by-side speed-large-files strip-trailing-cr suppress-blank-empty suppress-common-lines text unidirectional-new-file version a b c d e f h i l n p q r s t u v w y B E H N P T Z 0 1 2 3 4 5 6 7 8 9", args: "changed-group-format exclude from-file horizon-lines ifdef ignore-matching-lines label line-format new-group-format new-line-format old-group-format old-line-format palette show-function-line starting-file tabsize to-file unchanged-group-format unchanged-line-format width x C D F I L S U W", optional: "color context unified", reads: "X exclude-from", acts: "l paginate", ops: diffOps},
+	"cmp":  {complete: true, flags: "help print-bytes print-chars quiet silent verbose version b c l s v", args: "bytes ignore-initial i n", ops: cmpOps},
+	"comm": {complete: true, flags: "check-order help nocheck-order total version zero-terminated z 1 2 3", args: "output-delimiter", ops: readAll},
+	"join": {complete: true, flags: "check-order header help ignore-case nocheck-order version zero-terminated i z", args: "a e j o t v 1 2", ops: readAll},
 	// grep(1); egrep and fgrep are grep -E and grep -F. The pattern is the
 	// first operand unless -e or -f gives it.
 	"grep":  grepSpec,
 	"egrep": grepSpec,
 	"fgrep": grepSpec,
-	// rg(1) (ripgrep): -r is --replace. --pre and --hostname-bin run a
-	// program, -z runs decompressors.
-	"rg": {args: "e regexp g glob iglob t type T type-not type-add type-clear m max-count A after-context " +
-		"B before-context C context M max-columns d max-depth max-filesize j threads E encoding engine " +
-		"color colors context-separator field-context-separator field-match-separator path-separator " +
-		"r replace sort sortr pre pre-glob hostname-bin hyperlink-format dfa-size-limit regex-size-limit generate",
-		reads: "f file ignore-file", flags: "files type-list search-zip hidden no-hidden unrestricted glob-case-insensitive",
+	// rg(1) (ripgrep 13, clap: options spelled whole): -r is --replace.
+	// --pre and --hostname-bin run a program, -z runs decompressors.
+	"rg": {complete: true, exact: true,
+		args: "e regexp g glob iglob t type T type-not type-add type-clear m max-count A after-context " +
+			"B before-context C context M max-columns d max-depth max-filesize j threads E encoding engine " +
+			"color colors context-separator field-context-separator field-match-separator path-separator " +
+			"r replace sort sortr pre pre-glob hostname-bin hyperlink-format dfa-size-limit regex-size-limit generate",
+		reads: "f file ignore-file", flags: "auto-hybrid-regex binary block-buffered b byte-offset s case-sensitive column no-context-separator c count count-matches only-matching crlf debug files l files-with-matches files-without-match F fixed-strings L follow glob-case-insensitive h help heading . hidden i ignore-case ignore-file-case-insensitive include-zero v invert-match json line-buffered n line-number x line-regexp max-columns-preview mmap U multiline multiline-dotall no-config I no-filename no-heading no-ignore no-ignore-dot no-ignore-vcs no-ignore-exclude no-ignore-files no-ignore-global no-ignore-messages no-ignore-parent N no-line-number no-messages no-mmap no-pcre2-unicode no-require-git no-unicode unicode 0 null null-data one-file-system o passthru P pcre2 pcre2-version p pretty q quiet S smart-case stats a text trim type-list u unrestricted V version vimgrep H with-filename w word-regexp no-hidden",
 		acts: "pre hostname-bin z search-zip", ops: rgOps},
-	// file(1).
-	"file": {args: "F separator P parameter e exclude exclude-quiet", reads: "m magic-file f files-from", ops: readAll},
+	// file(1): -C writes a compiled magic file, -z/-Z run decompressors,
+	// -m loads magic from a file, -f reads the names to look at: none of
+	// them is read-only.
+	"file": {complete: true, flags: "apple brief checking-printout compile debug dereference extension help keep-going list mime mime-encoding mime-type no-buffer no-dereference no-pad no-sandbox preserve-date print0 raw special-files uncompress uncompress-noreport version b c d h i k l n p r s v z C E L N S Z 0", args: "exclude exclude-quiet parameter separator e F P", reads: "m magic-file f files-from", acts: "C compile z Z uncompress uncompress-noreport m magic-file f files-from", ops: readAll},
 	// md5sum(1), sha1sum(1) ... b2sum(1), cksum(1), sum(1). With -c the
 	// files named in the check list are read too; they are not known here.
-	"md5sum": {ops: readAll}, "sha1sum": {ops: readAll}, "sha224sum": {ops: readAll},
-	"sha256sum": {ops: readAll}, "sha384sum": {ops: readAll}, "sha512sum": {ops: readAll},
-	"b2sum": {args: "l length", ops: readAll}, "cksum": {args: "a algorithm l length", ops: readAll},
-	"sum": {ops: readAll},
-	// shasum(1) (Perl): -a ALGORITHM. md5(1) (BSD): -s STRING is a string
-	// to hash, -c STRING a digest to compare with.
-	"shasum": {args: "a algorithm", ops: readAll}, "md5": {args: "s c", ops: readAll},
-	// base64(1), base32(1), basenc(1). GNU: -w COLS. BSD base64: -i FILE
-	// reads, -o FILE writes, -b COUNT.
-	"base64": base64Spec, "base32": base64Spec, "basenc": base64Spec,
-	// od(1), hexdump(1) (util-linux; hd is hexdump -C), strings(1).
-	"od": {args: "A address-radix j skip-bytes N read-bytes S t format endian",
-		optional: "w width strings", ops: readAll},
+	"md5sum": sumSpec, "sha1sum": sumSpec, "sha224sum": sumSpec,
+	"sha256sum": sumSpec, "sha384sum": sumSpec, "sha512sum": sumSpec,
+	"b2sum": {complete: true, flags: "binary check help ignore-missing quiet status strict tag text version warn zero b c t w z", args: "length l", ops: readAll},
+	"cksum": {complete: true, flags: "check debug help ignore-missing quiet status strict tag untagged version warn zero b c t w z", args: "algorithm length a l", ops: readAll},
+	"sum":   {complete: true, flags: "help sysv version r s", ops: readAll},
+	// shasum(1) (Perl 5.36, Getopt::Long with bundling, which also takes
+	// abbreviations and any case of long options: the first are modelled,
+	// the second are unknown): -a ALGORITHM. md5(1) (BSD, not complete):
+	// -s STRING is a string to hash, -c STRING a digest to compare with.
+	"shasum": {complete: true, flags: "b binary c check t text s status w warn q quiet h help v version 0 01 " +
+		"U UNIVERSAL tag strict ignore-missing", args: "a algorithm", ops: readAll},
+	"md5": {args: "s c", ops: readAll},
+	// base64(1), base32(1), basenc(1). GNU: -w COLS, -i ignore garbage.
+	// BSD base64: -i FILE reads, -o FILE writes, -b COUNT: -i is taken as
+	// BSD's (it consumes a file name, which is then read).
+	"base64": base64Spec, "base32": base64Spec, "basenc": basencSpec,
+	// od(1), hexdump(1) (util-linux; hd is hexdump -C), strings(1)
+	// (binutils: `@FILE` is a response file).
+	"od":      {complete: true, flags: "help output-duplicates traditional version a b c d e f h i l o s v x B D F H I L O X", args: "address-radix endian format read-bytes skip-bytes j t A N S", optional: "strings width w", ops: readAll},
 	"hexdump": hexdumpSpec, "hd": hexdumpSpec,
-	"strings": {args: "n bytes t radix e encoding T target s output-separator", ops: readAll},
+	"strings": {complete: true, respFiles: true, flags: "a all d data f print-file-name h help H w include-all-whitespace " +
+		"v V version o 0 1 2 3 4 5 6 7 8 9", args: "n bytes t radix e encoding T target s output-separator U unicode",
+		ops: readAll},
 	// zcat(1), bzcat(1), xzcat(1), zstdcat(1): decompress to stdout.
 	"zcat": {ops: readAll}, "bzcat": {ops: readAll}, "xzcat": {ops: readAll}, "zstdcat": {ops: readAll},
-	// jq(1): the filter is the first operand unless -f gives it; after
-	// --args/--jsonargs operands are values, not files.
-	"jq": {args: "indent", reads: "f from-file L", pairs: "arg argjson", pairReads: "slurpfile rawfile",
-		flags: "args jsonargs", ops: jqOps},
+	// jq(1) 1.6 (its own parser: long options spelled whole, short ones
+	// cluster, options anywhere): the filter is the first operand unless
+	// -f gives it; after --args/--jsonargs operands are values, not files.
+	// -L DIR adds a module directory: `import` then reads modules the
+	// filter chooses, so it acts beyond the files named.
+	"jq": {complete: true, exact: true, flags: "s slurp r raw-output j join-output a ascii-output c compact-output " +
+		"C color-output M monochrome-output S sort-keys R raw-input n null-input e exit-status h help V version " +
+		"tab seq stream stream-errors unbuffered args jsonargs debug-dump-disasm debug-trace raw-output0 b binary",
+		args: "indent L", reads: "f from-file", pairs: "arg argjson", pairReads: "slurpfile rawfile argfile",
+		optional: "run-tests", acts: "L run-tests", ops: jqOps},
 
 	// --- change the files named ---
 
@@ -118,13 +147,11 @@ var effectTable = map[string]spec{
 	"sed": {kind: edits, args: "e expression l line-length", reads: "f file", optional: "i in-place",
 		flags: "quiet silent separate sandbox", acts: "f file", ops: sedOps},
 	// sort(1): -o writes the output, -T holds temporary files.
-	"sort": {kind: edits, args: "k key t field-separator S buffer-size parallel batch-size sort compress-program",
-		reads: "files0-from random-source", writes: "o output T temporary-directory", optional: "check",
-		acts: "compress-program", ops: readAll},
+	"sort": {kind: edits, complete: true, flags: "debug dictionary-order general-numeric-sort help human-numeric-sort ignore-case ignore-leading-blanks ignore-nonprinting merge month-sort numeric-sort random-sort reverse stable unique version version-sort zero-terminated b c d f g h i m n r s u z C M R V", args: "compress-program batch-size buffer-size field-separator key parallel sort k t y S", optional: "check", reads: "files0-from random-source", writes: "o output T temporary-directory", acts: "compress-program", ops: readAll},
 	// uniq(1): uniq [INPUT [OUTPUT]].
-	"uniq": {kind: edits, args: "f skip-fields s skip-chars w check-chars", optional: "group all-repeated", ops: inOut},
+	"uniq": {kind: edits, complete: true, flags: "count help ignore-case repeated unique version zero-terminated c d i u z D 0 1 2 3 4 5 6 7 8 9", args: "check-chars skip-chars skip-fields f s w", optional: "all-repeated group", ops: inOut},
 	// xxd(1): xxd [options] [infile [outfile]]; its own option syntax.
-	"xxd": {kind: edits, raw: true, ops: xxdOps},
+	"xxd": {kind: edits, raw: true, complete: true, ops: xxdOps},
 	// split(1): split [INPUT [PREFIX]]; the pieces are PREFIXaa ...
 	"split": {kind: edits, args: "a suffix-length additional-suffix b bytes C line-bytes l lines n number t separator filter",
 		optional: "numeric-suffixes hex-suffixes", acts: "filter", ops: splitOps},
@@ -205,7 +232,18 @@ var effectTable = map[string]spec{
 		"quoting-style reject-format read-only d directory o output i input r reject-file B prefix",
 		optional: "merge", flags: "dry-run", ops: patchOps},
 	// git(1): global options, then a subcommand; see gitOps.
-	"git": {kind: acts, raw: true, ops: gitOps},
+	"git": {kind: acts, raw: true, ops: gitOps, env: "GIT_*"},
+	// make(1) (GNU make 4.3): MAKEFLAGS, MFLAGS and GNUMAKEFLAGS hold
+	// options (--eval, -f), MAKEFILES names makefiles read first. go(1):
+	// GOFLAGS holds flags (-toolexec, -exec), GOENV names the file that
+	// sets them, GOTOOLCHAIN downloads and runs another toolchain, CC/CXX
+	// and CGO_* choose the C compiler. npm(1): npm_config_* set any config
+	// (script-shell, node-options).
+	"make":  {kind: acts, raw: true, env: "MAKEFLAGS MFLAGS GNUMAKEFLAGS MAKEFILES"},
+	"gmake": {kind: acts, raw: true, env: "MAKEFLAGS MFLAGS GNUMAKEFLAGS MAKEFILES"},
+	"go":    {kind: acts, raw: true, env: "GOFLAGS GOENV GOTOOLCHAIN GOROOT CC CXX CGO_*"},
+	"npm":   {kind: acts, raw: true, env: "npm_config_* NPM_CONFIG_*"},
+	"npx":   {kind: acts, raw: true, env: "npm_config_* NPM_CONFIG_*"},
 	// curl(1), wget(1).
 	"curl": curlSpec,
 	"wget": wgetSpec,
@@ -226,32 +264,23 @@ var effectTable = map[string]spec{
 	"find": {kind: acts, raw: true, ops: findOps},
 	// sudo(8) -e and sudoedit edit the files named as root. (sudo with a
 	// command is a wrapper.)
-	"sudo":     sudoSpec,
-	"sudoedit": {kind: acts, args: sudoSpec.args, ops: writeAll},
-}
-
-// wrapperTable lists the wrappers whose own options name files; only the
-// words before the wrapped command are theirs.
-var wrapperTable = map[string]spec{
-	// time(1) (GNU): -o FILE writes the timing.
-	"time": {kind: acts, args: "f format", writes: "o output", stop: true},
-	// xargs(1): -a FILE reads the arguments from FILE.
-	"xargs": {kind: acts, args: "d delimiter E eof I replace L max-lines n max-args P max-procs s max-chars process-slot-var",
-		optional: "i e l", reads: "a arg-file", stop: true},
-	// nohup(1): output goes to nohup.out when stdout is not redirected.
-	"nohup": {kind: acts, stop: true, ops: nohupOps},
+	"sudo":     sudoEdit(sudoOps),
+	"sudoedit": sudoEdit(writeAll),
 }
 
 var (
 	// grep -C NUM / --context=NUM: GNU takes a separate word, BSD grep
 	// (macOS) only an attached one (`-C2`; `grep -C foo .env` reads
 	// .env). Taken as attached only, which reads the more files.
-	grepSpec = spec{args: "e regexp m max-count label binary-files d directories D devices include exclude exclude-dir " +
-		"A after-context B before-context group-separator",
-		reads: "f file exclude-from", optional: "color colour C context",
-		flags: "recursive dereference-recursive include-dir", ops: grepOps}
-	base64Spec  = spec{args: "w wrap b break", reads: "i input", writes: "o output", ops: readAll}
-	hexdumpSpec = spec{args: "e format n length s skip", reads: "f format-file", optional: "L color", ops: readAll}
+	// grep(1) 3.8. -C NUM takes a separate word in GNU grep; BSD grep
+	// (macOS) takes only an attached one (loose).
+	grepSpec   = spec{complete: true, loose: "C", flags: "basic-regexp binary byte-offset count dereference-recursive extended-regexp files-with-matches files-without-match fixed-regexp help ignore-case initial-tab invert-match line-buffered line-number line-regexp no-filename no-group-separator no-ignore-case no-messages null null-data only-matching perl-regexp quiet recursive silent text unix-byte-offsets version with-filename word-regexp a b c h i l n o q r s u v w x y z E F G H I L P R T U V Z 0 1 2 3 4 5 6 7 8 9", args: "after-context before-context binary-files context devices directories exclude exclude-dir group-separator include label max-count regexp d e m A B C D X", optional: "color|colour", reads: "f file exclude-from", ops: grepOps}
+	base64Spec = spec{complete: true, flags: "d decode help ignore-garbage version D", args: "w wrap b break",
+		reads: "i input", writes: "o output", ops: readAll}
+	basencSpec  = spec{complete: true, flags: "base16 base2lsbf base2msbf base32 base32hex base64 base64url decode help ignore-garbage version z85 d i", args: "wrap w", ops: readAll}
+	hexdumpSpec = spec{complete: true, flags: "canonical help no-squeezing one-byte-char one-byte-octal two-bytes-decimal two-bytes-hex two-bytes-octal version b c d h o v x C V", args: "format length skip e n s", optional: "color L", reads: "f format-file", ops: readAll}
+	sumSpec     = spec{complete: true, flags: "binary check help ignore-missing quiet status strict tag text version warn zero b c t w z", ops: readAll}
+	lsSpec      = spec{complete: true, flags: "all almost-all author context dereference dereference-command-line dereference-command-line-symlink-to-dir directory dired escape file-type full-time group-directories-first help hide-control-chars human-readable ignore-backups inode kibibytes literal no-group numeric-uid-gid quote-name recursive reverse show-control-chars si size version zero a b c d f g h i k l m n o p q r s t u v x A B C D F G H L N Q R S U X Z 1", args: "block-size format hide ignore indicator-style quoting-style sort tabsize time time-style width w I T", optional: "classify color hyperlink"}
 	awkSpec     = spec{kind: acts, stop: true, args: "F field-separator v assign e source W", reads: "f file i include E exec",
 		acts: "l load", ops: awkOps}
 	gzipSpec     = spec{kind: acts, args: "S suffix", flags: "stdout to-stdout test list", ops: compressOps}
@@ -263,8 +292,6 @@ var (
 		"auto-threads priority", optional: "T B M L fast long adapt train train-cover train-fastcover train-legacy",
 		reads: "D filelist patch-from", writes: "o trace output-dir-flat output-dir-mirror",
 		flags: "stdout test list", ops: compressOps}
-	sudoSpec = spec{kind: acts, stop: true, args: "u g C D h p r t T U R user group close-from chdir host prompt role " +
-		"type command-timeout other-user chroot", flags: "edit", ops: sudoOps}
 	curlSpec = spec{kind: acts,
 		args: "o output output-dir d data data-ascii data-binary data-raw data-urlencode json F form form-string " +
 			"H header proxy-header b cookie w write-out variable url A user-agent e referer X request u user " +
@@ -835,6 +862,14 @@ func compressOps(l *cmdline, out *effectList) {
 		return
 	}
 	writeAll(l, out)
+}
+
+// sudoEdit is sudo's model (wrapperTable) read as a command of its own:
+// every operand is a file it edits.
+func sudoEdit(ops func(*cmdline, *effectList)) spec {
+	s := wrapperTable["sudo"]
+	s.stop, s.ops = true, ops
+	return s
 }
 
 func sudoOps(l *cmdline, out *effectList) {

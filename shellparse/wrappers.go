@@ -7,54 +7,9 @@ import (
 	"sync"
 )
 
-// optSpec describes a wrapper's command line: which options take an
-// argument, and what stands between the options and the wrapped command.
-type optSpec struct {
-	// withArg lists short option letters and long option names that take
-	// an argument ("u", "user").
-	withArg []string
-	// assigns: NAME=value words may stand before the command (env, sudo).
-	assigns bool
-	// skip is the number of operands before the command (timeout's DURATION).
-	skip int
-	// noRun lists options with which the wrapper runs no command
-	// (`command -v`, `sudo -l`).
-	noRun []string
-}
-
-// wrappers are the commands that run another command given as their
-// arguments. Sources: the man pages of sudo(8), doas(1), env(1), nice(1),
-// nohup(1), timeout(1), time(1), stdbuf(1), setsid(1), ionice(1),
-// busybox(1), and bash(1) for `command`, `builtin` and `exec`.
-var wrappers = map[string]optSpec{
-	"sudo": {withArg: []string{"u", "g", "C", "D", "h", "p", "r", "t", "T", "U", "R",
-		"user", "group", "close-from", "chdir", "host", "prompt", "role", "type",
-		"command-timeout", "other-user", "chroot"}, assigns: true,
-		noRun: []string{"l", "list", "v", "validate", "k", "K", "reset-timestamp", "remove-timestamp", "V", "version", "e", "edit"}},
-	"doas":    {withArg: []string{"u", "C"}, noRun: []string{"C", "L"}},
-	"env":     {withArg: []string{"u", "unset", "C", "chdir", "S", "split-string", "block-signal", "default-signal", "ignore-signal"}, assigns: true},
-	"command": {noRun: []string{"v", "V"}},
-	"builtin": {},
-	"exec":    {withArg: []string{"a"}},
-	"nice":    {withArg: []string{"n", "adjustment"}},
-	"nohup":   {},
-	"timeout": {withArg: []string{"s", "signal", "k", "kill-after"}, skip: 1},
-	"time":    {withArg: []string{"f", "format", "o", "output"}},
-	"stdbuf":  {withArg: []string{"i", "o", "e", "input", "output", "error"}},
-	"setsid":  {},
-	"ionice":  {withArg: []string{"c", "class", "n", "classdata"}, noRun: []string{"p", "pid", "P", "pgid", "u", "uid"}},
-	"busybox": {},
-	"xargs": {withArg: []string{"a", "arg-file", "d", "delimiter", "E", "eof", "I", "replace", "L", "max-lines",
-		"n", "max-args", "P", "max-procs", "s", "max-chars", "process-slot-var"}},
-	"watch": {withArg: []string{"n", "interval", "d", "differences", "q", "equexit", "s", "shell"}},
-}
-
 // Shells whose -c takes code (bash(1), dash(1), zsh(1), ksh(1)).
 var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true,
 	"mksh": true, "ash": true, "yash": true, "rbash": true, "fish": true}
-
-// Options of shells that take an argument (bash(1) INVOCATION).
-var shellWithArg = []string{"o", "O", "rcfile", "init-file"}
 
 // interpreters read a program from standard input when given no script.
 var interpreterRe = sync.OnceValue(func() *regexp.Regexp {
@@ -101,59 +56,10 @@ func (p *parser) unwrap(idx int) {
 	case IsInterpreter(name):
 		p.interpreterCode(idx, name)
 	default:
-		spec, ok := wrappers[name]
-		if ok {
-			p.wrapped(idx, name, spec)
+		if s, ok := lookupSpec(name, true); ok {
+			p.wrapped(idx, name, s)
 		}
 	}
-}
-
-// scanOpts walks the options of a wrapper starting at args[1]. It returns
-// the index of the first word after the options, the assignments found, and
-// the options seen (letters and long names).
-func scanOpts(args []Word, spec optSpec) (int, []Assign, []string, bool) {
-	var assigns []Assign
-	var seen []string
-	i := 1
-	for i < len(args) {
-		w := args[i]
-		t := w.Text
-		switch {
-		case w.Dynamic && (strings.HasPrefix(t, "-") || strings.HasPrefix(t, "$")):
-			return i, assigns, seen, false // cannot tell option from command
-		case t == "--":
-			return i + 1, assigns, seen, true
-		case strings.HasPrefix(t, "--"):
-			name, _, hasVal := strings.Cut(t[2:], "=")
-			seen = append(seen, name)
-			i++
-			if !hasVal && containsStr(spec.withArg, name) {
-				i++
-			}
-		case strings.HasPrefix(t, "-") && len(t) > 1:
-			i++
-			for j := 1; j < len(t); j++ {
-				l := t[j : j+1]
-				seen = append(seen, l)
-				if containsStr(spec.withArg, l) {
-					if j == len(t)-1 {
-						i++ // argument is the next word
-					}
-					break
-				}
-			}
-		case t == "-" && len(seen) == 0 && spec.assigns:
-			seen = append(seen, "i") // `env -` is `env -i`
-			i++
-		case spec.assigns && isAssignWord(t):
-			name, val, _ := strings.Cut(t, "=")
-			assigns = append(assigns, Assign{Name: name, Value: val, Dynamic: w.Dynamic})
-			i++
-		default:
-			return i, assigns, seen, true
-		}
-	}
-	return i, assigns, seen, true
 }
 
 var assignRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`) })
@@ -161,47 +67,50 @@ var assignRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(
 func isAssignWord(t string) bool { return assignRe().MatchString(t) }
 
 // wrapped handles a wrapper from the table: its inner command is emitted as
-// a command of its own.
-func (p *parser) wrapped(idx int, name string, spec optSpec) {
+// a command of its own. A command line the model does not understand (an
+// unknown option, an ambiguous abbreviation, a word only known at run
+// time) makes the wrapper Unknown: it is not transparent, and the danger
+// layer sees every word that could start the wrapped command (readings).
+func (p *parser) wrapped(idx int, name string, s *spec) {
 	c := p.cmds[idx]
-	i, assigns, seen, ok := scanOpts(c.Args, spec)
-	if !ok {
-		p.cmds[idx].Unknown = name + " is given an option that is only known at run time"
+	l := s.scan(&c)
+	if l.err != "" {
+		p.cmds[idx].Unknown = name + ": " + l.err
+		p.readings(idx, name, l)
 		return
 	}
-	for _, o := range seen {
-		if containsStr(spec.noRun, o) {
+	for _, it := range l.items {
+		if containsField(s.noRun, it.opt) {
 			return
 		}
-		if name == "env" && (o == "S" || o == "split-string") {
-			p.cmds[idx].Unknown = "env -S splits its argument into a command at run time"
+		if containsField(s.split, it.opt) {
+			p.cmds[idx].Unknown = name + " -" + it.opt + " splits its argument into a command at run time"
 			return
 		}
 	}
-	optEnd := i
-	i += spec.skip
+	i := l.end + s.skip
 	if name == "xargs" {
-		p.xargs(idx, i, seen)
+		p.xargs(idx, i, l)
 		return
 	}
 	if i >= len(c.Args) {
 		return // `env`, `sudo -i`, `nohup`: no command given
 	}
-	if name == "watch" && !containsStr(seen, "x") && !containsStr(seen, "exec") {
+	if name == "watch" && !l.has("x", "exec") {
 		// watch passes its words joined by spaces to `sh -c`.
 		p.reparse(idx, joinWords(c.Args[i:]), "watch", false)
 		return
 	}
 	inner := Command{
 		Args:    c.Args[i:],
-		Assigns: append(append([]Assign(nil), c.Assigns...), assigns...),
+		Assigns: append(append([]Assign(nil), c.Assigns...), l.assigns...),
 		Offset:  c.Args[i].Offset, End: c.End, Text: c.Text,
 		Parent: idx, Inner: -1, TrailingArgs: c.TrailingArgs,
 	}
 	if name == "busybox" && len(inner.Args) > 0 {
 		inner.Args[0].Text = path.Base(inner.Args[0].Text)
 	}
-	if dir, ok := wrapperDir(name, spec, c.Args[1:optEnd]); ok {
+	if dir, ok := wrapperDir(name, s, l); ok {
 		// The command runs in another directory: its relative paths
 		// resolve there. The shell's own directory does not change.
 		saved := p.state
@@ -218,61 +127,66 @@ func (p *parser) wrapped(idx int, name string, spec optSpec) {
 	p.emitInner(idx, inner, name)
 }
 
+// readings emits, for a wrapper whose command line is not understood,
+// each word after its name that could start the wrapped command under
+// some reading of the options, as a command of its own marked Unknown:
+// the danger layer judges every one (`env --frob rm -rf ~` may run
+// `rm -rf ~`), and none of them can be allowed.
+func (p *parser) readings(idx int, name string, l *cmdline) {
+	c := p.cmds[idx]
+	for i := 2; i < len(c.Args); i++ {
+		t := c.Args[i].Text
+		if c.Args[i].Dynamic || t == "" || t[0] == '-' || isAssignWord(t) {
+			continue
+		}
+		inner := Command{
+			Args: c.Args[i:], Assigns: c.Assigns,
+			Offset: c.Args[i].Offset, End: c.End, Text: c.Text,
+			Parent: idx, Inner: -1, TrailingArgs: c.TrailingArgs,
+			Unknown: "one reading of " + name + "'s options runs it",
+		}
+		if !p.enter() {
+			p.leave()
+			return
+		}
+		savedVia, savedParent := p.via, p.parent
+		p.via = appendVia(p.cmds[idx].Via, name)
+		p.parent = idx
+		p.emit(inner)
+		p.via, p.parent = savedVia, savedParent
+		p.leave()
+	}
+}
+
+// containsField reports whether name is one of the space-separated names
+// (and "|" aliases) in list.
+func containsField(list, name string) bool {
+	for _, g := range strings.Fields(list) {
+		for _, n := range strings.Split(g, "|") {
+			if n == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // wrapperDir returns the directory a wrapper's options make the wrapped
 // command run in: `env -C DIR`/`--chdir=DIR` (env(1)), `sudo -D DIR`/
-// `--chdir=DIR` (sudo(8)). `sudo -i` starts in the target user's home,
-// which is not known here: the directory is dynamic.
-func wrapperDir(name string, spec optSpec, opts []Word) (Word, bool) {
-	var letter string
-	switch name {
-	case "env":
-		letter = "C"
-	case "sudo":
-		letter = "D"
-	default:
-		return Word{}, false
-	}
+// `--chdir=DIR`, `sudo -R DIR` (sudo(8)). `sudo -i` starts in the target
+// user's home, which is not known here: the directory is dynamic.
+func wrapperDir(name string, s *spec, l *cmdline) (Word, bool) {
 	var dir Word
 	found := false
-	for i := 0; i < len(opts); i++ {
-		w := opts[i]
-		t := w.Text
+	for _, it := range l.items {
 		switch {
-		case strings.HasPrefix(t, "--"):
-			long, val, hasVal := strings.Cut(t[2:], "=")
-			switch {
-			case long == "chdir" && hasVal:
-				dir, found = Word{Text: val, Dynamic: w.Dynamic, Offset: w.Offset}, true
-			case long == "chdir" && i+1 < len(opts):
-				dir, found = opts[i+1], true
-				i++
-			case name == "sudo" && long == "login":
-				dir, found = Word{Text: "~", Dynamic: true, Offset: w.Offset}, true
-			case !hasVal && containsStr(spec.withArg, long):
-				i++
+		case containsField(s.chdir, it.opt) && it.has:
+			dir, found = it.val.Word, true
+			if it.opt == "R" || it.opt == "chroot" {
+				dir = Word{Text: "/", Dynamic: true, Offset: it.val.Offset}
 			}
-		case strings.HasPrefix(t, "-") && len(t) > 1:
-			for j := 1; j < len(t); j++ {
-				l := t[j : j+1]
-				if name == "sudo" && l == "i" {
-					dir, found = Word{Text: "~", Dynamic: true, Offset: w.Offset}, true
-					continue
-				}
-				if l != letter && !containsStr(spec.withArg, l) {
-					continue
-				}
-				var val Word
-				if j < len(t)-1 {
-					val = Word{Text: t[j+1:], Dynamic: w.Dynamic, Offset: w.Offset}
-				} else if i+1 < len(opts) {
-					val = opts[i+1]
-					i++
-				}
-				if l == letter {
-					dir, found = val, true
-				}
-				break
-			}
+		case name == "sudo" && (it.opt == "i" || it.opt == "login"):
+			dir, found = Word{Text: "~", Dynamic: true, Offset: l.c.Args[0].Offset}, true
 		}
 	}
 	return dir, found
@@ -369,6 +283,10 @@ func joinWords(ws []Word) Word {
 func (p *parser) shellCode(idx int) {
 	c := p.cmds[idx]
 	hasC, stdin, noexec := false, false, false
+	// startup names a start-up file the shell runs before the code:
+	// --rcfile/--init-file FILE, and a login (-l, --login) or interactive
+	// (-i) shell's profile and rc files (bash(1) INVOCATION).
+	startup := ""
 	i := 1
 	for i < len(c.Args) {
 		w := c.Args[i]
@@ -385,8 +303,12 @@ func (p *parser) shellCode(idx int) {
 		if strings.HasPrefix(t, "--") {
 			name := strings.TrimPrefix(t, "--")
 			i++
-			if containsStr(shellWithArg, name) {
+			switch name {
+			case "rcfile", "init-file":
+				startup = "--" + name
 				i++
+			case "login":
+				startup = "--login"
 			}
 			continue
 		}
@@ -400,6 +322,8 @@ func (p *parser) shellCode(idx int) {
 					stdin = true
 				case l == 'n' && t[0] == '-':
 					noexec = true
+				case (l == 'l' || l == 'i') && t[0] == '-':
+					startup = "-" + string(l)
 				case l == 'o' || l == 'O':
 					i++
 				}
@@ -407,6 +331,11 @@ func (p *parser) shellCode(idx int) {
 			continue
 		}
 		break
+	}
+	if startup != "" && !noexec {
+		defer func() {
+			p.cmds[idx].Unknown = "the shell runs start-up files (" + startup + "), which are not checked"
+		}()
 	}
 	switch {
 	case noexec:
@@ -509,7 +438,7 @@ func (p *parser) interpreterCode(idx int, name string) {
 
 // xargs: the command after the options runs with arguments read from
 // standard input appended (or substituted for the -I string).
-func (p *parser) xargs(idx, i int, seen []string) {
+func (p *parser) xargs(idx, i int, l *cmdline) {
 	c := p.cmds[idx]
 	var args []Word
 	if i < len(c.Args) {
@@ -517,8 +446,18 @@ func (p *parser) xargs(idx, i int, seen []string) {
 	} else {
 		args = []Word{{Text: "echo", Offset: c.Offset}}
 	}
-	// Only xargs's own options (before i) can set the replace string.
-	repl := xargsReplace(c.Args[:min(i, len(c.Args))])
+	// Only xargs's own options can set the replace string (xargs(1):
+	// -I STR, -i[STR] and --replace[=STR], "{}" by default).
+	repl := ""
+	for _, it := range l.items {
+		switch it.opt {
+		case "I", "i", "replace":
+			repl = "{}"
+			if it.has {
+				repl = it.val.Text
+			}
+		}
+	}
 	if repl != "" {
 		for j := range args {
 			if strings.Contains(args[j].Text, repl) {
@@ -529,6 +468,10 @@ func (p *parser) xargs(idx, i int, seen []string) {
 	trailing := repl == ""
 	if trailing {
 		// `echo / | xargs rm -rf`: the input is known, so are the words.
+		var seen []string
+		for _, it := range l.items {
+			seen = append(seen, it.opt)
+		}
 		if more, ok := p.xargsLiteralArgs(seen, c.Offset); ok {
 			args = append(args, more...)
 			trailing = false
@@ -538,25 +481,6 @@ func (p *parser) xargs(idx, i int, seen []string) {
 	// appended (xargs(1)).
 	inner := Command{Args: args, Offset: args[0].Offset, End: c.End, Text: c.Text, Parent: idx, Inner: -1, TrailingArgs: trailing}
 	p.emitInner(idx, inner, "xargs")
-}
-
-func xargsReplace(args []Word) string {
-	for i, w := range args {
-		t := w.Text
-		switch {
-		case t == "-I" && i+1 < len(args):
-			return args[i+1].Text
-		case strings.HasPrefix(t, "-I"):
-			return t[2:]
-		case strings.HasPrefix(t, "--replace="):
-			return strings.TrimPrefix(t, "--replace=")
-		case t == "-i" || t == "--replace":
-			return "{}"
-		case strings.HasPrefix(t, "-i"):
-			return t[2:]
-		}
-	}
-	return ""
 }
 
 // findExec emits the commands of find's -exec, -execdir, -ok and -okdir

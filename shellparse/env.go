@@ -1,0 +1,59 @@
+package shellparse
+
+import "strings"
+
+// harmlessEnv lists environment variables that change only how a program
+// formats what it prints: a command assigned one of them stays read-only
+// (the safe layer's allow-list; any other name makes it not safe).
+// Sources: locale(7) and environ(7) (LANG, LANGUAGE, LC_*, TZ via
+// tzset(3), TERM, COLUMNS, LINES), no-color.org (NO_COLOR), the
+// CLICOLOR convention (CLICOLOR, CLICOLOR_FORCE, FORCE_COLOR, COLORTERM),
+// grep(1) (GREP_COLOR, GREP_COLORS), dircolors(1) (LS_COLORS), ls(1)
+// (TIME_STYLE, QUOTING_STYLE, TABSIZE) and the coreutils manual "Block
+// size" (BLOCK_SIZE, BLOCKSIZE, DF_BLOCK_SIZE, DU_BLOCK_SIZE,
+// LS_BLOCK_SIZE), and CI, which CI systems set to say they run.
+var harmlessEnv = map[string]bool{
+	"LANG": true, "LANGUAGE": true, "TZ": true, "TERM": true, "COLUMNS": true, "LINES": true,
+	"NO_COLOR": true, "CLICOLOR": true, "CLICOLOR_FORCE": true, "FORCE_COLOR": true, "COLORTERM": true,
+	"GREP_COLOR": true, "GREP_COLORS": true, "LS_COLORS": true, "TIME_STYLE": true, "QUOTING_STYLE": true,
+	"TABSIZE": true, "BLOCK_SIZE": true, "BLOCKSIZE": true, "DF_BLOCK_SIZE": true, "DU_BLOCK_SIZE": true,
+	"LS_BLOCK_SIZE": true, "CI": true,
+}
+
+// HarmlessEnv reports whether assigning the variable name to a read-only
+// command keeps it read-only: the name is on the published allow-list
+// (harmlessEnv) or is a locale category LC_* other than LC_ALL's kin
+// that load files (none do: LOCPATH and GCONV_PATH are not LC_*).
+func HarmlessEnv(name string) bool {
+	return harmlessEnv[name] || strings.HasPrefix(name, "LC_") && len(name) > 3
+}
+
+// ToolEnv reports whether the variable name is one the command model marks
+// as this command's own variable that changes what it runs or loads
+// (MAKEFLAGS for make, GOFLAGS for go ...; spec.env). A wrapper's inner
+// command is judged by its own name.
+func ToolEnv(c *Command, name string) bool {
+	if len(c.Args) == 0 {
+		return false
+	}
+	s, ok := lookupSpec(c.Name(), c.IsWrapper())
+	if !ok || s.env == "" {
+		return false
+	}
+	for _, v := range strings.Fields(s.env) {
+		if v == name || strings.HasSuffix(v, "*") && strings.HasPrefix(name, v[:len(v)-1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// HasToolEnv reports whether the command model lists variables of the
+// command's own (see ToolEnv).
+func HasToolEnv(c *Command) bool {
+	if len(c.Args) == 0 {
+		return false
+	}
+	s, ok := lookupSpec(c.Name(), c.IsWrapper())
+	return ok && s.env != ""
+}

@@ -1,0 +1,478 @@
+package shellparse
+
+import (
+	"strings"
+)
+
+// This file is the command model: how a command gatekeep knows reads its
+// command line, as the real tool parses it. Every reader of a command's
+// options goes through it: file effects (effects.go), wrapper unwrapping
+// (wrappers.go), the safe layer (ReadOnly) and the danger layer's flag
+// checks (Options). The entries are in effects_table.go (commands) and
+// wrapper_table.go (wrappers).
+//
+// The parser follows glibc getopt_long(3): short options cluster (`-rf`),
+// a short option's argument is the rest of the word or the next word, an
+// optional argument (getopt's `::`) is only ever attached (`-i.bak`,
+// `--in-place=.bak`); a long option may be abbreviated to a prefix that
+// names only one option (options that are aliases of each other count as
+// one); `--` ends the options; GNU tools permute (options after operands)
+// unless the entry stops at the first operand (getopt's leading `+`).
+
+// optKind is how an option uses its argument.
+type optKind uint8
+
+const (
+	flag     optKind = iota // no argument
+	plain                   // an argument that is no file (or that ops handles)
+	readArg                 // a file the command reads
+	writeArg                // a file the command writes
+	optional                // an argument only when attached (`-i.bak`, `--backup=x`)
+	pair                    // two arguments that are no files (jq --arg NAME VALUE)
+	pairRead                // two arguments, the second a file read (jq --rawfile NAME FILE)
+)
+
+// spec says how a command reads its command line and which of its words
+// are files. Option names are space-separated short letters and long names
+// without dashes; names joined by "|" are one option spelled several ways
+// (`color|colour`), which getopt_long does not count as ambiguous.
+type spec struct {
+	kind kind
+	// Options by what their argument is.
+	args, reads, writes, optional, pairs, pairReads string
+	// flags lists options without an argument. In a complete entry it
+	// lists all of them; otherwise only those ops looks at, and an option
+	// not listed anywhere is taken as a flag.
+	flags string
+	// complete: every option of the tool is listed (cite the version), so
+	// an option not listed, or an ambiguous abbreviation, is an error the
+	// tool refuses: the command line is not understood (cmdline.err).
+	complete bool
+	// exact: long options must be spelled whole (no getopt_long
+	// abbreviations: jq, busybox).
+	exact bool
+	// acts lists options that run a program or act beyond files
+	// (sort --compress-program, rg --pre, date -s). With one present, or
+	// with a dynamic word that could be one, the command is not writesOnly
+	// and not read-only.
+	acts string
+	// chdir lists the options whose argument is the directory the
+	// command (or, for a wrapper, the wrapped command) runs in.
+	chdir string
+	// respFiles: a word `@FILE` is replaced by the words in FILE (binutils'
+	// response files, libiberty expandargv): what they say is not known.
+	respFiles bool
+	// obsolete recognizes a word that is an option in an obsolete form
+	// (`head -5`, `nice -10`): i is its index in the command's words.
+	obsolete func(t string, i int) bool
+	// env lists the tool's own environment variables that change what it
+	// runs or loads (MAKEFLAGS for make, GIT_* with a trailing "*" for a
+	// prefix). Allow rules do not match a command with one assigned.
+	env string
+	// loose lists options that take an argument in the version modelled
+	// but none, or only an attached one, in another implementation the
+	// command may be (BSD `grep -C`, `fmt -p`): the next word is read as
+	// an operand too, which reads the more files.
+	loose string
+	// stop: options end at the first operand (no GNU permutation).
+	stop bool
+	// raw: no option parsing; every word is an operand for ops.
+	raw bool
+	// bundle: a first word without a dash is a bundle of option letters
+	// whose arguments follow in order (tar's old style, `tar czf a.tgz d`).
+	bundle bool
+	// wrapper: only the options are the command's own; the words after
+	// them are the wrapped command's, which reports its own effects.
+	wrapper bool
+	// Wrappers only: assigns says NAME=value words may stand between the
+	// options and the command (env, sudo); skip is the number of operands
+	// before the command (timeout's DURATION); noRun lists options with
+	// which the wrapper runs no command (`sudo -l`, `command -v`); split
+	// lists options that make the wrapper split a string into a command
+	// at run time (env -S).
+	assigns bool
+	skip    int
+	noRun   string
+	split   string
+	// ops reports the effects of the operands and of the options it
+	// handles itself. Nil: the operands are no files.
+	ops func(l *cmdline, out *effectList)
+
+	opts  map[string]optKind // built from the strings above
+	model map[string]optKind // the modelled version's kind of a loose option
+	canon map[string]string  // every name to the first name of its option
+	longs []string
+	acted map[string]bool
+}
+
+// init builds the option maps of a spec from its strings.
+func (s *spec) init() {
+	s.opts = map[string]optKind{}
+	s.canon = map[string]string{}
+	s.acted = map[string]bool{}
+	add := func(names string, k optKind) {
+		for _, group := range strings.Fields(names) {
+			alias := strings.Split(group, "|")
+			for _, n := range alias {
+				s.opts[n] = k
+				s.canon[n] = alias[0]
+				if len(n) > 1 {
+					s.longs = append(s.longs, n)
+				}
+			}
+		}
+	}
+	add(s.flags, flag)
+	add(s.args, plain)
+	add(s.reads, readArg)
+	add(s.writes, writeArg)
+	add(s.optional, optional)
+	add(s.pairs, pair)
+	add(s.pairReads, pairRead)
+	for _, list := range []struct {
+		names string
+		k     optKind
+	}{{s.chdir, plain}, {s.split, plain}, {s.acts, flag}, {s.noRun, flag}} {
+		for _, group := range strings.Fields(list.names) {
+			for _, n := range strings.Split(group, "|") {
+				if _, ok := s.opts[n]; !ok {
+					add(n, list.k)
+				}
+			}
+		}
+	}
+	for _, group := range strings.Fields(s.acts) {
+		for _, n := range strings.Split(group, "|") {
+			s.acted[n] = true
+		}
+	}
+	if s.respFiles {
+		s.opts["@"] = readArg
+	}
+	s.model = map[string]optKind{}
+	for _, n := range strings.Fields(s.loose) {
+		s.model[n] = s.opts[n]
+		s.opts[n] = optional
+	}
+}
+
+// resolve maps a long option as written to its name in the spec: itself,
+// or the one option it abbreviates (getopt_long(3)). why is set when the
+// name is not an option: "unknown" or "ambiguous".
+func (s *spec) resolve(name string) (string, string) {
+	if _, ok := s.opts[name]; ok && len(name) > 1 {
+		return name, ""
+	}
+	if name == "" || s.exact {
+		return name, "unknown"
+	}
+	match := ""
+	for _, n := range s.longs {
+		if strings.HasPrefix(n, name) {
+			if match != "" && s.canon[match] != s.canon[n] {
+				return name, "ambiguous"
+			}
+			if match == "" {
+				match = n
+			}
+		}
+	}
+	if match == "" {
+		return name, "unknown"
+	}
+	return match, ""
+}
+
+// namesFiles reports whether any word of the command can be a file.
+func (s *spec) namesFiles() bool {
+	return s.ops != nil || s.reads != "" || s.writes != "" || s.pairReads != "" || s.respFiles
+}
+
+// mayWrite reports whether some form of the command writes a file.
+func (s *spec) mayWrite() bool { return s.kind != prints || s.writes != "" }
+
+// arg is a word of a command line, or a part of one (`--output=F`, `of=F`),
+// with the index in Command.Args of the word it comes from (-1: none).
+type arg struct {
+	Word
+	at int
+}
+
+// item is an option with its argument, or an operand (opt "").
+type item struct {
+	opt   string
+	has   bool // the option has an argument
+	val   arg  // the argument, or the operand
+	first arg  // the first argument of a two-word option
+}
+
+// cmdline is a command line split into options and operands, in order.
+type cmdline struct {
+	c     *Command
+	items []item
+	// err says why the command line is not understood: an option the
+	// model does not know, an ambiguous abbreviation, a missing argument,
+	// a word only known at run time where an option may stand, a response
+	// file. Empty when every word was read. The first reason is kept.
+	err string
+	// end is the index in c.Args of the first word after the options and
+	// (for a wrapper) its assignments: the wrapped command.
+	end int
+	// assigns are a wrapper's NAME=value words.
+	assigns []Assign
+}
+
+func (l *cmdline) fail(why string) {
+	if l.err == "" {
+		l.err = why
+	}
+}
+
+// mayBeOption reports whether a dynamic word can expand to something that
+// starts with "-" (or to several words, one of which may): its static
+// start does not rule it out.
+func mayBeOption(w Word) bool {
+	if !w.Dynamic {
+		return false
+	}
+	t := w.Text
+	return t == "" || t[0] == '-' || t[0] == '$' || t[0] == '`' || t[0] == '*' || t[0] == '?' || t[0] == '[' || t[0] == '{'
+}
+
+// scan splits c's words after the name into options and operands: `--`
+// ends the options, short letters combine (`-rf`, `-n5`), `--name=value`
+// and `--name value` both give a value, and operands may come before
+// options (GNU getopt permutes) unless the spec stops at the first.
+func (s *spec) scan(c *Command) *cmdline {
+	l := &cmdline{c: c}
+	words := c.Args
+	i := 1
+	if s.bundle && i < len(words) && !words[i].Dynamic && words[i].Text != "" && !strings.HasPrefix(words[i].Text, "-") {
+		w := words[i]
+		i++
+		for j := 0; j < len(w.Text); j++ {
+			name := w.Text[j : j+1] // option letters are ASCII bytes
+			it := item{opt: name}
+			k, known := s.opts[name]
+			if !known && s.complete {
+				l.fail("unknown option -" + name)
+			}
+			if k != flag && k != optional && i < len(words) {
+				it.val, it.has = arg{Word: words[i], at: i}, true
+				i++
+			}
+			l.items = append(l.items, it)
+		}
+	}
+	done := s.raw
+	l.end = len(words)
+	for ; i < len(words); i++ {
+		w := words[i]
+		t := w.Text
+		if !done && mayBeOption(w) {
+			l.fail("a word only known at run time may be an option")
+		}
+		if !done && s.obsolete != nil && !w.Dynamic && s.obsolete(t, i) {
+			l.items = append(l.items, item{opt: t})
+			continue
+		}
+		if done || len(t) < 2 || t[0] != '-' {
+			if !done && s.respFiles && strings.HasPrefix(t, "@") && len(t) > 1 {
+				l.fail("@" + t[1:] + " is a response file: its words are options only known at run time")
+				l.items = append(l.items, item{opt: "@", has: true, val: arg{Word: Word{Text: t[1:], Dynamic: w.Dynamic, Offset: w.Offset}, at: i}})
+				continue
+			}
+			if !done && s.wrapper {
+				if s.assigns && !w.Dynamic && isAssignWord(t) {
+					name, val, _ := strings.Cut(t, "=")
+					l.assigns = append(l.assigns, Assign{Name: name, Value: val})
+					continue
+				}
+				if s.assigns && t == "-" && len(l.items) == 0 && len(l.assigns) == 0 {
+					l.items = append(l.items, item{opt: "i"}) // `env -` is `env -i` (env(1))
+					continue
+				}
+				l.end = i
+				return l
+			}
+			l.items = append(l.items, item{val: arg{Word: w, at: i}})
+			done = done || s.stop
+			continue
+		}
+		if t == "--" {
+			done = true
+			if s.wrapper {
+				// Only assignments may still come (env(1)).
+				for i++; i < len(words) && s.assigns && !words[i].Dynamic && isAssignWord(words[i].Text); i++ {
+					name, val, _ := strings.Cut(words[i].Text, "=")
+					l.assigns = append(l.assigns, Assign{Name: name, Value: val})
+				}
+				l.end = i
+				return l
+			}
+			continue
+		}
+		if strings.HasPrefix(t, "--") {
+			name, val, hasVal := strings.Cut(t[2:], "=")
+			resolved, why := s.resolve(name)
+			if why != "" && (s.complete || why == "ambiguous") {
+				l.fail(why + " option --" + name)
+			}
+			name = resolved
+			it := item{opt: name}
+			switch k := s.opts[name]; {
+			case k == pair || k == pairRead:
+				if i+2 < len(words) {
+					it.first, it.val, it.has = arg{Word: words[i+1], at: i + 1}, arg{Word: words[i+2], at: i + 2}, true
+				} else {
+					l.fail("option --" + name + " requires two arguments")
+				}
+				i += 2
+			case hasVal:
+				if k == flag && why == "" && s.complete {
+					l.fail("option --" + name + " does not take an argument")
+				}
+				it.val, it.has = arg{Word: Word{Text: val, Dynamic: w.Dynamic, Offset: w.Offset}, at: i}, true
+			case k == plain || k == readArg || k == writeArg:
+				if i+1 < len(words) {
+					it.val, it.has = arg{Word: words[i+1], at: i + 1}, true
+					i++
+				} else {
+					l.fail("option --" + name + " requires an argument")
+				}
+			}
+			l.items = append(l.items, it)
+			continue
+		}
+		for j := 1; j < len(t); j++ {
+			name := t[j : j+1] // option letters are ASCII bytes
+			k, known := s.opts[name]
+			if !known && s.complete {
+				l.fail("unknown option -" + name)
+			}
+			if k == flag || k == pair || k == pairRead {
+				l.items = append(l.items, item{opt: name})
+				continue
+			}
+			it := item{opt: name}
+			if rest := t[j+1:]; rest != "" {
+				it.val, it.has = arg{Word: Word{Text: rest, Dynamic: w.Dynamic, Offset: w.Offset}, at: i}, true
+			} else if k != optional && i+1 < len(words) {
+				it.val, it.has = arg{Word: words[i+1], at: i + 1}, true
+				i++
+			} else if k != optional {
+				l.fail("option -" + name + " requires an argument")
+			}
+			l.items = append(l.items, it)
+			break
+		}
+	}
+	return l
+}
+
+// apply reports the effects of c by the spec and says whether the command
+// only touches the files listed.
+func (s *spec) apply(c *Command, out *effectList) (edit bool) {
+	return s.applyLine(s.scan(c), out)
+}
+
+// applyLine is apply on a command line already scanned.
+func (s *spec) applyLine(l *cmdline, out *effectList) (edit bool) {
+	c := l.c
+	out.seen = map[int]bool{}
+	for _, it := range l.items {
+		if it.opt == "" || !it.has {
+			continue
+		}
+		switch s.opts[it.opt] {
+		case readArg, pairRead:
+			if it.val.Text != "-" {
+				out.add(Read, it.val)
+			}
+		case writeArg:
+			if it.val.Text != "-" {
+				out.add(Write, it.val)
+			}
+		}
+	}
+	if s.ops != nil {
+		s.ops(l, out)
+	}
+	if s.wrapper {
+		return false
+	}
+	dyn := false
+	if s.namesFiles() {
+		strong := Read
+		if s.mayWrite() {
+			strong = Write
+		}
+		for i := 1; i < len(c.Args); i++ {
+			if c.Args[i].Dynamic && !out.seen[i] {
+				out.add(strong, arg{Word: c.Args[i], at: i})
+				out.list[len(out.list)-1].Guess = true
+			}
+		}
+		if c.TrailingArgs {
+			out.add(strong, arg{Word: Word{Text: XargsOperands, Dynamic: true, Offset: c.Offset}, at: -1})
+		}
+		for i := range out.list {
+			dyn = dyn || out.list[i].Path.Dynamic
+			if out.list[i].Path.Dynamic && strong == Write && out.list[i].Access != Write {
+				out.list[i].Access = Write
+				out.list[i].Guess = true
+			}
+		}
+	}
+	for _, it := range l.items {
+		if s.acted[it.opt] {
+			out.acted = true
+		}
+	}
+	if len(s.acted) > 0 && (dyn || c.HasDynamic(1)) {
+		out.acted = true // a dynamic word may be the option that acts
+	}
+	return s.kind != acts && !out.acted
+}
+
+// ReadOnly reports whether the command model understands every word of c
+// (c's name is a command of the table modelled complete, and no word is an
+// unknown option, an ambiguous abbreviation or a missing argument) and
+// finds nothing in it but reading files and printing: no option that
+// writes a file, runs a program or acts beyond files, no operand that is
+// written (`uniq IN OUT`). why says what is not read-only. The files it
+// reads are Effects' to report.
+func ReadOnly(c *Command) (ok bool, why string) {
+	if len(c.Args) == 0 || c.Args[0].Dynamic {
+		return false, "the command name is not known"
+	}
+	s, found := lookupSpec(c.Name(), false)
+	switch {
+	case !found:
+		return false, c.Name() + " is not in the command model"
+	case !s.complete:
+		return false, "the model of " + c.Name() + " does not list all its options"
+	case s.kind == acts:
+		return false, c.Name() + " acts beyond the files it names"
+	}
+	l := s.scan(c)
+	if l.err != "" {
+		return false, l.err
+	}
+	for _, it := range l.items {
+		if it.opt != "" && (s.acted[it.opt] || s.opts[it.opt] == writeArg) {
+			return false, "option " + it.opt + " writes or runs something"
+		}
+	}
+	out := effectList{via: c.Name()}
+	s.applyLine(l, &out)
+	if out.acted {
+		return false, "an option acts beyond files"
+	}
+	for _, e := range out.list {
+		if e.Access == Write {
+			return false, "it writes " + e.Path.Text
+		}
+	}
+	return true, ""
+}
