@@ -95,8 +95,15 @@ func (a *app) batch(name string) error {
 	if err != nil {
 		return a.configError(err)
 	}
-	out := bufio.NewWriter(a.stdout)
-	defer out.Flush()
+	// Whole lines are handed to stdout: its safeWriter escapes invalid
+	// UTF-8 per write, so a write must not end inside a rune (a
+	// bufio.Writer flushes at any byte).
+	var out bytes.Buffer
+	flush := func() {
+		a.stdout.Write(out.Bytes())
+		out.Reset()
+	}
+	defer flush()
 	r := bufio.NewReaderSize(in, 64<<10)
 	byEffect := map[policy.Effect]int{}
 	byCode := map[string]int{}
@@ -116,7 +123,7 @@ func (a *app) batch(name string) error {
 		byCode[d.Code]++
 		switch {
 		case a.chk.json:
-			writeJSONLine(out, batchLine{Line: n, Decision: d})
+			writeJSONLine(&out, batchLine{Line: n, Decision: d})
 		case d.Effect != policy.Allow:
 			// Without --json, each line that asked or was denied: its
 			// number, effect, code, the part that decided and why.
@@ -124,13 +131,16 @@ func (a *app) batch(name string) error {
 			if subject == "" {
 				subject = string(line)
 			}
-			fmt.Fprintf(out, "%d: %s [%s] %s: %s\n", n, d.Effect, d.Code, oneLineReason(subject), oneLineReason(d.Message))
+			fmt.Fprintf(&out, "%d: %s [%s] %s: %s\n", n, d.Effect, d.Code, oneLineReason(subject), oneLineReason(d.Message))
+		}
+		if out.Len() >= 64<<10 {
+			flush()
 		}
 		if err == io.EOF {
 			break
 		}
 	}
-	out.Flush()
+	flush()
 	writeSummary(a.stderr, n, time.Since(start), byEffect, byCode)
 	return nil
 }
