@@ -1,6 +1,7 @@
 package shellparse
 
 import (
+	"fmt"
 	"path"
 	"slices"
 	"strings"
@@ -258,19 +259,47 @@ func assigns(c *Command, name string) bool {
 }
 
 // andOr walks `x && y` and `x || y`: y runs only when x succeeded (&&) or
-// failed (||).
+// failed (||). A list `a && b || c && d` is one left-nested tree to the
+// parser, as deep as it is long; it is walked as the flat list it is, so
+// its length never counts as nesting.
 func (p *parser) andOr(c *syntax.BinaryCmd) {
-	p.stmt(c.X)
-	okX, failX := p.state.ok, p.state.fail
-	if c.Op == syntax.AndStmt {
-		p.state.setDirs(okX)
-		p.stmt(c.Y)
-		p.state.fail = union(failX, p.state.fail)
-		return
+	chain := []*syntax.BinaryCmd{c}
+	for {
+		x := chain[len(chain)-1].X
+		b, ok := x.Cmd.(*syntax.BinaryCmd)
+		if !ok || b.Op != syntax.AndStmt && b.Op != syntax.OrStmt || plainStmt(x) != nil {
+			break
+		}
+		chain = append(chain, b)
+		if len(chain) > MaxCommands {
+			p.fail(CodeTooLarge, -1, fmt.Sprintf("script holds more than %d commands", MaxCommands))
+			return
+		}
 	}
-	p.state.setDirs(failX)
-	p.stmt(c.Y)
-	p.state.ok = union(okX, p.state.ok)
+	p.stmt(chain[len(chain)-1].X)
+	for i := len(chain) - 1; i >= 0; i-- {
+		b := chain[i]
+		okX, failX := p.state.ok, p.state.fail
+		if b.Op == syntax.AndStmt {
+			p.state.setDirs(okX)
+			p.stmt(b.Y)
+			p.state.fail = union(failX, p.state.fail)
+			continue
+		}
+		p.state.setDirs(failX)
+		p.stmt(b.Y)
+		p.state.ok = union(okX, p.state.ok)
+	}
+}
+
+// plainStmt returns nil for a statement that only wraps its command (no
+// redirects, no `!`, not in the background or a coprocess), and s itself
+// otherwise.
+func plainStmt(s *syntax.Stmt) *syntax.Stmt {
+	if len(s.Redirs) == 0 && !s.Negated && !s.Background && !s.Coprocess {
+		return nil
+	}
+	return s
 }
 
 // ifClause walks `if`/`elif`/`else`: each branch starts where its condition

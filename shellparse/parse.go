@@ -394,9 +394,13 @@ func checkNesting(text string) *Error {
 // rm in bash. deep is true when the tree is too deep to look through.
 func checkComments(f *syntax.File) (pos syntax.Pos, deep bool) {
 	depth := 0
+	var counted []bool
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if n == nil {
-			depth--
+			if counted[len(counted)-1] {
+				depth--
+			}
+			counted = counted[:len(counted)-1]
 			return true
 		}
 		if pos.IsValid() || deep {
@@ -414,10 +418,29 @@ func checkComments(f *syntax.File) (pos syntax.Pos, deep bool) {
 			deep = true
 			return false
 		}
-		depth++
+		// A list or pipeline is a tree as deep as it is long; its links
+		// are not nesting (andOr and pipeline walk them flat).
+		c := !listLink(n)
+		if c {
+			depth++
+		}
+		counted = append(counted, c)
 		return true
 	})
 	return pos, deep
+}
+
+// listLink reports a node that only links the commands of an `&&`/`||`
+// list or a pipeline: the operator, and the plain statement holding one.
+func listLink(n syntax.Node) bool {
+	if s, ok := n.(*syntax.Stmt); ok {
+		if plainStmt(s) != nil {
+			return false
+		}
+		n = s.Cmd
+	}
+	b, ok := n.(*syntax.BinaryCmd)
+	return ok && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt || b.Op == syntax.Pipe || b.Op == syntax.PipeAll)
 }
 
 // checkMisread finds the constructs that bash and the parser read
@@ -696,6 +719,10 @@ func (p *parser) pipeline(c *syntax.BinaryCmd) {
 			continue
 		}
 		stages = append(stages, s)
+		if len(stages) > MaxCommands {
+			p.fail(CodeTooLarge, -1, fmt.Sprintf("script holds more than %d commands", MaxCommands))
+			return
+		}
 	}
 	saved := p.upstream
 	up := append([]int(nil), saved...)

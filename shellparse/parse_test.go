@@ -317,14 +317,17 @@ func TestParseRefusesBadInput(t *testing.T) {
 		{"deep arithmetic parens", "echo $((" + strings.Repeat("(", 900) + "1" + strings.Repeat(")", 900) + "))", CodeTooDeep},
 		{"deep test operators", "[[ " + strings.Repeat("x && ", 5000) + "x ]]", CodeTooDeep},
 		{"deep parameter defaults", "echo " + strings.Repeat("${x:-", 900) + strings.Repeat("}", 900), CodeTooDeep},
-		{"long pipeline", strings.Repeat("ls | ", 50000) + "ls", CodeTooDeep},
+		// A list or a pipeline is as long as it is, not nested: it is
+		// limited by its number of commands.
+		{"long pipeline", strings.Repeat("ls | ", 50000) + "ls", CodeTooLarge},
+		{"long && list", strings.Repeat("ls && ", 50000) + "ls", CodeTooLarge},
 	}
 	for _, tt := range tests {
-		t0 := time.Now()
+		t0 := cpuNow()
 		_, err := Parse(tt.src, Options{})
-		took := time.Since(t0)
+		took := cpuNow() - t0
 		if took > time.Second {
-			t.Errorf("%s: took %v", tt.name, took)
+			t.Errorf("%s: took %v of CPU", tt.name, took)
 		}
 		var pe *Error
 		switch {
@@ -554,5 +557,53 @@ func TestParseAfterLink(t *testing.T) {
 		if !cmp.Equal(got, tt.want) {
 			t.Errorf("Parse(%q) AfterLink = %v, want %v (%q)", tt.src, got, tt.want, argvs(s))
 		}
+	}
+}
+
+// TestLongLists: an `&&`/`||` list or a pipeline of thousands of commands
+// is a flat list (mvdan builds it as a tree as deep as it is long): it is
+// parsed whole, each command keeps its place, and a `cd` in it moves the
+// commands after it as in a short list.
+func TestLongLists(t *testing.T) {
+	const n = 5000
+	for _, tc := range []struct {
+		name, src string
+		cmds      int
+	}{
+		{"&& list", strings.Repeat("true && ", n-1) + "true", n},
+		{"|| list", strings.Repeat("false || ", n-1) + "true", n},
+		{"mixed list", strings.Repeat("a && b || ", n/2-1) + "a && b", n},
+		{"pipeline", strings.Repeat("cat | ", n-1) + "cat", n},
+	} {
+		s, err := Parse(tc.src, Options{})
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		if len(s.Commands) != tc.cmds {
+			t.Errorf("%s: %d commands, want %d", tc.name, len(s.Commands), tc.cmds)
+		}
+	}
+	s, err := Parse("cd build && "+strings.Repeat("true && ", n)+"touch x", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := s.Commands[len(s.Commands)-1]
+	if last.Args[0].Text != "touch" || last.Dir != "build" || len(last.OtherDirs) != 0 {
+		t.Errorf("touch after cd build && a long list runs in %q (others %q), want build", last.Dir, last.OtherDirs)
+	}
+	s, err = Parse("cd build || "+strings.Repeat("true && ", n)+"touch x", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last = s.Commands[len(s.Commands)-1]
+	if last.Dir == "build" && len(last.OtherDirs) == 0 {
+		t.Errorf("touch after cd build || ... runs where cd failed, not in build only: %q %q", last.Dir, last.OtherDirs)
+	}
+	// Real nesting still counts.
+	deep := strings.Repeat("( ", 150) + "ls" + strings.Repeat(" )", 150)
+	var pe *Error
+	if _, err := Parse(deep, Options{}); !errors.As(err, &pe) || pe.Code != CodeTooDeep {
+		t.Errorf("150 nested subshells: %v, want %s", err, CodeTooDeep)
 	}
 }
