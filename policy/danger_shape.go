@@ -29,6 +29,13 @@ func findDangerShapes(x *dangerCtx) *finding {
 	if orig.Args != nil && orig.Args[0].Dynamic {
 		forms = append(forms, *orig)
 	}
+	if inner, ok := dynamicInner(orig); ok {
+		// `sudo $(which rm) -rf ~`: the wrapper could not tell what it
+		// runs; from the first word only known at run time on, it is a
+		// command of its own.
+		forms = append(forms, inner)
+		forms = append(forms, x.facts.valueForms(&inner)...)
+	}
 	for i := range forms {
 		x.c, x.seen = &forms[i], nil
 		x.name = commandName(x.c)
@@ -43,6 +50,33 @@ func findDangerShapes(x *dangerCtx) *finding {
 		}
 	}
 	return nil
+}
+
+// runWrappers are the commands that run the command in their arguments
+// (shellparse's wrappers, README "How a call is decided").
+var runWrappers = map[string]bool{
+	"sudo": true, "doas": true, "env": true, "command": true, "builtin": true, "exec": true,
+	"nice": true, "nohup": true, "timeout": true, "time": true, "stdbuf": true, "setsid": true,
+	"ionice": true, "busybox": true, "watch": true, "xargs": true, "chroot": true, "unbuffer": true,
+}
+
+// dynamicInner returns, for a wrapper whose command the parser could not
+// find because a word only known at run time stands among its options or
+// as its command (`sudo $(which rm) -rf ~`, `env $r -rf /`), the words
+// from that word on as a command of their own.
+func dynamicInner(c *shellparse.Command) (shellparse.Command, bool) {
+	if c.Inner >= 0 || len(c.Args) < 2 || c.Args[0].Dynamic || !runWrappers[commandName(c)] {
+		return shellparse.Command{}, false
+	}
+	for k := 1; k < len(c.Args); k++ {
+		if w := c.Args[k]; w.Dynamic && (strings.HasPrefix(w.Text, "$") || strings.HasPrefix(w.Text, "`")) {
+			inner := *c
+			inner.Args = c.Args[k:]
+			inner.Inner, inner.Parent = -1, -1
+			return inner, true
+		}
+	}
+	return shellparse.Command{}, false
 }
 
 // tableDanger checks x against the danger table.
@@ -97,6 +131,13 @@ func scriptValues(s *shellparse.Script) map[string][]string {
 			for _, a := range c.Assigns {
 				if !a.Dynamic {
 					add(a.Name, a.Value)
+					continue
+				}
+				// `Y=$X`, `D="$X/sub"`: through the values known so far.
+				for _, v := range substitute(a.Value, vals) {
+					if !strings.ContainsAny(v, "$`") {
+						add(a.Name, v)
+					}
 				}
 			}
 			continue
@@ -124,17 +165,16 @@ func isVarName(s string) bool {
 	return s != ""
 }
 
-// varRefRe matches a plain reference to a variable: `$NAME` or `${NAME}`.
+// varRefRe matches a reference to a variable: `$NAME`, `${NAME}`, or
+// `${NAME:-WORD}` (also `-`, `:=`, `=`) with a WORD that holds no
+// expansion, which is the value when NAME is unset or empty.
 var varRefRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))`)
+	return regexp.MustCompile("\\$(?:\\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-=])([^}$`]*))?\\}|([A-Za-z_][A-Za-z0-9_]*))")
 })
 
 // valueForms returns the forms of c with the script's literal values put
 // in for the variables its dynamic words read, or nil when none applies.
 func (f *scriptFacts) valueForms(c *shellparse.Command) []shellparse.Command {
-	if len(f.vals) == 0 {
-		return nil
-	}
 	var out []shellparse.Command
 	for wi, w := range c.Args {
 		if !w.Dynamic || !strings.Contains(w.Text, "$") {
@@ -197,10 +237,14 @@ func substitute(text string, vals map[string][]string) []string {
 		if m[2] >= 0 {
 			name = text[m[2]:m[3]]
 		} else {
-			name = text[m[4]:m[5]]
+			name = text[m[8]:m[9]]
 		}
-		vs, ok := vals[name]
-		if !ok {
+		vs := vals[name]
+		if m[4] >= 0 {
+			// `${X:-/}`: the default word is a value too.
+			vs = append(vs[:len(vs):len(vs)], text[m[6]:m[7]])
+		}
+		if len(vs) == 0 {
 			continue
 		}
 		known = true
