@@ -57,10 +57,17 @@ decided.`,
 
 // report prints a check decision and returns check's exit status.
 func (a *app) report(d policy.Decision) error {
+	var enf *enforcementJSON
+	if a.enf != nil && d.Effect != policy.Deny {
+		enf = &enforcementJSON{Level: a.enf.level.String(), Plan: a.enf.plan}
+	}
 	if a.chk.json {
-		writeJSONLine(a.stdout, decisionJSON{Source: "gatekeep", Version: SchemaVersion, Decision: d})
+		writeJSONLine(a.stdout, decisionJSON{Source: "gatekeep", Version: SchemaVersion, Decision: d, Enforcement: enf})
 	} else {
 		writeDecisionText(a.stdout, d, a.chk.explain)
+		if enf != nil {
+			fmt.Fprintf(a.stdout, "enforcement: %s tier, network %s\n", enf.Tier, map[bool]string{true: "on", false: "off"}[enf.Network])
+		}
 	}
 	return silentExit(exitFor(d.Effect))
 }

@@ -33,3 +33,6 @@ func execve(path string, argv, env []string) error {
 	}
 	return withCode(ExitNotExec, errors.New(argv[0]+": "+err.Error()))
 }
+
+// execPath replaces gatekeep with path (already looked up) and argv.
+func execPath(path string, argv []string) error { return execve(path, argv, shellEnv()) }

@@ -37,3 +37,6 @@ func runChild(path string, args, env []string) error {
 	}
 	return silentExit(0)
 }
+
+// execPath runs path (already looked up) with argv as a child.
+func execPath(path string, argv []string) error { return runChild(path, argv[1:], shellEnv()) }

@@ -149,6 +149,6 @@ func (a *app) handleFile(check bool, req policy.Request, do func(real string) er
 		if d.UpdatedInput == nil || d.UpdatedInput.Path == "" {
 			return withCode(ExitInternal, errors.New("the decision holds no checked path"))
 		}
-		return do(d.UpdatedInput.Path)
+		return a.confinedFile(func() error { return do(d.UpdatedInput.Path) })
 	})
 }

@@ -9,11 +9,17 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+
+	"github.com/gatekeep/gatekeep/cmd/enforce"
 )
 
 // Main runs gatekeep with the process's arguments and streams and returns
 // the exit status. It is the only entry point; only main.go exits.
 func Main() int {
+	// gatekeep re-executed as the namespace helper of kernel enforcement.
+	if code, ok := enforce.HelperMain(); ok {
+		return code
+	}
 	var stdout io.Writer = os.Stdout
 	if stdoutIsNull() {
 		stdout = nullStdout{os.Stdout}

@@ -49,6 +49,9 @@ type decisionJSON struct {
 	Source  string `json:"source"`
 	Version int    `json:"version"`
 	policy.Decision
+	// Enforcement is how the call would be confined (--enforce), absent
+	// when it would not be.
+	Enforcement *enforcementJSON `json:"enforcement,omitempty"`
 }
 
 // exitFor is check's exit status for an effect.

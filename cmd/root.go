@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gatekeep/gatekeep/cmd/enforce"
 	"github.com/gatekeep/gatekeep/policy"
 	"github.com/gatekeep/gatekeep/shellparse"
 )
@@ -38,6 +39,12 @@ type app struct {
 	loaded           *policy.Loaded // the config layers, once config() ran
 	modeFromEnv      bool           // a.mode came from GATEKEEP_MODE, not --mode
 	promptTimeoutSet bool
+
+	enforceFlag     policy.EnforceLevel // --enforce or GATEKEEP_ENFORCE
+	enforceText     string
+	enf             *enforcement     // this call's confinement, once decided
+	probed          *enforce.Support // the probe's answer, once made
+	notedUnconfined bool
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
@@ -72,6 +79,8 @@ exactly what it checked or stops it with a one-line JSON reason.
 	f.StringVar(&a.planFile, "plan-file", "", "the file plan mode lets be written")
 	f.IntVar(&a.denyExitCode, "deny-exit-code", ExitDeny, "exit status on deny (env GATEKEEP_DENY_EXIT_CODE)")
 	f.StringArrayVar(&a.allowDirs, "allow-dir", nil, "an extra sandbox root (repeatable)")
+	f.StringVar(&a.enforceText, "enforce", "", "confine what runs with the kernel: required (the default for a bare --enforce), best-effort or off (env GATEKEEP_ENFORCE)")
+	f.Lookup("enforce").NoOptDefVal = "required"
 	f.DurationVar(&a.promptTimeout, "prompt-timeout", 10*time.Minute, "how long a prompt waits before it denies")
 	f.StringVar(&a.dialect, "dialect", "", "the shell that runs the agent's commands: bash, zsh or sh (hook mode: default from SHELL)")
 	root.RegisterFlagCompletionFunc("mode", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
@@ -84,7 +93,7 @@ exactly what it checked or stops it with a one-line JSON reason.
 
 	root.AddCommand(a.toolCmds(false)...)
 	root.AddCommand(a.checkCmd(), a.versionCmd(), a.hookCmd())
-	root.AddCommand(a.rulesCmd(), a.configCmd(), a.trustCmd(), a.testCmd(), a.doctorCmd())
+	root.AddCommand(a.rulesCmd(), a.configCmd(), a.trustCmd(), a.testCmd(), a.doctorCmd(), a.sandboxCmd())
 	return root
 }
 
@@ -120,6 +129,14 @@ func (a *app) readEnv(c *cobra.Command) error {
 			a.denyExitCode = n
 		}
 	}
+	if !flags.Changed("enforce") {
+		a.enforceText = os.Getenv("GATEKEEP_ENFORCE")
+	}
+	l, err := parseEnforceFlag(a.enforceText)
+	if err != nil {
+		return usageErr("--enforce: %v", err)
+	}
+	a.enforceFlag = l
 	if a.denyExitCode < 1 || a.denyExitCode > 255 {
 		return usageErr("deny exit code %d is not within 1..255", a.denyExitCode)
 	}

@@ -13,13 +13,20 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/gatekeep/gatekeep/cmd"
+	"github.com/gatekeep/gatekeep/cmd/enforce"
 )
 
 var update = flag.Bool("update", false, "rewrite cmp golden files in testdata/script")
 
 func TestMain(m *testing.M) {
+	// The test binary re-executed as enforcement's namespace helper
+	// (enforce.Probe, and gatekeep under --enforce, run /proc/self/exe).
+	if code, ok := enforce.HelperMain(); ok {
+		os.Exit(code)
+	}
 	testscript.Main(m, map[string]func(){
 		"gatekeep": func() { os.Exit(cmd.Main()) },
+		"variant":  variantMain, // enforce_script_test.go
 	})
 }
 

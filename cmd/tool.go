@@ -43,9 +43,9 @@ What runs is byte for byte what was checked.`,
 			}
 			run := func(policy.Decision) error {
 				if hasC {
-					return execShell(shell, script, args)
+					return a.runShell(shell, script, args)
 				}
-				return execArgv(args)
+				return a.runArgv(args)
 			}
 			return a.handle(check, req, shell == "/bin/sh", run)
 		},

@@ -278,6 +278,10 @@ type Loaded struct {
 	Untrusted []Notice
 	// Files describes each layer's file, in Sources order.
 	Files []FileInfo
+	// Enforce are the kernel enforcement settings of `[sandbox]`.
+	Enforce EnforceSettings
+	// a file set network or auto_allow to false: no file can turn it on
+	networkOff, autoAllowOff bool
 }
 
 // Notice is a message about one version of one config file.

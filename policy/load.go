@@ -230,6 +230,7 @@ type fileConfig struct {
 	rules         []*Rule
 	danger        []*DangerRule
 	tests         []TestCase
+	enforce       enforceFile
 }
 
 // merge adds one file to the effective configuration, leaving out what an
@@ -270,6 +271,7 @@ func (l *Loaded) merge(f *fileConfig, fi FileInfo) {
 			ignored = append(ignored, "sandbox.allow_dirs")
 		}
 	}
+	l.mergeEnforce(f.enforce, trusted, &ignored)
 	if f.planFile != "" || f.planToolsSet {
 		switch {
 		case !trusted:
@@ -361,6 +363,7 @@ type rawFile struct {
 
 type rawSandbox struct {
 	AllowDirs tomlStrings `toml:"allow_dirs"`
+	rawEnforce
 }
 
 type rawPlan struct {
@@ -590,7 +593,10 @@ func (c *compiler) parse(source, path string, data []byte) (*fileConfig, []error
 	}
 	if md.IsDefined("sandbox") {
 		var s rawSandbox
-		if decode("sandbox", raw.Sandbox, &s) && s.AllowDirs.set {
+		if decode("sandbox", raw.Sandbox, &s) {
+			f.enforce = c.enforceKeys(fe, source, s.rawEnforce)
+		}
+		if s.AllowDirs.set {
 			line := fe.keyLine("sandbox", "allow_dirs")
 			if s.AllowDirs.bad != "" {
 				fe.add(line, "sandbox.allow_dirs", "%s", s.AllowDirs.bad)
@@ -787,7 +793,7 @@ var knownSection = map[string][]string{
 	"":        {"mode", "disable_bypass", "sandbox", "plan", "audit", "prompt", "hooks", "shell", "rule", "danger", "test"},
 	"hooks":   {"trust_agent_mode"},
 	"shell":   {"dialect"},
-	"sandbox": {"allow_dirs"},
+	"sandbox": {"allow_dirs", "enforce", "network", "writable", "auto_allow", "unconfined"},
 	"plan":    {"file", "tools"},
 	"audit":   {"file"},
 	"prompt":  {"timeout"},

@@ -1,0 +1,309 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gatekeep/gatekeep/cmd/enforce"
+	"github.com/gatekeep/gatekeep/policy"
+)
+
+// enforcement is the kernel confinement of one call (design §10): its
+// level and, when a tier is in effect, the plan.
+type enforcement struct {
+	level policy.EnforceLevel
+	plan  enforce.Plan
+}
+
+// enforcementJSON is check --json's `enforcement` member.
+type enforcementJSON struct {
+	Level string `json:"level"`
+	enforce.Plan
+}
+
+// parseEnforceFlag reads --enforce and GATEKEEP_ENFORCE: a level name, or
+// 1/true (required) and 0/false (off).
+func parseEnforceFlag(v string) (policy.EnforceLevel, error) {
+	switch v {
+	case "", "0", "false":
+		return policy.EnforceOff, nil
+	case "1", "true":
+		return policy.EnforceRequired, nil
+	}
+	return policy.ParseEnforceLevel(v)
+}
+
+// enforceLevel is the strictest of --enforce, GATEKEEP_ENFORCE and the
+// configuration: none of them can loosen what another asks for.
+func (a *app) enforceLevel() policy.EnforceLevel {
+	l := a.enforceFlag
+	if a.loaded != nil && a.loaded.Enforce.Enforce > l {
+		l = a.loaded.Enforce.Enforce
+	}
+	return l
+}
+
+// support probes the machine once per run.
+func (a *app) support() enforce.Support {
+	if a.probed == nil {
+		s := enforce.Probe()
+		a.probed = &s
+	}
+	return *a.probed
+}
+
+// enforceable reports whether a call of this tool can be confined: the
+// shell and the file tools.
+func enforceable(req policy.Request) bool {
+	switch req.Tool {
+	case policy.ToolBash, policy.ToolRead, policy.ToolWrite, policy.ToolEdit:
+		return true
+	}
+	return false
+}
+
+// applyEnforcement decides how the call d allows (or asks for) is
+// confined, before the person is asked: it sets a.enf to the plan, or
+// turns d into a deny with sandbox.unavailable when enforcement is
+// required and no tier works. Under check the tier comes from the full
+// probe; before a run, Landlock's presence is enough to try (Run falls
+// back from the full tier, and a failure there is still a deny).
+func (a *app) applyEnforcement(cfg *policy.Config, req policy.Request, d policy.Decision, check bool) policy.Decision {
+	level := a.enforceLevel()
+	if level == policy.EnforceOff || d.Effect == policy.Deny || !enforceable(req) {
+		return d
+	}
+	if policy.Unconfined(cfg, a.loaded.Enforce.Unconfined, req) {
+		if check {
+			a.enf = &enforcement{level: level, plan: enforce.Plan{Tier: enforce.TierNone,
+				Limits: []string{"a [sandbox] unconfined pattern names this command: it runs unconfined"}}}
+		}
+		return d
+	}
+	var tier enforce.Tier
+	switch {
+	case check:
+		tier = a.support().Tier()
+	case enforce.LandlockABI() >= 1:
+		tier = enforce.TierFull
+	default:
+		tier = enforce.TierNone
+	}
+	if req.Tool != policy.ToolBash && tier != enforce.TierNone {
+		// The file tools are gatekeep's own code: Landlock bounds its
+		// writes in process; no namespace is made for them.
+		tier = enforce.TierLandlock
+	}
+	if tier == enforce.TierNone {
+		if level == policy.EnforceRequired {
+			return unavailableDeny(d, "this machine has no working Landlock")
+		}
+		if check {
+			a.enf = &enforcement{level: level, plan: enforce.Plan{Tier: enforce.TierNone, Limits: enforce.Limits(enforce.TierNone, 0)}}
+		} else {
+			a.noteUnconfined("this machine has no working Landlock")
+		}
+		return d
+	}
+	a.enf = &enforcement{level: level, plan: a.enforcePlan(cfg, tier, !check)}
+	return d
+}
+
+// unavailableDeny is the deny for a call that must be confined and
+// cannot be.
+func unavailableDeny(d policy.Decision, why string) policy.Decision {
+	return policy.Decision{Effect: policy.Deny, Layer: policy.LayerSandbox, Code: "sandbox.unavailable",
+		Message: "enforcement is required and the command cannot be confined: " + why,
+		Command: d.Command, Offset: -1, Category: d.Category, Mode: d.Mode, UpdatedInput: d.UpdatedInput, Trace: d.Trace}
+}
+
+// noteUnconfined says once on stderr that best-effort enforcement runs a
+// command unconfined.
+func (a *app) noteUnconfined(why string) {
+	if a.notedUnconfined {
+		return
+	}
+	a.notedUnconfined = true
+	fmt.Fprintf(a.stderr, "gatekeep: enforcement is best-effort and %s: running unconfined\n", why)
+}
+
+// runArgv execs argv, confined when a.enf is set.
+func (a *app) runArgv(args []string) error {
+	if a.enf == nil {
+		return execArgv(args)
+	}
+	path, err := lookCommand(args[0])
+	if err != nil {
+		return err
+	}
+	return a.runConfined(path, args)
+}
+
+// runShell execs `shell -c script [args...]`, confined when a.enf is set.
+func (a *app) runShell(shell, script string, args []string) error {
+	if a.enf == nil {
+		return execShell(shell, script, args)
+	}
+	return a.runConfined(shell, append([]string{shell, "-c", script}, args...))
+}
+
+// runConfined runs path under a.enf's plan and returns its exit status.
+func (a *app) runConfined(path string, argv []string) error {
+	status, err := enforce.Run(a.enf.plan, path, argv, shellEnv(), func(msg string) {
+		fmt.Fprintf(a.stderr, "gatekeep: %s\n", msg)
+	})
+	a.checkWatched()
+	var ue *enforce.UnavailableError
+	var ee *enforce.ExecError
+	switch {
+	case errors.As(err, &ue):
+		if a.enf.level == policy.EnforceRequired {
+			a.printDeny(unavailableDeny(policy.Decision{Mode: a.mode0()}, ue.Err.Error()))
+			return silentExit(a.denyExitCode)
+		}
+		a.noteUnconfined("the sandbox could not be set up (" + ue.Err.Error() + ")")
+		a.enf = nil
+		return execPath(path, argv)
+	case errors.As(err, &ee):
+		if errors.Is(ee.Errno, syscall.ENOENT) {
+			return withCode(ExitNotFound, errors.New(argv[0]+": "+ee.Error()))
+		}
+		return withCode(ExitNotExec, errors.New(argv[0]+": "+ee.Error()))
+	case err != nil:
+		return withCode(ExitInternal, err)
+	}
+	return silentExit(status)
+}
+
+func (a *app) mode0() policy.Mode {
+	if m, err := policy.ParseMode(a.mode); err == nil {
+		return m
+	}
+	return ""
+}
+
+// checkWatched removes the protected files that did not exist when the
+// command started and do now: a mount cannot keep a missing path from
+// being created, so the full tier takes it away afterwards and says so.
+func (a *app) checkWatched() {
+	for _, p := range a.enf.plan.Watched {
+		if _, err := os.Lstat(p); err != nil {
+			continue
+		}
+		if err := os.RemoveAll(p); err != nil {
+			fmt.Fprintf(a.stderr, "gatekeep: the confined command created the protected path %s, which could not be removed: %v\n", p, err)
+			continue
+		}
+		fmt.Fprintf(a.stderr, "gatekeep: removed %s: the confined command created it, and it is a protected path\n", p)
+	}
+}
+
+// confinedFile runs a file tool's operation confined when a.enf is set.
+func (a *app) confinedFile(do func() error) error {
+	if a.enf == nil {
+		return do()
+	}
+	err := enforce.Confined(a.enf.plan, do)
+	var ue *enforce.UnavailableError
+	if errors.As(err, &ue) {
+		if a.enf.level == policy.EnforceRequired {
+			a.printDeny(unavailableDeny(policy.Decision{Mode: a.mode0()}, ue.Err.Error()))
+			return silentExit(a.denyExitCode)
+		}
+		a.noteUnconfined("the sandbox could not be set up (" + ue.Err.Error() + ")")
+		return do()
+	}
+	return err
+}
+
+// sandboxCmd is `gatekeep sandbox status`.
+func (a *app) sandboxCmd() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "sandbox",
+		Short: "Kernel enforcement: what this machine supports",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			return usageErr("sandbox needs a subcommand: status")
+		},
+	}
+	var asJSON bool
+	status := &cobra.Command{
+		Use:   "status [--json]",
+		Short: "Print what this machine supports and the tier a call would get",
+		Long: `Print what this machine supports (Landlock, seccomp, user namespaces, each
+probed by trying it), the tier a confined call would get, and what that tier
+would confine for a call in the current directory: writable and read-only
+paths, hidden secrets, network, and what it cannot enforce.`,
+		Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			cfg, _, err := a.config()
+			if err != nil {
+				return a.configError(err)
+			}
+			s := a.support()
+			tier := s.Tier()
+			out := struct {
+				Source  string          `json:"source"`
+				Version int             `json:"version"`
+				Support enforce.Support `json:"support"`
+				enforcementJSON
+			}{Source: "gatekeep", Version: SchemaVersion, Support: s,
+				enforcementJSON: enforcementJSON{Level: a.enforceLevel().String(), Plan: a.enforcePlan(cfg, tier, false)}}
+			if asJSON {
+				writeJSONLine(a.stdout, out)
+				return nil
+			}
+			w := a.stdout
+			fmt.Fprintf(w, "landlock:    %s\n", yesNo(s.Landlock, fmt.Sprintf("ABI %d", s.LandlockABI)))
+			fmt.Fprintf(w, "seccomp:     %s\n", yesNo(s.Seccomp, ""))
+			fmt.Fprintf(w, "namespaces:  %s\n", yesNo(s.Namespaces, "user, mount, network"))
+			fmt.Fprintf(w, "tier:        %s\n", tier)
+			fmt.Fprintf(w, "enforce:     %s\n", a.enforceLevel())
+			writePlanText(w, out.Plan)
+			for _, e := range s.Errors {
+				fmt.Fprintf(w, "probe:       %s\n", e)
+			}
+			return nil
+		},
+	}
+	status.Flags().BoolVar(&asJSON, "json", false, "print the status as one JSON object")
+	c.AddCommand(status)
+	return c
+}
+
+func yesNo(b bool, detail string) string {
+	if !b {
+		return "no"
+	}
+	if detail == "" {
+		return "yes"
+	}
+	return "yes (" + detail + ")"
+}
+
+// writePlanText renders a plan for people.
+func writePlanText(w io.Writer, p enforce.Plan) {
+	list := func(name string, items []string) {
+		if len(items) == 0 {
+			fmt.Fprintf(w, "%-12s (none)\n", name+":")
+			return
+		}
+		fmt.Fprintf(w, "%-12s %s\n", name+":", strings.Join(items, "\n             "))
+	}
+	list("writable", p.Writable)
+	list("read-only", p.ReadOnly)
+	list("hidden", p.Hidden)
+	if len(p.Watched) > 0 {
+		list("watched", p.Watched)
+	}
+	fmt.Fprintf(w, "network:     %s\n", map[bool]string{true: "on", false: "off"}[p.Network])
+	for _, l := range p.Limits {
+		fmt.Fprintf(w, "limit:       %s\n", l)
+	}
+}

@@ -1,0 +1,122 @@
+// Package enforce confines what gatekeep runs with the kernel (design §10):
+// a Landlock ruleset bounds writes and TCP, a seccomp filter refuses
+// non-Unix sockets, and where user namespaces work, a mount namespace keeps
+// protected paths read-only and hides secrets. It takes a Plan (paths and a
+// network switch, decided by cmd from the configuration) and never decides
+// policy itself; it only says what the machine can enforce.
+//
+// Landlock, no_new_privs and seccomp apply to the calling thread only, so
+// every restriction is made on a locked OS thread that then execs.
+package enforce
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Tier is how much the kernel enforces.
+type Tier string
+
+const (
+	// TierFull is user + mount (+ network) namespaces, read-only binds over
+	// protected paths, secrets hidden, Landlock and seccomp.
+	TierFull Tier = "full"
+	// TierLandlock is Landlock and seccomp without namespaces: writes,
+	// network and signals are confined; nothing inside a writable root can
+	// be kept read-only and nothing can be hidden.
+	TierLandlock Tier = "landlock"
+	// TierNone enforces nothing.
+	TierNone Tier = "none"
+)
+
+// Plan is what a confined command may do. Paths are absolute real paths
+// (symlinks resolved).
+type Plan struct {
+	Tier Tier `json:"tier"`
+	// Writable are directories where the command may create, change and
+	// delete files: the sandbox roots and the cache directories.
+	Writable []string `json:"writable"`
+	// ReadOnly are existing paths inside Writable kept read-only (full tier).
+	ReadOnly []string `json:"read_only"`
+	// Hidden are secret files and directories whose contents the command
+	// cannot read: a file reads as empty (/dev/null), a directory as an
+	// empty read-only tmpfs (full tier).
+	Hidden []string `json:"hidden"`
+	// Watched are protected files that did not exist when the command
+	// started; a mount cannot cover what is missing, so after the command
+	// ends any of them it created is removed and reported (full tier).
+	Watched []string `json:"watched,omitempty"`
+	// Network lets the command open sockets other than Unix ones.
+	Network bool `json:"network"`
+	// Limits say, in lowercase sentences, what this tier does not enforce.
+	Limits []string `json:"limits,omitempty"`
+}
+
+// Support is what the probe found this machine (and this process, under
+// whatever seccomp or LSM policy it runs) can do.
+type Support struct {
+	// LandlockABI is the Landlock ABI version the kernel reports, 0 when
+	// Landlock is missing, disabled or refused.
+	LandlockABI int `json:"landlock_abi"`
+	// Landlock is true when a ruleset could actually be enforced.
+	Landlock bool `json:"landlock"`
+	// Seccomp is true when a seccomp filter could be installed.
+	Seccomp bool `json:"seccomp"`
+	// Namespaces is true when an unprivileged user + mount + network
+	// namespace could be created and bind mounts made in it.
+	Namespaces bool `json:"namespaces"`
+	// Errors say why a feature is missing.
+	Errors []string `json:"errors,omitempty"`
+}
+
+// Tier is the best tier Support allows. Landlock is required for any tier:
+// a sandbox without it would not bound writes.
+func (s Support) Tier() Tier {
+	switch {
+	case s.Landlock && s.Seccomp && s.Namespaces:
+		return TierFull
+	case s.Landlock && s.Seccomp:
+		return TierLandlock
+	}
+	return TierNone
+}
+
+// Limits lists what tier t leaves unenforced on a kernel with Landlock ABI
+// abi, for `gatekeep sandbox status` and check --json.
+func Limits(t Tier, abi int) []string {
+	var out []string
+	switch t {
+	case TierNone:
+		return []string{"nothing is enforced: the command can write, read and connect anywhere the user can"}
+	case TierLandlock:
+		out = append(out,
+			"no user namespaces: protected paths inside a writable root (.git/hooks, .git/config, .gatekeep/, .envrc, agents' settings) stay writable",
+			"no user namespaces: secret files (the Read deny rules) stay readable",
+		)
+	}
+	if abi < 3 {
+		out = append(out, "landlock ABI < 3: truncating a file outside the writable dirs is not refused")
+	}
+	if abi < 4 {
+		out = append(out, "landlock ABI < 4: TCP is refused by seccomp only")
+	}
+	if abi < 6 {
+		out = append(out, "landlock ABI < 6: signals to processes outside the sandbox are not refused")
+	}
+	out = append(out, "Unix sockets reachable by path (ssh-agent, docker.sock) stay reachable")
+	return out
+}
+
+// String renders a support summary on one line.
+func (s Support) String() string {
+	var parts []string
+	yes := func(b bool) string {
+		if b {
+			return "yes"
+		}
+		return "no"
+	}
+	parts = append(parts, fmt.Sprintf("landlock=%s (ABI %d)", yes(s.Landlock), s.LandlockABI),
+		"seccomp="+yes(s.Seccomp), "namespaces="+yes(s.Namespaces))
+	return strings.Join(parts, " ")
+}

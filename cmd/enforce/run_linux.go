@@ -1,0 +1,490 @@
+package enforce
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// The namespace helper is gatekeep itself, re-executed with helperArg: it
+// is born in new user, mount and network namespaces (a multi-threaded Go
+// process cannot unshare a user namespace in place), sets up the mounts,
+// restricts its locked thread and execs the command. gatekeep stays the
+// parent: it forwards signals and returns the exit status.
+const (
+	helperArg = "__gatekeep_confine"
+	planEnv   = "GATEKEEP_CONFINE_PLAN"
+	statusFD  = 3 // the helper reports a setup failure on this pipe
+)
+
+// helperMsg is what the parent hands the helper in planEnv.
+type helperMsg struct {
+	Plan  Plan     `json:"plan"`
+	Path  string   `json:"path,omitempty"`
+	Argv  []string `json:"argv,omitempty"`
+	Probe string   `json:"probe,omitempty"` // a directory the probe must fail to write in
+}
+
+// errNoNamespaces is a refusal to create the helper's namespaces.
+var errNoNamespaces = errors.New("user namespaces are refused")
+
+// UnavailableError means enforcement could not be set up; nothing ran.
+type UnavailableError struct{ Err error }
+
+func (e *UnavailableError) Error() string { return "enforcement is unavailable: " + e.Err.Error() }
+func (e *UnavailableError) Unwrap() error { return e.Err }
+
+// ExecError is an execve failure of the command itself (not found, not
+// executable), from inside the sandbox.
+type ExecError struct {
+	Errno syscall.Errno
+}
+
+func (e *ExecError) Error() string { return e.Errno.Error() }
+func (e *ExecError) Unwrap() error { return e.Errno }
+
+// Run runs path with argv and env confined by p. In the Landlock tier it
+// execs in place and returns only on failure; in the full tier it returns
+// the command's exit status (128+N for a signal). When the full tier
+// cannot be set up (namespaces refused at run time) it falls back to the
+// Landlock tier, calling note once to say so. A *UnavailableError means
+// nothing ran.
+func Run(p Plan, path string, argv, env []string, note func(string)) (int, error) {
+	if p.Tier == TierFull {
+		status, err := runFull(p, path, argv, env)
+		var ue *UnavailableError
+		if !errors.As(err, &ue) {
+			return status, err
+		}
+		if !errors.Is(err, errNoNamespaces) {
+			note(fmt.Sprintf("the full sandbox tier failed (%v); using the landlock tier, which cannot keep protected paths read-only or hide secrets", ue.Err))
+		}
+		p.Tier = TierLandlock
+	}
+	if p.Tier != TierLandlock {
+		return 0, &UnavailableError{Err: errors.New("no enforcing tier")}
+	}
+	return 0, execLandlock(p, path, argv, env)
+}
+
+// execLandlock restricts the calling thread and execs on it: Landlock
+// binds only the thread that called landlock_restrict_self, so the thread
+// must stay locked from the first restriction to execve.
+func execLandlock(p Plan, path string, argv, env []string) error {
+	abi, err := landlockABI()
+	if err != nil || abi < 1 {
+		return &UnavailableError{Err: errors.New("landlock is not available")}
+	}
+	runtime.LockOSThread()
+	// The thread is never unlocked: on failure it may hold part of the
+	// restrictions, and the runtime then discards it when this goroutine
+	// ends.
+	if err := confineThread(p, abi); err != nil {
+		return &UnavailableError{Err: err}
+	}
+	err = syscall.Exec(path, argv, env)
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		return &ExecError{Errno: errno}
+	}
+	return err
+}
+
+// confineThread applies no_new_privs, Landlock and (network off) the
+// seccomp socket filter to the calling, locked thread.
+func confineThread(p Plan, abi int) error {
+	if err := noNewPrivs(); err != nil {
+		return err
+	}
+	if err := landlockRestrict(abi, p.Writable, p.Network); err != nil {
+		return err
+	}
+	if !p.Network {
+		if err := installFilter(networkRules); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// helperCmd builds the helper process for msg, in new namespaces when
+// namespaced is set.
+func helperCmd(msg helperMsg, env []string, namespaced bool) (*exec.Cmd, *os.File, error) {
+	b, err := json.Marshal(msg)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	c := &exec.Cmd{
+		Path:       "/proc/self/exe",
+		Args:       []string{os.Args[0], helperArg},
+		Env:        append(append([]string(nil), env...), planEnv+"="+string(b)),
+		Stdin:      os.Stdin,
+		Stdout:     os.Stdout,
+		Stderr:     os.Stderr,
+		ExtraFiles: []*os.File{w},
+	}
+	attr := &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if namespaced {
+		attr.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS
+		if !msg.Plan.Network {
+			attr.Cloneflags |= syscall.CLONE_NEWNET
+		}
+		uid, gid := os.Getuid(), os.Getgid()
+		if uid == 0 {
+			// Root maps every id, so files of other users keep their
+			// owners (an unmapped owner would be "nobody" and root
+			// would lose its access to them).
+			attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1<<32 - 1}}
+			attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1<<32 - 1}}
+			attr.GidMappingsEnableSetgroups = true
+		} else {
+			// The same ids inside, so files keep their owners (git
+			// refuses a repository owned by someone else).
+			attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
+			attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
+		}
+		// The helper needs CAP_SYS_ADMIN in its namespace to mount; it
+		// drops the ambient set before it execs the command.
+		attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN}
+	}
+	c.SysProcAttr = attr
+	return c, r, nil
+}
+
+// forwarded are the signals gatekeep passes to the command. SIGINT and
+// SIGQUIT from the terminal reach the command directly (same process
+// group); they are forwarded only when gatekeep's group is not the
+// terminal's foreground group (kill -INT sent to gatekeep alone).
+var forwarded = []os.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT,
+	syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGALRM, syscall.SIGWINCH, syscall.SIGCONT}
+
+func runFull(p Plan, path string, argv, env []string) (int, error) {
+	c, r, err := helperCmd(helperMsg{Plan: p, Path: path, Argv: argv}, env, true)
+	if err != nil {
+		return 0, &UnavailableError{Err: err}
+	}
+	defer r.Close()
+	sigs := make(chan os.Signal, 16)
+	signal.Notify(sigs, forwarded...)
+	defer signal.Stop(sigs)
+	if err := c.Start(); err != nil {
+		c.ExtraFiles[0].Close()
+		// Namespaces refused (Docker, an AppArmor-restricted Ubuntu):
+		// the landlock tier is what this machine offers, as the probe
+		// says; nothing to report on each call.
+		return 0, &UnavailableError{Err: fmt.Errorf("%w: %w", errNoNamespaces, err)}
+	}
+	c.ExtraFiles[0].Close()
+	// The pipe closes when the helper execs (close-on-exec) or exits.
+	report, _ := io.ReadAll(io.LimitReader(r, 4096))
+	if len(report) > 0 {
+		c.Wait()
+		return 0, helperFailure(string(report))
+	}
+	var wg sync.WaitGroup
+	done := make(chan struct{})
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case s := <-sigs:
+				if (s == syscall.SIGINT || s == syscall.SIGQUIT) && foreground() {
+					continue
+				}
+				c.Process.Signal(s)
+			case <-done:
+				return
+			}
+		}
+	}()
+	err = c.Wait()
+	close(done)
+	wg.Wait()
+	status := 0
+	if ws, ok := c.ProcessState.Sys().(syscall.WaitStatus); ok {
+		switch {
+		case ws.Signaled():
+			status = 128 + int(ws.Signal())
+		default:
+			status = ws.ExitStatus()
+		}
+	} else if err != nil {
+		return 0, err
+	}
+	return status, nil
+}
+
+// helperFailure turns the helper's report ("STAGE: message" or
+// "exec: ERRNO") into an error.
+func helperFailure(report string) error {
+	stage, msg, _ := strings.Cut(report, ": ")
+	if stage == "exec" {
+		var n int
+		if _, err := fmt.Sscanf(msg, "%d", &n); err == nil {
+			return &ExecError{Errno: syscall.Errno(n)}
+		}
+	}
+	return &UnavailableError{Err: errors.New(report)}
+}
+
+// foreground reports whether this process's group is the foreground group
+// of its controlling terminal: a SIGINT typed there reached the command
+// too.
+func foreground() bool {
+	f, err := os.Open("/dev/tty")
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	pgrp, err := unix.IoctlGetInt(int(f.Fd()), unix.TIOCGPGRP)
+	return err == nil && pgrp == unix.Getpgrp()
+}
+
+// HelperMain runs the namespace helper when gatekeep was started as one
+// (argument helperArg); it returns false otherwise. cmd.Main calls it
+// first. On success it does not return: the command replaces it.
+func HelperMain() (int, bool) {
+	if len(os.Args) < 2 || os.Args[1] != helperArg {
+		return 0, false
+	}
+	runtime.LockOSThread()
+	status := os.NewFile(statusFD, "status")
+	fail := func(stage string, err error) (int, bool) {
+		fmt.Fprintf(status, "%s: %v", stage, err)
+		return 70, true
+	}
+	var msg helperMsg
+	if err := json.Unmarshal([]byte(os.Getenv(planEnv)), &msg); err != nil {
+		return fail("plan", err)
+	}
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, planEnv+"=") {
+			env = append(env, kv)
+		}
+	}
+	abi, err := landlockABI()
+	if err != nil {
+		return fail("landlock", err)
+	}
+	if msg.Plan.Tier == TierFull {
+		if err := setupMounts(msg.Plan); err != nil {
+			return fail("mount", err)
+		}
+	}
+	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
+		return fail("capabilities", err)
+	}
+	if err := confineThread(msg.Plan, abi); err != nil {
+		return fail("confine", err)
+	}
+	if msg.Probe != "" {
+		// A ruleset that does not stop a write never counts.
+		f, err := os.Create(filepath.Join(msg.Probe, "probe"))
+		if err == nil {
+			f.Close()
+			return fail("landlock", errors.New("a write outside the writable dirs was not refused"))
+		}
+		if s, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM, 0); err == nil {
+			unix.Close(s)
+			return fail("seccomp", errors.New("a UDP socket was not refused"))
+		}
+		return 0, true
+	}
+	unix.CloseOnExec(statusFD)
+	err = unix.Exec(msg.Path, msg.Argv, env)
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		return fail("exec", fmt.Errorf("%d", int(errno)))
+	}
+	return fail("exec", err)
+}
+
+// setupMounts makes the helper's mount namespace private, binds each
+// read-only path onto itself read-only, and covers each hidden path: a
+// file with /dev/null, a directory with an empty read-only tmpfs. Each
+// path is opened without following a final symlink and mounted through
+// its /proc/self/fd link, so a path swapped after planning cannot redirect
+// the mount.
+func setupMounts(p Plan) error {
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("making / private: %w", err)
+	}
+	for _, path := range p.ReadOnly {
+		if err := withPath(path, func(fdPath string, dir bool) error {
+			if err := unix.Mount(fdPath, fdPath, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+				return err
+			}
+			return remountRO(path)
+		}); err != nil {
+			return fmt.Errorf("read-only %s: %w", path, err)
+		}
+	}
+	for _, path := range p.Hidden {
+		if err := withPath(path, func(fdPath string, dir bool) error {
+			if dir {
+				return unix.Mount("tmpfs", fdPath, "tmpfs", unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=4k,mode=0555")
+			}
+			return unix.Mount("/dev/null", fdPath, "", unix.MS_BIND, "")
+		}); err != nil {
+			return fmt.Errorf("hiding %s: %w", path, err)
+		}
+	}
+	return nil
+}
+
+// withPath opens path without following a final symlink (a missing path
+// is skipped) and calls fn with its /proc/self/fd name.
+func withPath(path string, fn func(fdPath string, dir bool) error) error {
+	fd, err := unix.Open(path, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if errors.Is(err, unix.ENOENT) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return err
+	}
+	if st.Mode&unix.S_IFMT == unix.S_IFLNK {
+		return errors.New("is a symbolic link")
+	}
+	return fn(fmt.Sprintf("/proc/self/fd/%d", fd), st.Mode&unix.S_IFMT == unix.S_IFDIR)
+}
+
+// remountRO makes the bind mount at path read-only, keeping the flags the
+// kernel locks in a user namespace (nosuid, nodev, noexec, atime).
+func remountRO(path string) error {
+	var st unix.Statfs_t
+	if err := unix.Statfs(path, &st); err != nil {
+		return err
+	}
+	flags := uintptr(unix.MS_BIND | unix.MS_REMOUNT | unix.MS_RDONLY)
+	for _, f := range []struct{ st, ms uintptr }{
+		{unix.ST_NOSUID, unix.MS_NOSUID}, {unix.ST_NODEV, unix.MS_NODEV}, {unix.ST_NOEXEC, unix.MS_NOEXEC},
+		{unix.ST_NOATIME, unix.MS_NOATIME}, {unix.ST_NODIRATIME, unix.MS_NODIRATIME}, {unix.ST_RELATIME, unix.MS_RELATIME},
+	} {
+		if uintptr(st.Flags)&f.st != 0 {
+			flags |= f.ms
+		}
+	}
+	return unix.Mount("", path, "", flags, "")
+}
+
+// Probe finds what this machine supports by trying it in helper processes:
+// the full tier in new namespaces, else Landlock and seccomp alone. Each
+// probe must also see a write outside its writable dir refused.
+func Probe() Support {
+	var s Support
+	abi, err := landlockABI()
+	s.LandlockABI = abi
+	if err != nil {
+		s.Errors = append(s.Errors, err.Error())
+		return s
+	}
+	dir, err := os.MkdirTemp("", "gatekeep-probe-")
+	if err != nil {
+		s.Errors = append(s.Errors, err.Error())
+		return s
+	}
+	defer os.RemoveAll(dir)
+	w, outside := filepath.Join(dir, "w"), filepath.Join(dir, "x")
+	ro := filepath.Join(w, "ro")
+	for _, d := range []string{w, outside, ro} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			s.Errors = append(s.Errors, err.Error())
+			return s
+		}
+	}
+	try := func(t Tier) error {
+		p := Plan{Tier: t, Writable: []string{w}}
+		if t == TierFull {
+			p.ReadOnly = []string{ro}
+		}
+		c, r, err := helperCmd(helperMsg{Plan: p, Probe: outside}, os.Environ(), t == TierFull)
+		if err != nil {
+			return err
+		}
+		defer r.Close()
+		c.Stdin, c.Stdout = nil, nil
+		var stderr bytes.Buffer
+		c.Stderr = &stderr
+		if err := c.Start(); err != nil {
+			c.ExtraFiles[0].Close()
+			return err
+		}
+		c.ExtraFiles[0].Close()
+		report, _ := io.ReadAll(io.LimitReader(r, 4096))
+		err = c.Wait()
+		if len(report) > 0 {
+			return errors.New(string(report))
+		}
+		if err != nil {
+			return fmt.Errorf("probe helper: %v %s", err, strings.TrimSpace(stderr.String()))
+		}
+		return nil
+	}
+	if err := try(TierFull); err == nil {
+		s.Landlock, s.Seccomp, s.Namespaces = true, true, true
+		return s
+	} else {
+		s.Errors = append(s.Errors, "namespaces: "+err.Error())
+	}
+	if err := try(TierLandlock); err == nil {
+		s.Landlock, s.Seccomp = true, true
+	} else {
+		s.Errors = append(s.Errors, err.Error())
+	}
+	return s
+}
+
+// LandlockABI is the kernel's Landlock ABI version, 0 when Landlock is
+// missing, disabled or refused. It is a cheap first test; only Probe
+// shows a ruleset is really enforced.
+func LandlockABI() int {
+	abi, _ := landlockABI()
+	return abi
+}
+
+// Confined runs fn on a thread of its own, restricted by Landlock to
+// p.Writable, for the file tools: gatekeep's own reads and writes. The
+// thread is never unlocked, so the runtime discards it afterwards.
+func Confined(p Plan, fn func() error) error {
+	abi, err := landlockABI()
+	if err != nil || abi < 1 {
+		return &UnavailableError{Err: errors.New("landlock is not available")}
+	}
+	done := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		if err := noNewPrivs(); err != nil {
+			done <- &UnavailableError{Err: err}
+			return
+		}
+		if err := landlockRestrict(abi, p.Writable, true); err != nil {
+			done <- &UnavailableError{Err: err}
+			return
+		}
+		done <- fn()
+	}()
+	return <-done
+}

@@ -1,0 +1,42 @@
+//go:build !linux
+
+package enforce
+
+import (
+	"errors"
+	"runtime"
+)
+
+// UnavailableError means enforcement could not be set up; nothing ran.
+type UnavailableError struct{ Err error }
+
+func (e *UnavailableError) Error() string { return "enforcement is unavailable: " + e.Err.Error() }
+func (e *UnavailableError) Unwrap() error { return e.Err }
+
+// ExecError never occurs off Linux.
+type ExecError struct{ Errno error }
+
+func (e *ExecError) Error() string { return e.Errno.Error() }
+func (e *ExecError) Unwrap() error { return e.Errno }
+
+var errNotLinux = errors.New("kernel enforcement needs Linux (Landlock); this is " + runtime.GOOS)
+
+// Run never runs anything off Linux.
+func Run(Plan, string, []string, []string, func(string)) (int, error) {
+	return 0, &UnavailableError{Err: errNotLinux}
+}
+
+// HelperMain is never a helper off Linux.
+func HelperMain() (int, bool) { return 0, false }
+
+// Probe reports nothing supported off Linux.
+func Probe() Support { return Support{Errors: []string{errNotLinux.Error()}} }
+
+// Refuse is a no-op error off Linux.
+func Refuse(namespaces, landlock bool) error { return errNotLinux }
+
+// LandlockABI is 0 off Linux.
+func LandlockABI() int { return 0 }
+
+// Confined never runs fn off Linux.
+func Confined(Plan, func() error) error { return &UnavailableError{Err: errNotLinux} }

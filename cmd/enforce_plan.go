@@ -1,0 +1,281 @@
+package cmd
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/gatekeep/gatekeep/cmd/enforce"
+	"github.com/gatekeep/gatekeep/pathguard"
+	"github.com/gatekeep/gatekeep/policy"
+)
+
+// DefaultCaches are the toolchain caches a confined command may write when
+// `[sandbox] writable` is not set (README, "Enforcement"): each is the
+// tool's own environment variable when set, else its default place.
+// Missing ones are created before confining.
+func defaultCaches(getenv func(string) string, home string) []string {
+	if home == "" {
+		return nil
+	}
+	or := func(env, def string) string {
+		if v := getenv(env); filepath.IsAbs(v) {
+			return v
+		}
+		return def
+	}
+	cache := or("XDG_CACHE_HOME", filepath.Join(home, ".cache"))
+	gopath := filepath.Join(home, "go")
+	if v := getenv("GOPATH"); v != "" {
+		if first := filepath.SplitList(v)[0]; filepath.IsAbs(first) {
+			gopath = first
+		}
+	}
+	cargo := or("CARGO_HOME", filepath.Join(home, ".cargo"))
+	return []string{
+		or("GOCACHE", filepath.Join(cache, "go-build")),
+		or("GOMODCACHE", filepath.Join(gopath, "pkg", "mod")),
+		or("npm_config_cache", filepath.Join(home, ".npm")),
+		filepath.Join(cargo, "registry"),
+		filepath.Join(cargo, "git"),
+		or("PIP_CACHE_DIR", filepath.Join(cache, "pip")),
+		or("UV_CACHE_DIR", filepath.Join(cache, "uv")),
+	}
+}
+
+// agentSettings are the agents' own settings files in a project, which
+// say what an agent may run without asking.
+var agentSettings = []string{
+	".claude/settings.json", ".claude/settings.local.json", ".mcp.json",
+	".codex/config.toml", ".gemini/settings.json",
+}
+
+// rootStartupFiles are files at the project root that a later shell or
+// tool runs code from (pathguard protects them by name).
+var rootStartupFiles = []string{".envrc", ".gitconfig", ".bashrc", ".bash_profile", ".bash_login", ".bash_logout",
+	".bash_aliases", ".profile", ".zshrc", ".zprofile", ".zshenv", ".zlogin", ".zlogout"}
+
+// maxWalk bounds the walk of the project for secrets and nested
+// repositories (entries looked at).
+const maxWalk = 20000
+
+// enforcePlan derives what a confined command may do from the same
+// configuration the decision used (design §10): writable = the sandbox
+// roots and the caches; read-only = the protected paths inside them;
+// hidden = the files the Read deny rules deny; network as configured. It
+// creates the caches and the protected directories that are harmless to
+// create empty, so that they exist to be bound read-only (when create is
+// set: check and `sandbox status` only report what would be).
+func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) enforce.Plan {
+	home := cfg.Home
+	realHome := ""
+	if home != "" {
+		realHome, _ = filepath.EvalSymlinks(home)
+	}
+	s := a.loaded.Enforce
+	p := enforce.Plan{Tier: tier, Network: s.Network, Writable: []string{}, ReadOnly: []string{}, Hidden: []string{}}
+	for _, r := range cfg.Guard.Roots() {
+		if realHome != "" && within(r, realHome) {
+			p.Limits = append(p.Limits, fmt.Sprintf("the root %s holds the home directory, so it is not writable when confined", r))
+			continue
+		}
+		p.Writable = appendUnique(p.Writable, r)
+	}
+	caches := s.Writable
+	if !s.WritableSet {
+		caches = defaultCaches(os.Getenv, home)
+	}
+	for _, c := range caches {
+		if !create {
+			p.Writable = appendUnique(p.Writable, realOrSelf(c))
+			continue
+		}
+		if err := os.MkdirAll(c, 0o755); err != nil {
+			p.Limits = append(p.Limits, fmt.Sprintf("the cache %s could not be created (%v)", c, err))
+			continue
+		}
+		real, err := filepath.EvalSymlinks(c)
+		if err != nil || real == "/" || real == realHome {
+			continue
+		}
+		p.Writable = appendUnique(p.Writable, real)
+	}
+	writable := func(path string) bool {
+		return slices.ContainsFunc(p.Writable, func(w string) bool { return within(w, path) })
+	}
+	// Protected paths: bound read-only when they exist; the harmless
+	// directories are created empty first; any other missing one is
+	// watched.
+	root := realOrSelf(a.loaded.Root)
+	var mkdirs, files []string
+	mkdirs = append(mkdirs, filepath.Join(root, policy.ProjectConfigDir))
+	if fi, err := os.Lstat(filepath.Join(root, ".git")); err == nil && fi.IsDir() {
+		git := filepath.Join(root, ".git")
+		mkdirs = append(mkdirs, filepath.Join(git, "hooks"), filepath.Join(git, "info"))
+		files = append(files, filepath.Join(git, "config"), filepath.Join(git, "config.worktree"))
+		for _, pat := range []string{"modules/*/hooks", "modules/*/config", "modules/*/info", "worktrees/*/config.worktree"} {
+			m, _ := filepath.Glob(filepath.Join(git, pat))
+			files = append(files, m...)
+		}
+	} else if err == nil {
+		// A .git file (worktree, submodule) points git elsewhere.
+		files = append(files, filepath.Join(root, ".git"))
+	}
+	for _, f := range rootStartupFiles {
+		files = append(files, filepath.Join(root, f))
+	}
+	for _, f := range agentSettings {
+		files = append(files, filepath.Join(root, filepath.FromSlash(f)))
+	}
+	for _, d := range pathguard.DefaultConfigDirs(home) {
+		mkdirs = append(mkdirs, d)
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		mkdirs = append(mkdirs, filepath.Join(d, "gatekeep"))
+	}
+	if a.auditFile != "" {
+		files = append(files, a.auditFile)
+	}
+	// Nested repositories and project configs, and the secrets, found by
+	// one bounded walk of the project.
+	secretGlobs := cfg.Rules.SecretGlobs()
+	var bare, anchored []string
+	for _, g := range secretGlobs {
+		if strings.HasPrefix(g, "**/") {
+			bare = append(bare, g)
+		} else {
+			anchored = append(anchored, g)
+		}
+	}
+	var candidates []string
+	n := 0
+	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if n++; n > maxWalk {
+			p.Limits = append(p.Limits, fmt.Sprintf("the project has more than %d entries: secrets and nested repositories beyond them were not looked for", maxWalk))
+			return filepath.SkipAll
+		}
+		name := d.Name()
+		if path != root && d.IsDir() {
+			switch name {
+			case ".git":
+				if filepath.Dir(path) != root {
+					files = append(files, filepath.Join(path, "hooks"), filepath.Join(path, "config"))
+				}
+				return filepath.SkipDir
+			case policy.ProjectConfigDir:
+				files = append(files, path)
+			case "node_modules":
+				return filepath.SkipDir
+			}
+		}
+		if name == ".envrc" && filepath.Dir(path) != root {
+			files = append(files, path)
+		}
+		for _, g := range bare {
+			if ok, _ := doublestar.Match(g, filepath.ToSlash(path)); ok {
+				candidates = append(candidates, path)
+				break
+			}
+		}
+		return nil
+	})
+	// Bare names are also looked for at the top of the home directory.
+	if entries, err := os.ReadDir(home); err == nil && home != "" {
+		for _, e := range entries {
+			path := filepath.Join(home, e.Name())
+			for _, g := range bare {
+				if ok, _ := doublestar.Match(g, filepath.ToSlash(path)); ok {
+					candidates = append(candidates, path)
+					break
+				}
+			}
+		}
+	}
+	for _, g := range anchored {
+		if strings.Contains(g, "**") {
+			p.Limits = append(p.Limits, fmt.Sprintf("the secret pattern %s is not searched (it spans directories)", g))
+			continue
+		}
+		m, _ := doublestar.FilepathGlob(g)
+		candidates = append(candidates, m...)
+	}
+	for _, c := range candidates {
+		real, err := filepath.EvalSymlinks(c)
+		if err != nil || !policy.ReadDenied(cfg, c) && !policy.ReadDenied(cfg, real) {
+			continue
+		}
+		p.Hidden = appendUnique(p.Hidden, real)
+	}
+	for _, d := range mkdirs {
+		if !writable(d) {
+			continue
+		}
+		if _, err := os.Lstat(d); err != nil {
+			if !create {
+				p.ReadOnly = appendUnique(p.ReadOnly, d)
+				continue
+			}
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				p.Limits = append(p.Limits, fmt.Sprintf("%s could not be created to be kept read-only (%v)", d, err))
+				continue
+			}
+		}
+		if real, err := filepath.EvalSymlinks(d); err == nil && writable(real) {
+			p.ReadOnly = appendUnique(p.ReadOnly, real)
+		}
+	}
+	for _, f := range files {
+		if !writable(f) {
+			continue
+		}
+		if _, err := os.Lstat(f); err != nil {
+			p.Watched = appendUnique(p.Watched, f)
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(f); err == nil && writable(real) {
+			p.ReadOnly = appendUnique(p.ReadOnly, real)
+		} else if err == nil {
+			continue
+		} else {
+			// A link to nothing: its target could be created.
+			p.Watched = appendUnique(p.Watched, f)
+		}
+	}
+	slices.Sort(p.ReadOnly)
+	slices.Sort(p.Hidden)
+	p.Limits = append(p.Limits, enforce.Limits(tier, enforce.LandlockABI())...)
+	return p
+}
+
+func appendUnique(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
+}
+
+// within reports whether p is dir or below it (both clean and absolute).
+func within(dir, p string) bool {
+	if dir == p {
+		return true
+	}
+	if dir == "/" {
+		return strings.HasPrefix(p, "/")
+	}
+	return strings.HasPrefix(p, dir+string(filepath.Separator))
+}
+
+func realOrSelf(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}

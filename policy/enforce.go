@@ -1,0 +1,264 @@
+package policy
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/gatekeep/gatekeep/shellparse"
+)
+
+// EnforceLevel is `[sandbox] enforce` (design §10): whether what gatekeep
+// runs is confined by the kernel.
+type EnforceLevel int
+
+const (
+	// EnforceOff runs commands unconfined.
+	EnforceOff EnforceLevel = iota
+	// EnforceBestEffort confines where the machine can, and otherwise runs
+	// unconfined, saying so once on stderr.
+	EnforceBestEffort
+	// EnforceRequired confines, or denies with sandbox.unavailable.
+	EnforceRequired
+)
+
+func (l EnforceLevel) String() string {
+	switch l {
+	case EnforceBestEffort:
+		return "best-effort"
+	case EnforceRequired:
+		return "required"
+	}
+	return "off"
+}
+
+// ParseEnforceLevel reads "off", "best-effort" or "required".
+func ParseEnforceLevel(s string) (EnforceLevel, error) {
+	switch s {
+	case "off":
+		return EnforceOff, nil
+	case "best-effort":
+		return EnforceBestEffort, nil
+	case "required":
+		return EnforceRequired, nil
+	}
+	return EnforceOff, fmt.Errorf("unknown enforcement %q (want off, best-effort or required)", s)
+}
+
+// EnforceSettings are the `[sandbox]` keys of kernel enforcement, merged
+// over the layers. Settings that loosen (network, writable, auto_allow,
+// unconfined) count only from the managed and user files and trusted
+// project and local files; a stricter value counts from any file.
+type EnforceSettings struct {
+	// Enforce is the strictest `enforce` of any file (off when none sets
+	// it): a file can always make enforcement stricter, and "off" never
+	// loosens what another file asks for.
+	Enforce EnforceLevel
+	// Network is true when a trusted file sets `network = true` and no
+	// file sets false.
+	Network bool
+	// Writable are the `writable` dirs of every trusted file that sets
+	// the key, made absolute (`~` expanded); WritableSet is false when no
+	// trusted file sets it, and the default cache set applies.
+	Writable    []string
+	WritableSet bool
+	// AutoAllow is true when a trusted file sets `auto_allow = true` and
+	// no file sets false.
+	AutoAllow bool
+	// Unconfined are the `unconfined` Bash patterns of trusted files:
+	// commands that never run confined (they ask as usual).
+	Unconfined []*Rule
+}
+
+// rawEnforce are the enforcement keys of a `[sandbox]` table.
+type rawEnforce struct {
+	Enforce    tomlString  `toml:"enforce"`
+	Network    any         `toml:"network"`
+	Writable   tomlStrings `toml:"writable"`
+	AutoAllow  any         `toml:"auto_allow"`
+	Unconfined tomlStrings `toml:"unconfined"`
+}
+
+// enforceFile is one file's enforcement keys, validated.
+type enforceFile struct {
+	enforce            EnforceLevel
+	enforceSet         bool
+	network, autoAllow *bool
+	writable           []string
+	writableSet        bool
+	unconfined         []*Rule
+}
+
+// enforceKeys validates one file's enforcement keys.
+func (c *compiler) enforceKeys(fe *fileErrs, source string, r rawEnforce) enforceFile {
+	var f enforceFile
+	if r.Enforce.set {
+		line := fe.keyLine("sandbox", "enforce")
+		if r.Enforce.bad != "" {
+			fe.add(line, "sandbox.enforce", "%s", r.Enforce.bad)
+		} else if l, err := ParseEnforceLevel(r.Enforce.s); err != nil {
+			fe.add(line, "sandbox.enforce", "%v", err)
+		} else {
+			f.enforce, f.enforceSet = l, true
+		}
+	}
+	boolKey := func(name string, v any) *bool {
+		if v == nil {
+			return nil
+		}
+		b, ok := v.(bool)
+		if !ok {
+			fe.add(fe.keyLine("sandbox", name), "sandbox."+name, "want true or false, got %s", tomlType(v))
+			return nil
+		}
+		return &b
+	}
+	f.network = boolKey("network", r.Network)
+	f.autoAllow = boolKey("auto_allow", r.AutoAllow)
+	if r.Writable.set {
+		line := fe.keyLine("sandbox", "writable")
+		f.writableSet = true
+		if r.Writable.bad != "" && r.Writable.bad != "the list is empty" {
+			fe.add(line, "sandbox.writable", "%s", r.Writable.bad)
+		}
+		for i, d := range r.Writable.list {
+			abs, err := expandPath(d, c.root, c.home)
+			if err != nil {
+				fe.add(line, fmt.Sprintf("sandbox.writable[%d]", i), "%v", err)
+				continue
+			}
+			f.writable = append(f.writable, abs)
+		}
+	}
+	if r.Unconfined.set {
+		line := fe.keyLine("sandbox", "unconfined")
+		if r.Unconfined.bad != "" {
+			fe.add(line, "sandbox.unconfined", "%s", r.Unconfined.bad)
+		}
+		for i, text := range r.Unconfined.list {
+			tool, pattern, has, err := splitRule(text)
+			if err == nil && tool != ToolBash {
+				err = fmt.Errorf("only Bash(...) patterns can run unconfined, not %s", tool)
+			}
+			var m matcher
+			if err == nil {
+				m, err = c.compile(tool, pattern, has)
+			}
+			if err != nil {
+				fe.add(line, fmt.Sprintf("sandbox.unconfined[%d]", i), "%v", err)
+				continue
+			}
+			f.unconfined = append(f.unconfined, &Rule{Ref: RuleRef{Rule: text, Effect: Ask, Source: source, File: fe.path, Line: line},
+				Tool: tool, Pattern: pattern, Trusted: true, Active: true, m: m})
+		}
+	}
+	return f
+}
+
+// mergeEnforce adds one file's enforcement keys to l, leaving out the
+// loosening ones of an untrusted file (their names go to ignored).
+func (l *Loaded) mergeEnforce(f enforceFile, trusted bool, ignored *[]string) {
+	s := &l.Enforce
+	if f.enforceSet && f.enforce > s.Enforce {
+		s.Enforce = f.enforce
+	}
+	tighten := func(name string, v *bool, dst *bool, denied *bool) {
+		switch {
+		case v == nil:
+		case !*v:
+			*dst, *denied = false, true
+		case !trusted:
+			*ignored = append(*ignored, "sandbox."+name)
+		case !*denied:
+			*dst = true
+		}
+	}
+	tighten("network", f.network, &s.Network, &l.networkOff)
+	tighten("auto_allow", f.autoAllow, &s.AutoAllow, &l.autoAllowOff)
+	if f.writableSet {
+		if trusted {
+			s.WritableSet = true
+			s.Writable = append(s.Writable, f.writable...)
+		} else {
+			*ignored = append(*ignored, "sandbox.writable")
+		}
+	}
+	if len(f.unconfined) > 0 {
+		if trusted {
+			s.Unconfined = append(s.Unconfined, f.unconfined...)
+		} else {
+			*ignored = append(*ignored, "sandbox.unconfined")
+		}
+	}
+}
+
+// SecretGlobs are the globs of the active Read deny rules of every layer,
+// as the matcher holds them: absolute, `~` expanded, a bare name as
+// `**/name`. Kernel enforcement hides the files they match that ReadDenied
+// confirms.
+func (rs *RuleSet) SecretGlobs() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, r := range rs.Rules() {
+		if !r.Active || r.Ref.Effect != Deny || toolKind(r.Tool) != kindRead {
+			continue
+		}
+		fm, ok := r.m.(*fileMatcher)
+		if !ok {
+			continue
+		}
+		for _, g := range fm.globs {
+			if !seen[g.glob] {
+				seen[g.glob] = true
+				out = append(out, g.glob)
+			}
+		}
+	}
+	return out
+}
+
+// ReadDenied reports whether the rules layer denies reading path (absolute)
+// in cfg, as it would for a Read call: allow rules, the order of the
+// layers and the last-match-wins order inside one apply, the sandbox
+// roots and the mode do not.
+func ReadDenied(cfg *Config, path string) bool {
+	if cfg == nil || !filepath.IsAbs(path) {
+		return false
+	}
+	e := &evaluation{cfg: cfg, req: Request{Tool: ToolRead, Path: path}, cwd: filepath.Dir(path)}
+	p := &part{subject: path, category: CatRead, access: shellparse.Read, path: path, dir: e.cwd, tool: ToolRead, offset: -1}
+	v := e.ruleVerdict(p, Deny)
+	return v.ok && v.effect == Deny
+}
+
+// Unconfined reports whether a shell call holds a command that a
+// `[sandbox] unconfined` pattern names: such a call is never run confined
+// and never auto-allowed.
+func Unconfined(cfg *Config, rules []*Rule, req Request) bool {
+	if len(rules) == 0 || req.Tool != ToolBash {
+		return false
+	}
+	e := &evaluation{cfg: cfg, req: req, cwd: req.Cwd}
+	parts, _, ok := e.parts()
+	if !ok {
+		return false
+	}
+	for i := range parts {
+		p := &parts[i]
+		if p.cmd == nil {
+			continue
+		}
+		s := e.subjectOf(p)
+		if s == nil {
+			continue
+		}
+		for _, r := range rules {
+			if r.m.match(s, Deny) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var _ = strings.TrimSpace
