@@ -219,7 +219,7 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 			continue
 		}
 		if _, err := os.Lstat(d); err != nil {
-			if !create {
+			if !create || tier != enforce.TierFull {
 				p.ReadOnly = appendUnique(p.ReadOnly, d)
 				continue
 			}
@@ -248,6 +248,11 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 			// A link to nothing: its target could be created.
 			p.Watched = appendUnique(p.Watched, f)
 		}
+	}
+	if tier != enforce.TierFull {
+		// Without a mount namespace none of them is enforced; Limits
+		// say so.
+		p.ReadOnly, p.Hidden, p.Watched = []string{}, []string{}, nil
 	}
 	slices.Sort(p.ReadOnly)
 	slices.Sort(p.Hidden)

@@ -24,8 +24,8 @@ var enforceVariants = []string{"root", "nobody", "nouserns"}
 
 // variantMain is the `variant` program of the enforcement scripts: it runs
 // its arguments as $VARIANT says: as uid/gid 65534 for nobody, under a
-// seccomp filter refusing user namespaces for nouserns (and, with
-// $NOLANDLOCK set, Landlock too).
+// seccomp filter refusing user namespaces for nouserns, and refusing
+// user namespaces and Landlock in any variant when $NOLANDLOCK is set.
 func variantMain() {
 	if len(os.Args) < 2 {
 		fmt.Fprintln(os.Stderr, "usage: variant PROGRAM [ARGS...]")
@@ -46,8 +46,9 @@ func variantMain() {
 			fmt.Fprintln(os.Stderr, "variant:", err)
 			os.Exit(2)
 		}
-	case "nouserns":
-		if err := enforce.Refuse(true, os.Getenv("NOLANDLOCK") != ""); err != nil {
+	}
+	if nolandlock := os.Getenv("NOLANDLOCK") != ""; nolandlock || os.Getenv("VARIANT") == "nouserns" {
+		if err := enforce.Refuse(true, nolandlock); err != nil {
 			fmt.Fprintln(os.Stderr, "variant:", err)
 			os.Exit(2)
 		}
@@ -122,6 +123,12 @@ func TestEnforceScripts(t *testing.T) {
 				UpdateScripts:       *update,
 				Setup:               func(env *testscript.Env) error { return enforceSetup(t, env, v) },
 				Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"status": cmdStatus},
+				Condition: func(cond string) (bool, error) {
+					if cond == "full" {
+						return v != "nouserns", nil
+					}
+					return false, fmt.Errorf("unknown condition %s", cond)
+				},
 			})
 		})
 	}
@@ -143,6 +150,10 @@ func enforceSetup(t *testing.T, env *testscript.Env, variant string) error {
 	env.Setenv("PROJ", proj)
 	env.Setenv("OUTSIDE", outside)
 	env.Setenv("VARIANT", variant)
+	env.Setenv("TIER", map[string]string{"nouserns": "landlock"}[variant])
+	if variant != "nouserns" {
+		env.Setenv("TIER", "full")
+	}
 	env.Setenv("XDG_CONFIG_HOME", home+"/.config")
 	env.Setenv("XDG_STATE_HOME", home+"/.local/state")
 	env.Setenv("GATEKEEP_MANAGED_CONFIG", base+"/managed.toml")
