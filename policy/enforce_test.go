@@ -53,8 +53,8 @@ func TestEnforceSettings(t *testing.T) {
 			if s.Enforce != tt.enforce || s.Network != tt.network || s.AutoAllow != tt.autoAllow || s.WritableSet != tt.wset || len(s.Unconfined) != tt.unconfined {
 				t.Errorf("got enforce=%v network=%v auto_allow=%v writable set=%v unconfined=%d", s.Enforce, s.Network, s.AutoAllow, s.WritableSet, len(s.Unconfined))
 			}
-			if tt.warn != "" && !slices.ContainsFunc(l.Warnings, func(w string) bool { return strings.Contains(w, tt.warn) }) {
-				t.Errorf("warnings %q lack %q", l.Warnings, tt.warn)
+			if tt.warn != "" && !slices.ContainsFunc(l.Untrusted, func(n Notice) bool { return strings.Contains(n.Text, tt.warn) }) {
+				t.Errorf("untrusted notices %v lack %q", l.Untrusted, tt.warn)
 			}
 		})
 	}
