@@ -394,8 +394,8 @@ func (e *evaluation) shellParts() ([]part, Decision, bool) {
 	for i := range script.Commands {
 		c := &script.Commands[i]
 		dir := e.cwd
-		if c.Dir != "" {
-			dir = joinPath(e.cwd, c.Dir)
+		if d, ok := commandDir(e.cwd, c.Dir); ok {
+			dir = d
 		}
 		parts = append(parts, part{subject: commandText(c), offset: c.Offset, script: script, index: i, cmd: c,
 			dir: dir, dynamic: c.DirDynamic, tool: ToolBash})
@@ -422,7 +422,7 @@ func (e *evaluation) shellParts() ([]part, Decision, bool) {
 			// may run in (a cd before it may have failed or not run).
 			for j, d := range fileDirs(e.cwd, c, fe.Path.Text) {
 				fp := part{subject: fe.Path.Text, offset: fe.Path.Offset, category: cat, access: fe.Access,
-					path: fe.Path.Text, dynamic: fe.Path.Dynamic || c.DirDynamic && !filepath.IsAbs(fe.Path.Text) || c.AfterLink, dir: d, tool: tool, script: script, index: i,
+					path: fe.Path.Text, dynamic: fe.Path.Dynamic || (c.DirDynamic || d == "") && !filepath.IsAbs(fe.Path.Text) || c.AfterLink, dir: d, tool: tool, script: script, index: i,
 					cmd: nil, literal: !fe.Path.Dynamic, guess: fe.Guess, substOnly: fe.Path.SubstOnly}
 				if c.AfterLink && !fe.Path.Dynamic {
 					// The path is checked before the script runs; a link made
@@ -479,15 +479,34 @@ func fileDirs(cwd string, c *shellparse.Command, path string) []string {
 	}
 	out := make([]string, 0, len(dirs))
 	for _, d := range dirs {
-		a := cwd
-		if d != "" {
-			a = joinPath(cwd, d)
+		a, ok := commandDir(cwd, d)
+		if !ok {
+			a = "" // only known at run time
 		}
 		if !slices.Contains(out, a) {
 			out = append(out, a)
 		}
 	}
 	return out
+}
+
+// commandDir is the absolute directory d (one of Command.Dirs) names
+// against cwd. Where `cd -P` resolved links (shellparse.PhysicalMark), the
+// path is resolved on the disk; ok is false when it cannot be.
+func commandDir(cwd, d string) (string, bool) {
+	if !strings.Contains(d, shellparse.PhysicalMark) {
+		if d == "" {
+			return cwd, true
+		}
+		return joinPath(cwd, d), true
+	}
+	if filepath.Separator != '/' || !filepath.IsAbs(cwd) {
+		return "", false
+	}
+	return shellparse.ResolveDir(cwd, d, func(p string) (string, bool) {
+		r, err := pathguard.Resolve(p)
+		return r, err == nil
+	})
 }
 
 func joinPath(cwd, dir string) string {

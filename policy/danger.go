@@ -222,6 +222,8 @@ func newDangerCtx(s *shellparse.Script, i int, home, cwd, dir string) *dangerCtx
 	}
 	switch {
 	case c.DirDynamic:
+	case strings.Contains(dir, shellparse.PhysicalMark):
+		x.dir, _ = commandDir(cwd, dir) // "" when it cannot be resolved
 	case path.IsAbs(dir):
 		x.dir = path.Clean(dir)
 	case path.IsAbs(cwd):

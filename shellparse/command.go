@@ -142,9 +142,11 @@ type Command struct {
 	// cd keeps it. When the command may run in more than one directory (a
 	// `cd` before it may have failed or not run: `cd X; cmd`, `false && cd
 	// X; cmd`, `cd X & cmd`), Dir is the first and OtherDirs holds the
-	// others; its relative paths resolve in each. DirDynamic is set when it
-	// may also run somewhere only known at run time (`cd "$X"`, `cd -P`,
-	// `cd -`, CDPATH set by the script, a loop that moves the shell).
+	// others; its relative paths resolve in each. A directory reached with
+	// `cd -P` holds PhysicalMark where bash resolved links: ResolveDir makes
+	// it absolute. DirDynamic is set when it may also run somewhere only
+	// known at run time (`cd "$X"`, `cd -`, CDPATH set, a loop that moves
+	// the shell).
 	Dir        string
 	OtherDirs  []string
 	DirDynamic bool

@@ -82,11 +82,22 @@ func (s dirSet) same(o dirSet) bool {
 }
 
 // moved is where the shell is after a successful `cd target` from each
-// directory of s.
-func (s dirSet) moved(target string) dirSet {
+// directory of s; physical for `cd -P`.
+func (s dirSet) moved(target string, physical bool) dirSet {
 	out := dirSet{unknown: s.unknown}
 	for _, d := range s.dirs {
 		n := joinDir(d, target)
+		if physical {
+			// chdir follows the path as written, `..` after a link
+			// included: nothing is cleaned before the disk is asked.
+			switch {
+			case strings.HasPrefix(target, "/") || d == "":
+				n = target
+			default:
+				n = d + "/" + target
+			}
+			n += PhysicalMark
+		}
 		if !containsStr(out.dirs, n) {
 			out.dirs = append(out.dirs, n)
 		}
@@ -99,10 +110,23 @@ func (s dirSet) withUnknown() dirSet {
 	return dirSet{dirs: s.dirs, unknown: true}
 }
 
+// PhysicalMark ends the part of a directory of Command.Dirs that bash
+// resolved on the disk (`cd -P`, `set -P`): "up" + PhysicalMark + "/.."
+// is the parent of where the link up leads. No path holds a NUL. See
+// ResolveDir.
+const PhysicalMark = "\x00"
+
 // joinDir is the logical directory of `cd rel` from dir: bash canonicalises
-// the new directory lexically (`..` removes the component before it) unless
-// cd runs with -P.
+// the new directory lexically (`..` removes the component before it), but
+// never across a place cd -P resolved on the disk.
 func joinDir(dir, rel string) string {
+	if i := strings.LastIndex(dir, PhysicalMark); i >= 0 && !strings.HasPrefix(rel, "/") {
+		head, tail := dir[:i+1], dir[i+1:]
+		if tail == "" {
+			tail = "."
+		}
+		return head + path.Clean(tail+"/"+rel)
+	}
 	var n string
 	if strings.HasPrefix(rel, "/") || dir == "" {
 		n = path.Clean(rel)
@@ -211,7 +235,7 @@ func (p *parser) cd(c *Command, d dirSet) dirSet {
 		if name == "pushd" || p.opt.Home == "" || p.homeAssigned || assigns(c, "HOME") {
 			return d.withUnknown()
 		}
-		return d.moved(p.opt.Home)
+		return d.moved(p.opt.Home, physical)
 	}
 	dir := args[0]
 	if p.zsh() {
@@ -221,7 +245,7 @@ func (p *parser) cd(c *Command, d dirSet) dirSet {
 		case !strings.HasPrefix(dir.Text, "/") && !dotted(dir.Text):
 			// cdpath and CDABLE_VARS, from the user's configuration,
 			// apply when ./X does not exist.
-			return d.moved(dir.Text).withUnknown()
+			return d.moved(dir.Text, physical).withUnknown()
 		case slices.Contains(strings.Split(dir.Text, "/"), ".."):
 			// CHASE_LINKS makes every cd physical.
 			return d.withUnknown()
@@ -230,17 +254,43 @@ func (p *parser) cd(c *Command, d dirSet) dirSet {
 	switch {
 	case dir.Dynamic || dir.Text == "-" || strings.HasPrefix(dir.Text, "+") && name == "pushd":
 		return d.withUnknown()
-	case physical:
-		// `cd -P` resolves links: where `..` leads from there is only
-		// known on the disk.
-		return d.withUnknown()
 	case !strings.HasPrefix(dir.Text, "/") && !dotted(dir.Text) &&
 		(p.opt.CDPATH || containsStr(p.state.tainted, "CDPATH") || assigns(c, "CDPATH")):
 		// CDPATH set by the script or in the environment: bash's cd
 		// searches its directories before the working directory.
 		return d.withUnknown()
 	}
-	return d.moved(dir.Text)
+	return d.moved(dir.Text, physical)
+}
+
+// ResolveDir makes dir, one of Command.Dirs, absolute against cwd (itself
+// absolute): the part before each PhysicalMark is resolved with real (the
+// real location of an absolute path, symlinks followed), the rest joined
+// lexically, as bash's cd -P and cd -L move. ok is false when real fails.
+func ResolveDir(cwd, dir string, real func(string) (string, bool)) (string, bool) {
+	parts := strings.Split(dir, PhysicalMark)
+	cur := cwd
+	for i, p := range parts {
+		last := i == len(parts)-1
+		switch {
+		case last && path.IsAbs(p):
+			cur = path.Clean(p)
+		case last && p != "":
+			cur = path.Join(cur, p)
+		case path.IsAbs(p):
+			cur = p
+		case p != "":
+			cur += "/" + p // as written: real follows `..` on the disk
+		}
+		if !last {
+			r, ok := real(cur)
+			if !ok {
+				return "", false
+			}
+			cur = r
+		}
+	}
+	return cur, true
 }
 
 // dotted reports a cd operand bash never looks up in CDPATH: `.`, `..`,

@@ -1,6 +1,8 @@
 package shellparse
 
 import (
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -13,7 +15,7 @@ import (
 func TestDirsAsBashMoves(t *testing.T) {
 	tests := []struct {
 		src, cmd string
-		want     string // directories, sorted, space-separated, "." for the start; "?" somewhere unknown
+		want     string // directories, sorted, space-separated, "." for the start, "!" where cd -P resolved links; "?" somewhere unknown
 	}{
 		{"cd X && cat a", "cat a", "X"},
 		{"cd X; cat a", "cat a", ". X"},
@@ -42,11 +44,14 @@ func TestDirsAsBashMoves(t *testing.T) {
 		{"cd a && cd b && cat x", "cat x", "a/b"},
 		{"cd a && cd .. && cat x", "cat x", "."},
 		{"cd link && cd .. && cat x", "cat x", "."},
-		{"cd -P up && cd .. && rm -f x", "rm -f x", ".. ?"},
-		{"cd -LP up && cat x", "cat x", ". ?"},
+		{"cd -P up && cd .. && rm -f x", "rm -f x", "up!.."},
+		{"cd -P up && cd a/../b && cat x", "cat x", "up!b"},
+		{"cd -P up && cd /etc && cat x", "cat x", "/etc"},
+		{"cd -P /x/up; cat y", "cat y", ". /x/up!"},
+		{"cd -LP up && cat x", "cat x", "up!"},
 		{"cd -PL up && cat x", "cat x", "up"},
-		{"set -P; cd up && cat x", "cat x", ". ?"},
-		{"set -o physical; cd up && cat x", "cat x", ". ?"},
+		{"set -P; cd up && cat x", "cat x", "up!"},
+		{"set -o physical; cd up && cat x", "cat x", "up!"},
 		{"CDPATH=/tmp; cd up && cat x", "cat x", ". ?"},
 		{"export CDPATH=/tmp; cd up && cat x", "cat x", ". ?"},
 		{"CDPATH=/tmp cd up && cat x", "cat x", ". ?"},
@@ -100,6 +105,7 @@ func TestDirsAsBashMoves(t *testing.T) {
 				if d == "" {
 					d = "."
 				}
+				d = strings.ReplaceAll(d, PhysicalMark, "!")
 				got = append(got, d)
 			}
 			sort.Strings(got)
@@ -113,5 +119,47 @@ func TestDirsAsBashMoves(t *testing.T) {
 		if !found {
 			t.Errorf("%s: no command %q", tt.src, tt.cmd)
 		}
+	}
+}
+
+// TestResolveDir: a directory reached with cd -P is resolved on the disk
+// where bash resolved it, and joined lexically after that.
+func TestResolveDir(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{"proj", "outside/in"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("../outside/in", filepath.Join(root, "proj", "up")); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	cwd := filepath.Join(root, "proj")
+	real := func(p string) (string, bool) {
+		r, err := filepath.EvalSymlinks(p)
+		return r, err == nil
+	}
+	for _, tt := range []struct{ src, want string }{
+		{"cd -P up && cd .. && rm -f x", root + "/outside"},
+		{"cd up && cd .. && rm -f x", cwd},
+		{"cd -P up && cd ../.. && rm -f x", root},
+		{"set -P; cd up/.. && rm -f x", root + "/outside"},
+		{"cd -P up && cd /etc && rm -f x", "/etc"},
+	} {
+		s, err := Parse(tt.src, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := s.Commands[len(s.Commands)-1]
+		got, ok := ResolveDir(cwd, c.Dir, real)
+		if !ok || got != tt.want {
+			t.Errorf("%s: rm runs in %q (%v), want %q", tt.src, got, ok, tt.want)
+		}
+	}
+	if _, ok := ResolveDir(cwd, "missing"+PhysicalMark, func(string) (string, bool) { return "", false }); ok {
+		t.Error("a directory that cannot be resolved resolves")
 	}
 }
