@@ -145,11 +145,14 @@ func hookRequests(p *hookPayload) (hookMapping, error) {
 
 // uiTools are the agents' own planning and conversation tools: they change
 // nothing outside the agent's session (a todo list, a question to the
-// person, plan mode, a skill's instructions), so the mode's fallback gives
-// no opinion on them; a rule naming one still decides.
+// person, plan mode, a skill's instructions, a subagent whose own calls
+// come through the hook, the output of a command already checked), so the
+// mode's fallback gives no opinion on them; a rule naming one still
+// decides.
 var uiTools = map[string]bool{
 	// Claude Code
 	"TodoWrite": true, "TodoRead": true, "AskUserQuestion": true, "EnterPlanMode": true, "ExitPlanMode": true,
+	"Task": true, "Agent": true, "BashOutput": true,
 	// Gemini CLI
 	"write_todos": true, "ask_user": true, "enter_plan_mode": true, "exit_plan_mode": true, "update_topic": true,
 	"activate_skill": true,
