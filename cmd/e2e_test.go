@@ -16,8 +16,13 @@ package cmd_test
 //
 //	GATEKEEP_E2E=1 go test ./cmd -run TestE2E -v
 //
-// GATEKEEP_E2E_NPM_DIR reuses an npm prefix that already holds the agents
-// (node_modules/.bin/codex, claude, gemini) instead of installing them;
+// The agents are installed (and kept, for the next run) under the user's
+// cache directory, $XDG_CACHE_HOME/gatekeep-e2e/PACKAGE@VERSION, outside
+// every sandbox root: Codex's wrapper puts its install directory first in
+// PATH, and a PATH entry in a temp dir makes gatekeep judge even `ls` as
+// unknown. GATEKEEP_E2E_NPM_DIR reuses an npm prefix that already holds
+// the agents (node_modules/.bin/codex, claude, gemini) instead, and must
+// not lie in a temp dir either;
 // GATEKEEP_E2E_CODEX_VERSION, GATEKEEP_E2E_CLAUDE_VERSION and
 // GATEKEEP_E2E_GEMINI_VERSION pick other versions than the ones these
 // tests were written against.
@@ -170,7 +175,14 @@ func setupE2E(t *testing.T, pkg, version, bin string) *e2eEnv {
 		if err != nil {
 			t.Skipf("npm view %s@%s: %v\n%s", pkg, version, err, out)
 		}
-		prefix = filepath.Join(dir, "npm")
+		// Not in a temp dir: an agent puts its own install directory first
+		// in PATH (Codex's npm wrapper does), and a PATH entry inside a
+		// sandbox root makes every bare command name unknown to gatekeep.
+		cache, err := os.UserCacheDir()
+		if err != nil {
+			t.Skipf("no user cache directory for the npm install: %v", err)
+		}
+		prefix = filepath.Join(cache, "gatekeep-e2e", strings.ReplaceAll(pkg, "/", "+")+"@"+version)
 		install := exec.Command("npm", "install", "--no-audit", "--no-fund", "--prefix", prefix, pkg+"@"+version)
 		if out, err := install.CombinedOutput(); err != nil {
 			t.Fatalf("npm install %s@%s: %v\n%s", pkg, version, err, out)
@@ -193,13 +205,29 @@ func (e *e2eEnv) hookSnippet(t *testing.T, agent string) []byte {
 	return out
 }
 
+// systemPath is this process's PATH without the entries a planted program
+// could sit in (relative ones, and those in a temp dir, a sandbox root:
+// testscript puts its bin dir there), which would make gatekeep judge
+// even `ls` as not known (a bare name resolved through such an entry).
+func systemPath() string {
+	var keep []string
+	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
+		if !filepath.IsAbs(d) || strings.HasPrefix(d, "/tmp/") || strings.HasPrefix(d, "/var/tmp/") ||
+			strings.HasPrefix(d, filepath.Clean(os.TempDir())+string(filepath.Separator)) {
+			continue
+		}
+		keep = append(keep, d)
+	}
+	return strings.Join(keep, string(filepath.ListSeparator))
+}
+
 // gatekeepRun runs gatekeep in the project with env, and returns its
 // output and exit status.
 func (e *e2eEnv) gatekeepRun(t *testing.T, env []string, args ...string) (string, int) {
 	t.Helper()
 	c := exec.Command(e.gatekeep, args...)
 	c.Dir = e.project
-	c.Env = append([]string{"HOME=" + e.home, "PATH=" + os.Getenv("PATH"),
+	c.Env = append([]string{"HOME=" + e.home, "PATH=" + systemPath(),
 		"XDG_CONFIG_HOME=" + filepath.Join(e.home, ".config"),
 		"GATEKEEP_MANAGED_CONFIG=" + filepath.Join(e.home, "managed.toml")}, env...)
 	out, err := c.CombinedOutput()
@@ -224,7 +252,7 @@ func (e *e2eEnv) run(t *testing.T, env []string, args ...string) string {
 	c.Stdin = strings.NewReader("")
 	c.Env = append([]string{
 		"HOME=" + e.home,
-		"PATH=" + os.Getenv("PATH"),
+		"PATH=" + systemPath(),
 		"XDG_CONFIG_HOME=" + filepath.Join(e.home, ".config"),
 		"XDG_STATE_HOME=" + filepath.Join(e.home, ".local", "state"),
 		"GATEKEEP_MANAGED_CONFIG=" + filepath.Join(e.home, "managed.toml"),
