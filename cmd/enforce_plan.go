@@ -200,6 +200,12 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 		}
 	}
 	for _, g := range anchored {
+		if strings.HasPrefix(g, "/proc/") || strings.HasPrefix(g, "/sys/") || strings.HasPrefix(g, "/dev/") {
+			// Not files on a disk: another process's /proc/N/environ is
+			// kept from the command by Landlock's ptrace rule, not by
+			// mounts.
+			continue
+		}
 		if strings.Contains(g, "**") {
 			p.Limits = append(p.Limits, fmt.Sprintf("the secret pattern %s is not searched (it spans directories)", g))
 			continue

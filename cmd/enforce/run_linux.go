@@ -317,16 +317,14 @@ func HelperMain() (int, bool) {
 	return fail("exec", err)
 }
 
-// setupMounts makes the helper's mount namespace private, binds each
-// read-only path onto itself read-only, and covers each hidden path: a
-// file with /dev/null, a directory with an empty read-only tmpfs. Each
-// path is opened without following a final symlink and mounted through
-// its /proc/self/fd link, so a path swapped after planning cannot redirect
-// the mount.
+// setupMounts binds each read-only path onto itself read-only, and covers
+// each hidden path: a file with /dev/null, a directory with an empty
+// read-only tmpfs. The mount namespace was made with a new user
+// namespace, so the kernel turned its shared mounts into slaves: nothing
+// mounted here propagates back (mount_namespaces(7)). Each path is opened
+// without following a final symlink and mounted through its /proc/self/fd
+// link, so a path swapped after planning cannot redirect the mount.
 func setupMounts(p Plan) error {
-	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-		return fmt.Errorf("making / private: %w", err)
-	}
 	for _, path := range p.ReadOnly {
 		if err := withPath(path, func(fdPath string, dir bool) error {
 			if err := unix.Mount(fdPath, fdPath, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
