@@ -48,13 +48,6 @@ func defaultCaches(getenv func(string) string, home string) []string {
 	}
 }
 
-// agentSettings are the agents' own settings files in a project, which
-// say what an agent may run without asking.
-var agentSettings = []string{
-	".claude/settings.json", ".claude/settings.local.json", ".mcp.json",
-	".codex/config.toml", ".gemini/settings.json",
-}
-
 // rootStartupFiles are files at the project root that a later shell or
 // tool runs code from (pathguard protects them by name).
 var rootStartupFiles = []string{".envrc", ".gitconfig", ".bashrc", ".bash_profile", ".bash_login", ".bash_logout",
@@ -129,9 +122,7 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 	for _, f := range rootStartupFiles {
 		files = append(files, filepath.Join(root, f))
 	}
-	for _, f := range agentSettings {
-		files = append(files, filepath.Join(root, filepath.FromSlash(f)))
-	}
+	files = append(files, pathguard.AgentSettingsPaths(root)...)
 	for _, d := range pathguard.DefaultConfigDirs(home) {
 		mkdirs = append(mkdirs, d)
 	}
@@ -174,6 +165,13 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 				files = append(files, path)
 			case "node_modules":
 				return filepath.SkipDir
+			}
+			if pathguard.IsAgentDir(name) && filepath.Dir(path) != root {
+				for _, f := range pathguard.AgentSettingsPaths(filepath.Dir(path)) {
+					if _, err := os.Lstat(f); err == nil {
+						files = append(files, f)
+					}
+				}
 			}
 		}
 		if name == ".envrc" && filepath.Dir(path) != root {
