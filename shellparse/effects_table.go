@@ -51,7 +51,7 @@ var effectTable = map[string]spec{
 	"tree": {complete: true, exact: true, flags: "a d l f x q N Q p u g s h D F v t c U r i A S n C X J " +
 		"gitignore ignore-case matchdirs metafirst prune info noreport si du inodes device dirsfirst filesfirst " +
 		"nolinks fromfile fromtabfile fflinks version help", args: "L P I H T charset filelimit timefmt sort",
-		reads: "gitfile infofile hintro houtro", writes: "o", acts: "R", ops: treeOps},
+		reads: "gitfile infofile hintro houtro", writes: "o", acts: "R", elsewhere: "fromtabfile", ops: treeOps},
 	// --- read the files named and print ---
 
 	// cat(1), tac(1), rev(1) (util-linux), nl(1).
@@ -96,7 +96,7 @@ var effectTable = map[string]spec{
 			"color colors context-separator field-context-separator field-match-separator path-separator " +
 			"r replace sort sortr pre pre-glob hostname-bin hyperlink-format dfa-size-limit regex-size-limit generate",
 		reads: "f file ignore-file", flags: "auto-hybrid-regex binary block-buffered b byte-offset s case-sensitive column no-context-separator c count count-matches only-matching crlf debug files l files-with-matches files-without-match F fixed-strings L follow glob-case-insensitive h help heading . hidden i ignore-case ignore-file-case-insensitive include-zero v invert-match json line-buffered n line-number x line-regexp max-columns-preview mmap U multiline multiline-dotall no-config I no-filename no-heading no-ignore no-ignore-dot no-ignore-vcs no-ignore-exclude no-ignore-files no-ignore-global no-ignore-messages no-ignore-parent N no-line-number no-messages no-mmap no-pcre2-unicode no-require-git no-unicode unicode 0 null null-data one-file-system o passthru P pcre2 pcre2-version p pretty q quiet S smart-case stats a text trim type-list u unrestricted V version vimgrep H with-filename w word-regexp no-hidden",
-		acts: "pre hostname-bin z search-zip", ops: rgOps},
+		acts: "pre hostname-bin z search-zip", elsewhere: "hostname-bin hyperlink-format generate", ops: rgOps},
 	// file(1): -C writes a compiled magic file, -z/-Z run decompressors,
 	// -m loads magic from a file, -f reads the names to look at: none of
 	// them is read-only.
@@ -137,15 +137,16 @@ var effectTable = map[string]spec{
 		"C color-output M monochrome-output S sort-keys R raw-input n null-input e exit-status h help V version " +
 		"tab seq stream stream-errors unbuffered args jsonargs debug-dump-disasm debug-trace raw-output0 b binary",
 		args: "indent L", reads: "f from-file", pairs: "arg argjson", pairReads: "slurpfile rawfile argfile",
-		optional: "run-tests", acts: "L run-tests", ops: jqOps},
+		optional: "run-tests", acts: "L run-tests", elsewhere: "raw-output0 binary", ops: jqOps},
 
 	// --- change the files named ---
 
-	// sed(1): the script is the first operand unless -e/-f give it; with
+	// sed(1) (GNU sed 4.9): the script is the first operand unless -e/-f give it; with
 	// -i (--in-place) the files are rewritten. The script's own r/w/e
 	// commands are read by sedProgram.
-	"sed": {kind: edits, args: "e expression l line-length", reads: "f file", optional: "i in-place",
-		flags: "quiet silent separate sandbox", acts: "f file", ops: sedOps},
+	"sed": {kind: edits, complete: true, args: "e expression l line-length", reads: "f file", optional: "i in-place",
+		flags: "n quiet silent s separate sandbox b binary debug follow-symlinks help null-data z zero-terminated " +
+			"posix r E regexp-extended u unbuffered version", acts: "f file", ops: sedOps},
 	// sort(1): -o writes the output, -T holds temporary files.
 	"sort": {kind: edits, complete: true, flags: "debug dictionary-order general-numeric-sort help human-numeric-sort ignore-case ignore-leading-blanks ignore-nonprinting merge month-sort numeric-sort random-sort reverse stable unique version version-sort zero-terminated b c d f g h i m n r s u z C M R V", args: "compress-program batch-size buffer-size field-separator key parallel sort k t y S", optional: "check", reads: "files0-from random-source", writes: "o output T temporary-directory", acts: "compress-program", ops: readAll},
 	// uniq(1): uniq [INPUT [OUTPUT]].
@@ -276,7 +277,7 @@ var (
 	// (macOS) takes only an attached one (loose).
 	grepSpec   = spec{complete: true, loose: "C", flags: "basic-regexp binary byte-offset count dereference-recursive extended-regexp files-with-matches files-without-match fixed-regexp help ignore-case initial-tab invert-match line-buffered line-number line-regexp no-filename no-group-separator no-ignore-case no-messages null null-data only-matching perl-regexp quiet recursive silent text unix-byte-offsets version with-filename word-regexp a b c h i l n o q r s u v w x y z E F G H I L P R T U V Z 0 1 2 3 4 5 6 7 8 9", args: "after-context before-context binary-files context devices directories exclude exclude-dir group-separator include label max-count regexp d e m A B C D X", optional: "color|colour", reads: "f file exclude-from", ops: grepOps}
 	base64Spec = spec{complete: true, flags: "d decode help ignore-garbage version D", args: "w wrap b break",
-		reads: "i input", writes: "o output", ops: readAll}
+		reads: "i input", writes: "o output", elsewhere: "break input output", ops: readAll}
 	basencSpec  = spec{complete: true, flags: "base16 base2lsbf base2msbf base32 base32hex base64 base64url decode help ignore-garbage version z85 d i", args: "wrap w", ops: readAll}
 	hexdumpSpec = spec{complete: true, flags: "canonical help no-squeezing one-byte-char one-byte-octal two-bytes-decimal two-bytes-hex two-bytes-octal version b c d h o v x C V", args: "format length skip e n s", optional: "color L", reads: "f format-file", ops: readAll}
 	sumSpec     = spec{complete: true, flags: "binary check help ignore-missing quiet status strict tag text version warn zero b c t w z", ops: readAll}

@@ -74,6 +74,11 @@ type spec struct {
 	// command may be (BSD `grep -C`, `fmt -p`): the next word is read as
 	// an operand too, which reads the more files.
 	loose string
+	// elsewhere lists options of another implementation or version the
+	// command may be (BSD base64's --input, --output, --break; ripgrep
+	// 14's --hyperlink-format), parsed like the rest but not expected of
+	// the modelled version's binary.
+	elsewhere string
 	// stop: options end at the first operand (no GNU permutation).
 	stop bool
 	// raw: no option parsing; every word is an operand for ops.
@@ -91,9 +96,12 @@ type spec struct {
 	// lists options that make the wrapper split a string into a command
 	// at run time (env -S).
 	assigns bool
-	skip    int
-	noRun   string
-	split   string
+	// interleave: the assignments may stand among the options, up to
+	// `--` (sudo).
+	interleave bool
+	skip       int
+	noRun      string
+	split      string
 	// ops reports the effects of the operands and of the options it
 	// handles itself. Nil: the operands are no files.
 	ops func(l *cmdline, out *effectList)
@@ -282,17 +290,19 @@ func (s *spec) scan(c *Command) *cmdline {
 				l.items = append(l.items, item{opt: "@", has: true, val: arg{Word: Word{Text: t[1:], Dynamic: w.Dynamic, Offset: w.Offset}, at: i}})
 				continue
 			}
-			if !done && s.wrapper {
-				if s.assigns && !w.Dynamic && isAssignWord(t) {
+			if !done && s.wrapper && s.interleave {
+				// sudo(8): NAME=value words may stand among the options
+				// (one starting with "/" is a command).
+				if !w.Dynamic && strings.Contains(t, "=") && t[0] != '/' {
 					name, val, _ := strings.Cut(t, "=")
 					l.assigns = append(l.assigns, Assign{Name: name, Value: val})
 					continue
 				}
-				if s.assigns && t == "-" && len(l.items) == 0 && len(l.assigns) == 0 {
-					l.items = append(l.items, item{opt: "i"}) // `env -` is `env -i` (env(1))
-					continue
-				}
 				l.end = i
+				return l
+			}
+			if !done && s.wrapper {
+				l.end = s.wrapperOperands(l, i)
 				return l
 			}
 			l.items = append(l.items, item{val: arg{Word: w, at: i}})
@@ -301,13 +311,12 @@ func (s *spec) scan(c *Command) *cmdline {
 		}
 		if t == "--" {
 			done = true
+			if s.wrapper && s.interleave {
+				l.end = i + 1 // sudo: no assignment after `--`
+				return l
+			}
 			if s.wrapper {
-				// Only assignments may still come (env(1)).
-				for i++; i < len(words) && s.assigns && !words[i].Dynamic && isAssignWord(words[i].Text); i++ {
-					name, val, _ := strings.Cut(words[i].Text, "=")
-					l.assigns = append(l.assigns, Assign{Name: name, Value: val})
-				}
-				l.end = i
+				l.end = s.wrapperOperands(l, i+1)
 				return l
 			}
 			continue
@@ -368,6 +377,35 @@ func (s *spec) scan(c *Command) *cmdline {
 		}
 	}
 	return l
+}
+
+// wrapperOperands reads the words after a wrapper's options, from index
+// i: a lone `-` there is -i (env(1): "A mere - implies -i"), then every
+// word holding "=" is an assignment (env and sudo test for the "=" only:
+// `env -- --unset=X cmd` sets a variable named "--unset"). It returns the
+// index of the wrapped command.
+func (s *spec) wrapperOperands(l *cmdline, i int) int {
+	words := l.c.Args
+	if !s.assigns {
+		return i
+	}
+	if i < len(words) && !words[i].Dynamic && words[i].Text == "-" {
+		l.items = append(l.items, item{opt: "i"})
+		i++
+	}
+	for ; i < len(words); i++ {
+		w := words[i]
+		if w.Dynamic && strings.Contains(w.Text, "$") {
+			l.fail("a word only known at run time may be an assignment or the command")
+			return i
+		}
+		name, val, ok := strings.Cut(w.Text, "=")
+		if !ok {
+			return i
+		}
+		l.assigns = append(l.assigns, Assign{Name: name, Value: val, Dynamic: w.Dynamic})
+	}
+	return i
 }
 
 // apply reports the effects of c by the spec and says whether the command

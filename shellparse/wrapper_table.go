@@ -20,8 +20,10 @@ var wrapperTable = map[string]spec{
 		chdir: "C chdir", split: "S split-string", noRun: "help version"},
 	// sudo(8) 1.9.13 (getopt "+Aa:BbC:c:D:Eeg:Hh::iKklNnPp:R:r:SsT:t:U:u:Vv").
 	// -e edits files (sudoedit), -l lists, -v validates: no command runs.
-	// -D/--chdir, -R/--chroot: the command runs elsewhere.
-	"sudo": {kind: acts, complete: true, assigns: true,
+	// -D/--chdir, -R/--chroot: the command runs elsewhere. NAME=value
+	// words may stand among the options, not after `--`, and one that
+	// starts with "/" is the command.
+	"sudo": {kind: acts, complete: true, assigns: true, interleave: true,
 		flags: "A askpass b background B bell E e edit H set-home i login K remove-timestamp k reset-timestamp " +
 			"l list N no-update n non-interactive P preserve-groups S stdin s shell V version v validate help",
 		args: "a auth-type C close-from c login-class g group host p prompt r role T command-timeout t type " +
