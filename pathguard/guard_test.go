@@ -547,6 +547,8 @@ func TestProtected(t *testing.T) {
 		{"sub/.claude/settings.json", "agent's or editor's settings"},
 		{".claude", "agent's or editor's settings"},
 		{".claude/commands/x.md", ""},
+		{".claude/hooks/pre-tool.sh", "agent's or editor's settings"},
+		{".claude/hooks", "agent's or editor's settings"},
 		{".codex/config.toml", "agent's or editor's settings"},
 		{".codex/anything/else", "agent's or editor's settings"},
 		{".gemini/settings.json", "agent's or editor's settings"},

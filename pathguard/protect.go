@@ -109,18 +109,20 @@ func (g *Guard) Protected(real string) string {
 // subdirectory can be where the agent is started), whose named files
 // configure a coding agent or an editor to run commands: Claude Code's
 // .claude/settings.json and settings.local.json (hooks, statusLine,
-// apiKeyHelper), all of Codex's .codex/ (config.toml: hooks, MCP servers,
+// apiKeyHelper) and .claude/hooks/ (the scripts those hooks usually
+// run), all of Codex's .codex/ (config.toml: hooks, MCP servers,
 // notify), Gemini CLI's .gemini/settings.json (hooks, MCP servers,
 // tools.discoveryCommand) and .gemini/.env, VS Code's (and its forks')
 // .vscode/settings.json, tasks.json (runOn: folderOpen), launch.json and
 // mcp.json, Cursor's .cursor/mcp.json. An empty list protects everything
-// below the directory. The directory entry itself is protected as well:
+// below the directory; a name ending in "/" everything below that
+// subdirectory. The directory entry itself is protected as well:
 // replacing it replaces the files.
 var agentDirs = []struct {
 	dir   string
 	files []string
 }{
-	{".claude", []string{"settings.json", "settings.local.json"}},
+	{".claude", []string{"settings.json", "settings.local.json", "hooks/"}},
 	{".codex", nil},
 	{".gemini", []string{"settings.json", ".env"}},
 	{".vscode", []string{"settings.json", "tasks.json", "launch.json", "mcp.json"}},
@@ -144,11 +146,12 @@ func agentSettings(real string, names []string) string {
 			if i == last || a.files == nil {
 				return fmt.Sprintf(msg, real, a.dir)
 			}
-			if i == last-1 {
-				for _, f := range a.files {
-					if sameName(names[last], f) {
-						return fmt.Sprintf(msg, real, a.dir+"/"+f)
-					}
+			for _, f := range a.files {
+				if d, ok := strings.CutSuffix(f, "/"); ok && i < last && sameName(names[i+1], d) {
+					return fmt.Sprintf(msg, real, a.dir+"/"+f) // everything below it
+				}
+				if i == last-1 && sameName(names[last], f) {
+					return fmt.Sprintf(msg, real, a.dir+"/"+f)
 				}
 			}
 		}
