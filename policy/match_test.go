@@ -781,3 +781,24 @@ func TestRecursiveReadBound(t *testing.T) {
 		t.Errorf("grep -r x big with a locked dir: %v", d)
 	}
 }
+
+// TestUntrustedOnlyTightens: a project file nobody trusted may only
+// tighten. Its ask rules apply, but they never stand in front of a deny of
+// a lower layer (the default secrets), whatever the mode.
+func TestUntrustedOnlyTightens(t *testing.T) {
+	v := newCfgEnv(t)
+	v.write(v.projectFile(), "[[rule]]\nask = [\"Read(**)\", \"Read(/**)\", \"Bash(cat *)\"]\n")
+	v.write(filepath.Join(v.root, ".env"), "AWS=1\n")
+	for _, m := range []Mode{ModeDefault, ModeBypass} {
+		cfg := v.config(v.load(), m)
+		for _, cmd := range []string{"cat .env", "cat ~/.ssh/id_rsa"} {
+			if d := v.bash(cfg, cmd); d.Effect != Deny || d.Code != "rule.deny" || d.Rule == nil || d.Rule.Source != SourceDefault {
+				t.Errorf("%s: %s: %v (rule %+v), want the default layer's deny", m, cmd, d, d.Rule)
+			}
+		}
+		// Where no lower layer denies, the untrusted ask holds.
+		if d := v.bash(cfg, "cat README.md"); m == ModeDefault && (d.Effect != Ask || d.Code != "rule.ask") {
+			t.Errorf("%s: cat README.md: %v, want the project's ask", m, d)
+		}
+	}
+}

@@ -336,24 +336,11 @@ func (w *treeWalk) check(it dirItem, abs, real string) {
 	if !hit {
 		return
 	}
-	r := w.e.decidingRule(&subject{kind: kindRead, abs: abs, real: real})
+	r := w.e.cfg.Rules.decidingRule(&subject{kind: kindRead, abs: abs, real: real})
 	if r == nil || r.Ref.Effect == Allow {
 		return
 	}
 	w.record(r, it, "")
-}
-
-// decidingRule is the rule that decides s (design §6): in the first layer
-// with a matching rule, the last one that matches; nil when none does.
-func (e *evaluation) decidingRule(s *subject) *Rule {
-	for _, layer := range e.cfg.Rules.layers {
-		for i := len(layer) - 1; i >= 0; i-- {
-			if r := layer[i]; r.Active && r.m.match(s, r.Ref.Effect) {
-				return r
-			}
-		}
-	}
-	return nil
 }
 
 // record notes a rule that decides a file of the tree (it), or one that

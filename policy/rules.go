@@ -161,6 +161,35 @@ func (e *evaluation) coveredArgument(p *part) verdict {
 	return v
 }
 
+// decidingRule is the rule that decides subject s: the last matching rule
+// of the first layer that has one (design §6). A file that needs trust and
+// lacks it may only tighten: when its rule asks, the scan goes on, and a
+// deny of a lower layer (the default secrets) wins over it.
+func (rs *RuleSet) decidingRule(s *subject) *Rule {
+	var untrusted *Rule
+	for _, layer := range rs.layers {
+		for i := len(layer) - 1; i >= 0; i-- {
+			r := layer[i]
+			if !r.Active || !r.m.match(s, r.Ref.Effect) {
+				continue
+			}
+			switch {
+			case untrusted != nil:
+				if r.Ref.Effect == Deny {
+					return r
+				}
+				return untrusted
+			case !r.Trusted && r.Ref.Effect != Deny:
+				untrusted = r
+			default:
+				return r
+			}
+			break
+		}
+	}
+	return untrusted
+}
+
 // clipText shortens s to at most n bytes for a message.
 func clipText(s string, n int) string {
 	if len(s) <= n {
@@ -193,19 +222,7 @@ func (e *evaluation) ruleVerdict(p *part, effects ...Effect) verdict {
 	if s == nil {
 		return verdict{}
 	}
-	var found *Rule
-	for _, layer := range rs.layers {
-		for i := len(layer) - 1; i >= 0; i-- {
-			r := layer[i]
-			if r.Active && r.m.match(s, r.Ref.Effect) {
-				found = r
-				break
-			}
-		}
-		if found != nil {
-			break
-		}
-	}
+	found := rs.decidingRule(s)
 	if found == nil {
 		return verdict{}
 	}
