@@ -860,6 +860,9 @@ func (p *parser) assignIn(a *syntax.Assign, parent int) (Assign, bool, []string)
 	case a.Value != nil:
 		w := p.nested(a.Value, parent)
 		as.Value, as.Dynamic = w.Text, w.Dynamic
+		if strings.Contains(as.Value, ":~") {
+			as.Dynamic = true // bash expands a tilde after each : of an assignment
+		}
 		numeric, deps = p.numericValue(a.Value)
 	}
 	if a.Index != nil {

@@ -64,20 +64,53 @@ func (p *parser) word(w *syntax.Word) Word {
 			sb.WriteString(s)
 		}
 	}
+	text := sb.String()
+	if !out.Dynamic && assignTilde(w) {
+		text, out.Dynamic = p.expandAssignTilde(w, text)
+		other = other || out.Dynamic
+	}
 	if !out.Dynamic && p.zsh() && zshDynamic(w) {
-		out.Dynamic = true
+		out.Dynamic, other = true, true
 	}
 	if !out.Dynamic && (hasBraceExp(w) || mayBrace(w)) {
 		out.Dynamic = true // brace expansion: {a,b} or {1..3}
 	}
 	out.SubstOnly = out.Dynamic && !other && !hasBraceExp(w)
-	out.Text = sb.String()
+	out.Text = text
 	return out
 }
 
 func isCmdSubst(part syntax.WordPart) bool {
 	_, ok := part.(*syntax.CmdSubst)
 	return ok
+}
+
+// expandAssignTilde expands the tildes bash expands in a word shaped like
+// an assignment (assignTilde): `~` right after the first `=` or after a
+// `:`, up to a `/`, a `:` or the end, is the home directory. Only a word
+// of one unquoted, unescaped literal is expanded; any other shape, `~user`,
+// or an unknown home is dynamic.
+func (p *parser) expandAssignTilde(w *syntax.Word, text string) (string, bool) {
+	lit, ok := w.Parts[0].(*syntax.Lit)
+	if len(w.Parts) != 1 || !ok || strings.Contains(lit.Value, "\\") || p.opt.Home == "" || p.homeAssigned {
+		return text, true
+	}
+	v := lit.Value
+	eq := strings.IndexByte(v, '=')
+	var sb strings.Builder
+	sb.WriteString(v[:eq+1])
+	for i := eq + 1; i < len(v); i++ {
+		if v[i] == '~' && (i == eq+1 || v[i-1] == ':') {
+			rest := v[i+1:]
+			if rest != "" && rest[0] != '/' && rest[0] != ':' {
+				return text, true // ~user, ~+, ~-
+			}
+			sb.WriteString(p.opt.Home)
+			continue
+		}
+		sb.WriteByte(v[i])
+	}
+	return sb.String(), false
 }
 
 // dynamicPart renders a part that needs run time to be known. Only a plain
@@ -193,6 +226,37 @@ func hasBraceExp(w *syntax.Word) bool {
 	}
 	for _, part := range cp.Parts {
 		if b, ok := part.(*syntax.BraceExp); ok && (b.Sequence || len(b.Elems) > 1) {
+			return true
+		}
+	}
+	return false
+}
+
+// assignTilde reports a word shaped like an assignment (`NAME=...`,
+// `NAME+=...`) with an unquoted `~` after the `=`: bash expands a tilde
+// after its `=` and after each `:` even in a command's arguments
+// (`dd of=~/x` writes in the home directory), so the word is dynamic.
+func assignTilde(w *syntax.Word) bool {
+	if len(w.Parts) == 0 {
+		return false
+	}
+	first, ok := w.Parts[0].(*syntax.Lit)
+	if !ok {
+		return false
+	}
+	v := first.Value
+	i := 0
+	for i < len(v) && (v[i] == '_' || v[i] >= 'a' && v[i] <= 'z' || v[i] >= 'A' && v[i] <= 'Z' || i > 0 && v[i] >= '0' && v[i] <= '9') {
+		i++
+	}
+	if i == 0 || i == len(v) || !strings.HasPrefix(v[i:], "=") && !strings.HasPrefix(v[i:], "+=") && v[i] != '[' {
+		return false
+	}
+	if strings.Contains(v[i:], "~") {
+		return true
+	}
+	for _, part := range w.Parts[1:] {
+		if l, ok := part.(*syntax.Lit); ok && strings.Contains(l.Value, "~") {
 			return true
 		}
 	}

@@ -331,5 +331,10 @@ func (g wordGen) brace() string {
 }
 
 func (g wordGen) tilde() string {
-	return []string{"~", "~/", "~/x", "~root", "~+", "~-", "~+/x", "~nobody/x", "~x:", "~:", "~/'a'", "~\"\"", "~\\/x", "~a~"}[g.r.IntN(14)]
+	forms := []string{"~", "~/", "~/x", "~root", "~+", "~-", "~+/x", "~nobody/x", "~x:", "~:", "~/'a'", "~\"\"", "~\\/x", "~a~",
+		// bash expands a tilde after the = of an argument shaped like an
+		// assignment, and after each : in it.
+		"a=~/x", "a=b:~/y", "A_1=~", "a+=~/x", "1a=~/x", "--o=~/x", "a==~/x", "a=x~", "_=~:~", "a=~root/x", "a=\\~/x", "a='~'/x",
+		"a=b:", "x:~/w", "a=\"b\":~/y", "a=b:\"c\"~/y"}
+	return forms[g.r.IntN(len(forms))]
 }

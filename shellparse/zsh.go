@@ -133,10 +133,13 @@ func zshParam(pe *syntax.ParamExp) string {
 // the parser does not decode as zsh does: glob and extended-glob
 // characters (`* ? [ ] ^ # ~ < > |`, outside a bare `[` or `]`), braces
 // (`{a,b}`, `{abc}` with BRACE_CCL, a lone `}` zsh refuses; `{}` stays),
-// `==` and a `=` after a quoted part (MAGIC_EQUAL_SUBST), two single-quoted parts side by side (RC_QUOTES),
+// `==`, `:=` and a `=` after a quoted part (MAGIC_EQUAL_SUBST), two single-quoted parts side by side (RC_QUOTES),
 // and $'…' with a backslash (zsh keeps a NUL and decodes escapes its own
 // way).
 func zshDynamic(w *syntax.Word) bool {
+	if modified(w.Parts) {
+		return true
+	}
 	prevSgl := false
 	for i, part := range w.Parts {
 		sgl := false
@@ -154,7 +157,7 @@ func zshDynamic(w *syntax.Word) bool {
 			}
 			// MAGIC_EQUAL_SUBST expands `=cmd` and `~` after the first
 			// `=` of any argument.
-			if strings.Contains(v, "==") || i > 0 && strings.HasPrefix(v, "=") {
+			if strings.Contains(v, "==") || strings.Contains(v, ":=") || i > 0 && strings.HasPrefix(v, "=") {
 				return true
 			}
 		case *syntax.SglQuoted:
@@ -169,11 +172,25 @@ func zshDynamic(w *syntax.Word) bool {
 				sgl = true
 			}
 		case *syntax.DblQuoted:
-			if part.Dollar {
+			if part.Dollar || modified(part.Parts) {
 				return true
 			}
 		}
 		prevSgl = sgl
+	}
+	return false
+}
+
+// modified reports an expansion followed by `:` in parts: zsh applies
+// history modifiers to `$x:h`, `$HOME:A` (also in double quotes).
+func modified(parts []syntax.WordPart) bool {
+	for i := 0; i+1 < len(parts); i++ {
+		if _, ok := parts[i].(*syntax.ParamExp); !ok {
+			continue
+		}
+		if l, ok := parts[i+1].(*syntax.Lit); ok && strings.HasPrefix(l.Value, ":") {
+			return true
+		}
 	}
 	return false
 }

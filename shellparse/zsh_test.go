@@ -258,6 +258,7 @@ func (g zshGen) zshPart(m string) string {
 		"$^HOME", "${(U)HOME}", "${HOME:h}", "${${HOME}}", "$HOME", "${HOME}", "'a''b'", "{abc}", "{a,b}",
 		"x^y", "a#b", "a~b", "x~", "{}", "[", "]", "a[bc]", "<1-3>", "~", "~/x", "~+", "a=~/x", "$'\\0'",
 		"$'ab'", "$'\\c@x'", "$\"x\"", "\\(", "'('", "\"(\"", "%", "a:b", "-", "--", "\\=x", "'='x",
+		"$HOME:h", "\"$HOME:t\"", "${HOME}:h", "a=b:=ls", "a=~/x", "x:~/y", "$HOME[1]",
 	}
 	return forms[g.r.IntN(len(forms))]
 }
