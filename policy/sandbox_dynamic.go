@@ -108,7 +108,8 @@ func (e *evaluation) dynamicWrite(p *part) verdict {
 			return v
 		}
 	}
-	if runtime != "" {
+	if runtime != "" && ModeEffect(e.cfg.Mode, CatWrite) != Deny {
+		// (Plan mode denies the write outright.)
 		return verdict{ok: true, effect: Ask, code: CodeRuntimeTarget,
 			message: fmt.Sprintf("where %s writes is only known at run time, so it needs approval; name the file in the command", runtime)}
 	}
@@ -207,8 +208,8 @@ func staticDir(t string, literal bool) (string, bool) {
 // `rm -rf "$PWD"`, `rm -rf ../project`, `rm -rf .git` ask.
 func (e *evaluation) rootDelete(p *part) verdict {
 	c := p.cmd
-	if len(c.Args) < 2 || c.Args[0].Dynamic || e.cfg.Guard == nil {
-		return verdict{}
+	if len(c.Args) < 2 || c.Args[0].Dynamic || e.cfg.Guard == nil || ModeEffect(e.cfg.Mode, CatWrite) == Deny {
+		return verdict{} // (plan mode denies it outright)
 	}
 	if n := commandName(c); n != "rm" && n != "srm" {
 		return verdict{}
