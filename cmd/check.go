@@ -175,7 +175,8 @@ func (a *app) batchDecide(cfg *policy.Config, cwd string, line []byte, tooLong b
 		}
 		text = command
 	}
-	return policy.Evaluate(cfg, policy.Request{Tool: policy.ToolBash, Command: text, Cwd: cwd, Trace: a.chk.explain})
+	req := policy.Request{Tool: policy.ToolBash, Command: text, Cwd: cwd, Trace: a.chk.explain}
+	return a.autoAllow(cfg, req, policy.Evaluate(cfg, req))
 }
 
 // readLine reads one line without its newline (and a CR before it). A line

@@ -207,6 +207,7 @@ func (a *app) handle(check bool, req policy.Request, posix bool, run func(policy
 	req.Cwd = cwd
 	req.Trace = check && a.chk.explain
 	d := policy.Evaluate(cfg, req)
+	d = a.autoAllow(cfg, req, d)
 	d = a.applyEnforcement(cfg, req, d, check)
 	if check {
 		return a.report(d)

@@ -76,6 +76,13 @@ func enforceable(req policy.Request) bool {
 // back from the full tier, and a failure there is still a deny).
 func (a *app) applyEnforcement(cfg *policy.Config, req policy.Request, d policy.Decision, check bool) policy.Decision {
 	level := a.enforceLevel()
+	if d.Code == "sandbox.auto_allow" {
+		// Allowed because it runs fully confined: required, full tier,
+		// no fallback.
+		a.enf = &enforcement{level: policy.EnforceRequired, plan: a.enforcePlan(cfg, enforce.TierFull, !check)}
+		a.enf.plan.RequireFull = true
+		return d
+	}
 	if level == policy.EnforceOff || d.Effect == policy.Deny || !enforceable(req) {
 		return d
 	}
@@ -113,6 +120,18 @@ func (a *app) applyEnforcement(cfg *policy.Config, req policy.Request, d policy.
 	}
 	a.enf = &enforcement{level: level, plan: a.enforcePlan(cfg, tier, !check)}
 	return d
+}
+
+// autoAllow applies `[sandbox] auto_allow` (issue 15) to a shell call
+// that asks: it probes the machine (only then) and lets
+// policy.SandboxAutoAllow turn the ask into an allow that runs confined.
+func (a *app) autoAllow(cfg *policy.Config, req policy.Request, d policy.Decision) policy.Decision {
+	s := a.loaded.Enforce
+	if !s.AutoAllow || d.Effect != policy.Ask || req.Tool != policy.ToolBash {
+		return d
+	}
+	return policy.SandboxAutoAllow(cfg, req, d, policy.AutoAllowOptions{Network: s.Network, Unconfined: s.Unconfined,
+		Tier: string(a.support().Tier())})
 }
 
 // unavailableDeny is the deny for a call that must be confined and

@@ -262,3 +262,131 @@ func Unconfined(cfg *Config, rules []*Rule, req Request) bool {
 }
 
 var _ = strings.TrimSpace
+
+// networkCommands are commands that need the network to do their work:
+// name → the subcommands that do (nil: every use). A call holding one is
+// never auto-allowed while the sandbox has no network: confined, it would
+// only fail.
+var networkCommands = map[string][]string{
+	"curl": nil, "wget": nil, "ssh": nil, "scp": nil, "sftp": nil, "rsync": nil, "nc": nil, "ncat": nil,
+	"telnet": nil, "ftp": nil, "ping": nil, "dig": nil, "nslookup": nil, "host": nil, "npx": nil,
+	"gh": nil, "gcloud": nil, "aws": nil, "az": nil, "kubectl": nil, "helm": nil,
+	"git":     {"push", "fetch", "clone", "pull", "ls-remote", "submodule", "remote"},
+	"pip":     {"install", "download"},
+	"pip3":    {"install", "download"},
+	"uv":      {"add", "sync", "lock", "pip", "tool"},
+	"poetry":  {"install", "add", "update", "lock"},
+	"npm":     {"install", "i", "ci", "add", "update", "publish", "view", "info"},
+	"pnpm":    {"install", "i", "add", "update"},
+	"yarn":    {"install", "add", "upgrade"},
+	"cargo":   {"install", "fetch", "update", "publish", "search"},
+	"go":      {"get", "install", "mod"},
+	"apt":     {"install", "update", "upgrade", "download"},
+	"apt-get": {"install", "update", "upgrade", "download"},
+	"brew":    {"install", "update", "upgrade"},
+	"docker":  {"pull", "push", "login"},
+}
+
+// needsNetwork reports whether a simple command is a known network tool.
+func needsNetwork(c *shellparse.Command) bool {
+	if c == nil || len(c.Args) == 0 || c.Args[0].Dynamic {
+		return false
+	}
+	subs, ok := networkCommands[c.Name()]
+	if !ok {
+		return false
+	}
+	if subs == nil {
+		return true
+	}
+	args := c.Args[1:]
+	if c.Name() == "git" {
+		if stripped, ok := stripGitGlobals(c.Args); ok {
+			args = stripped[1:]
+		}
+	}
+	for _, a := range args {
+		if strings.HasPrefix(a.Text, "-") {
+			continue
+		}
+		for _, s := range subs {
+			if a.Text == s {
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}
+
+// AutoAllowOptions are what SandboxAutoAllow needs from the caller: the
+// enforcement settings and the tier the call would run in.
+type AutoAllowOptions struct {
+	// Network is `[sandbox] network`.
+	Network bool
+	// Unconfined are the `[sandbox] unconfined` rules.
+	Unconfined []*Rule
+	// Tier is the enforcing tier the call would run in ("full"); anything
+	// else auto-allows nothing.
+	Tier string
+}
+
+// SandboxAutoAllow turns an ask into an allow that runs confined
+// (`[sandbox] auto_allow`, design §10): only when every part that asks was
+// asked about by the mode fallback (mode.ask, run-time parts included)
+// and nothing was denied, the input could be analysed, the tier is full,
+// no part is a known network tool while the sandbox has no network (that
+// call keeps asking, with code sandbox.no_network) and no `unconfined`
+// pattern names a part. It returns d unchanged otherwise. Hooks never
+// call it: gatekeep cannot confine what an agent runs itself.
+func SandboxAutoAllow(cfg *Config, req Request, d Decision, opt AutoAllowOptions) Decision {
+	if d.Effect != Ask || d.Final || req.Tool != ToolBash || opt.Tier != "full" {
+		return d
+	}
+	req.Trace = true
+	td := Evaluate(cfg, req)
+	if td.Effect != Ask || td.Final {
+		return d
+	}
+	last := map[int]Step{}
+	for _, s := range td.Trace {
+		last[s.Part] = s
+	}
+	for _, s := range last {
+		switch {
+		case s.Verdict == "deny":
+			return d
+		case s.Verdict == "ask" && (s.Layer != LayerMode || s.Code != "mode.ask"):
+			return d
+		}
+	}
+	if Unconfined(cfg, opt.Unconfined, req) {
+		return d
+	}
+	if !opt.Network {
+		e := &evaluation{cfg: cfg, req: req, cwd: req.Cwd}
+		parts, _, ok := e.parts()
+		if !ok {
+			return d
+		}
+		for i := range parts {
+			if c := parts[i].cmd; needsNetwork(c) {
+				n := d
+				n.Layer, n.Code = LayerSandbox, "sandbox.no_network"
+				n.Command, n.Offset = parts[i].subject, parts[i].offset
+				n.Message = parts[i].subject + " needs the network, and the sandbox has no network ([sandbox] network = false), so it is not run confined without asking: " + d.Message
+				return n
+			}
+		}
+	}
+	a := d
+	a.Effect, a.Layer, a.Code = Allow, LayerSandbox, "sandbox.auto_allow"
+	a.Message = "runs confined by the kernel (" + opt.Tier + " tier) instead of asking: " + d.Message
+	a.Cause = &Cause{Layer: d.Layer, Code: d.Code, Message: d.Message}
+	a.Explicit = false
+	if d.Trace != nil {
+		a.Trace = append(append([]Step(nil), d.Trace...), Step{Part: -1, Subject: "the call", Layer: LayerSandbox,
+			Verdict: "allow", Code: a.Code, Message: a.Message})
+	}
+	return a
+}

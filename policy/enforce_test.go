@@ -99,3 +99,55 @@ func TestSecretGlobs(t *testing.T) {
 		}
 	}
 }
+
+// TestSandboxAutoAllow: only asks that come from the mode fallback become
+// sandbox.auto_allow, in the full tier; every other ask and every deny
+// stays.
+func TestSandboxAutoAllow(t *testing.T) {
+	v := newCfgEnv(t)
+	v.write(v.file(SourceUser), `[sandbox]
+unconfined = ["Bash(docker *)"]
+
+[[rule]]
+ask = "Bash(make deploy *)"
+`)
+	l := v.load()
+	cfg := v.config(l, ModeDefault)
+	cfg.LookPath = func(name string) (string, error) { return "/usr/bin/" + name, nil }
+	tests := []struct {
+		cmd, tier string
+		network   bool
+		want      string // the code after auto-allow
+	}{
+		{cmd: "python3 reproduce_issue.py", tier: "full", want: "sandbox.auto_allow"},
+		{cmd: "pytest -x tests/", tier: "full", want: "sandbox.auto_allow"},
+		{cmd: `python3 -c 'open("/outside/x","w")'`, tier: "full", want: "sandbox.auto_allow"},
+		{cmd: "python3 x.py", tier: "landlock", want: "mode.ask"},
+		{cmd: "python3 x.py", tier: "none", want: "mode.ask"},
+		{cmd: "ls", tier: "full", want: "safe.read_only"},
+		{cmd: "make deploy now", tier: "full", want: "rule.ask"},
+		{cmd: "echo x >> .git/hooks/pre-commit", tier: "full", want: "sandbox.protected"},
+		{cmd: "rm -rf .git", tier: "full", want: "sandbox.root_delete"},
+		{cmd: `echo x > "$OUT"`, tier: "full", want: "sandbox.runtime_target"},
+		{cmd: "echo 'unterminated", tier: "full", want: "parse.error"},
+		{cmd: "rm -rf /", tier: "full", want: "danger.rm_root"},
+		{cmd: "cat .env", tier: "full", want: "rule.deny"},
+		{cmd: "curl https://example.com", tier: "full", want: "sandbox.no_network"},
+		{cmd: "python3 x.py && git push origin main", tier: "full", want: "sandbox.no_network"},
+		{cmd: "pip install requests", tier: "full", want: "sandbox.no_network"},
+		{cmd: "curl https://example.com", tier: "full", network: true, want: "sandbox.auto_allow"},
+		{cmd: "docker run alpine", tier: "full", want: "mode.ask"},
+	}
+	for _, tt := range tests {
+		req := Request{Tool: ToolBash, Command: tt.cmd, Cwd: v.root}
+		d := Evaluate(cfg, req)
+		got := SandboxAutoAllow(cfg, req, d, AutoAllowOptions{Network: tt.network, Unconfined: l.Enforce.Unconfined, Tier: tt.tier})
+		if got.Code != tt.want {
+			t.Errorf("%q (tier %s, network %v): %s %s, want %s (%s)", tt.cmd, tt.tier, tt.network, got.Effect, got.Code, tt.want, got.Message)
+		}
+		if d.Effect == Deny && got.Effect != Deny || got.Code == "sandbox.auto_allow" && got.Effect != Allow ||
+			got.Code != "sandbox.auto_allow" && got.Effect == Allow && d.Effect != Allow {
+			t.Errorf("%q: %s became %s", tt.cmd, d.Effect, got.Effect)
+		}
+	}
+}

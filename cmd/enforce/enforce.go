@@ -50,6 +50,10 @@ type Plan struct {
 	Network bool `json:"network"`
 	// Limits say, in lowercase sentences, what this tier does not enforce.
 	Limits []string `json:"limits,omitempty"`
+	// RequireFull forbids falling back to the landlock tier when the full
+	// tier fails at run time (a call auto-allowed because it runs fully
+	// confined).
+	RequireFull bool `json:"-"`
 }
 
 // Support is what the probe found this machine (and this process, under

@@ -65,7 +65,7 @@ func Run(p Plan, path string, argv, env []string, note func(string)) (int, error
 	if p.Tier == TierFull {
 		status, err := runFull(p, path, argv, env)
 		var ue *UnavailableError
-		if !errors.As(err, &ue) {
+		if !errors.As(err, &ue) || p.RequireFull {
 			return status, err
 		}
 		if !errors.Is(err, errNoNamespaces) {
