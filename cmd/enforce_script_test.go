@@ -3,6 +3,9 @@
 package cmd_test
 
 import (
+	"bufio"
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,7 +17,9 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/gatekeep/gatekeep/cmd"
 	"github.com/gatekeep/gatekeep/cmd/enforce"
+	"github.com/gatekeep/gatekeep/policy/testcases"
 )
 
 // enforceVariants are the ways TestEnforceScripts runs every script: as
@@ -202,4 +207,59 @@ func enforceSetup(t *testing.T, env *testscript.Env, variant string) error {
 		}
 	}
 	return nil
+}
+
+// TestAgentCorpusAutoAllow (issue 15): the agent corpus in default mode
+// with `enforce = "required"` and `auto_allow = true` is at least 95%
+// allowed, and every line denied without auto_allow is still denied.
+func TestAgentCorpusAutoAllow(t *testing.T) {
+	if s := enforce.Probe(); s.Tier() != enforce.TierFull {
+		enforceUnavailable(t, fmt.Sprintf("the full tier is unavailable: %s %q", s, s.Errors))
+	}
+	file := testcases.AgentCorpusFile(t)
+	run := func(config string) []string {
+		isolate(t)
+		if config != "" {
+			dir := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "gatekeep")
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "config.toml"), []byte(config), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var out, errb bytes.Buffer
+		if code := cmd.Run([]string{"check", "--batch", file, "--json"}, strings.NewReader(""), &out, &errb); code != 0 {
+			t.Fatalf("check --batch: exit %d: %s", code, errb.String())
+		}
+		t.Logf("%s", errb.String())
+		var effects []string
+		sc := bufio.NewScanner(&out)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			var d struct{ Effect, Code string }
+			if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
+				t.Fatal(err)
+			}
+			effects = append(effects, d.Effect+" "+d.Code)
+		}
+		return effects
+	}
+	before := run("")
+	after := run("[sandbox]\nenforce = \"required\"\nauto_allow = true\n")
+	if len(before) != len(after) || len(after) == 0 {
+		t.Fatalf("%d and %d decisions", len(before), len(after))
+	}
+	allowed := 0
+	for i := range after {
+		if strings.HasPrefix(after[i], "allow ") {
+			allowed++
+		}
+		if strings.HasPrefix(before[i], "deny ") && before[i] != after[i] {
+			t.Errorf("line %d: %s became %s", i+1, before[i], after[i])
+		}
+	}
+	if share := float64(allowed) / float64(len(after)); share < 0.95 {
+		t.Errorf("%.1f%% allowed with auto_allow, want at least 95%%", 100*share)
+	}
 }
