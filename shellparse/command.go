@@ -36,8 +36,9 @@ type Assign struct {
 
 // Redirect is one redirection of a simple command or of a compound command.
 type Redirect struct {
-	// Op is the operator as written: ">", ">>", ">|", "&>", "&>>", "<", "<>",
-	// "<<", "<<-", "<<<", ">&", "<&".
+	// Op is the operator: ">", ">>", ">|", "&>", "&>>", "<", "<>",
+	// "<<", "<<-", "<<<", ">&", "<&"; in zsh also ">>|", "&>|", "&>>|"
+	// (`>!` and kin are reported with "|").
 	Op string
 	// Fd is the explicit file descriptor number before the operator, or -1.
 	Fd int
@@ -50,13 +51,15 @@ type Redirect struct {
 // Writes reports whether the redirect opens its target for writing.
 func (r Redirect) Writes() bool {
 	switch r.Op {
-	case ">", ">>", ">|", "&>", "&>>", "<>":
-		return true
 	case ">&":
 		// `>&file` (no digits, no "-") is the same as `&>file`.
 		return !isFdWord(r.Target)
+	case "<", "<<", "<<-", "<<<", "<&":
+		return false
 	}
-	return false
+	// ">", ">>", ">|", "&>", "&>>", "<>", zsh's ">>|", "&>|", "&>>|", and
+	// any operator with a ">" the parser may add: toward denial.
+	return strings.Contains(r.Op, ">")
 }
 
 // Reads reports whether the redirect opens its target file for reading.

@@ -262,3 +262,19 @@ func (g zshGen) zshPart(m string) string {
 	}
 	return forms[g.r.IntN(len(forms))]
 }
+
+// TestZshRedirectsWrite: zsh's clobbering redirects (`>!`, `>>!`, `&>!`,
+// `&>>!`, reported as `>|` and kin) write their target.
+func TestZshRedirectsWrite(t *testing.T) {
+	for _, src := range []string{"echo x >! f", "echo x >>! f", "echo x &>! f", "echo x &>>! f", "echo x >>| f", "echo x 2>! f"} {
+		sc, err := Parse(src, Options{Dialect: Zsh})
+		if err != nil {
+			t.Errorf("%s: %v", src, err)
+			continue
+		}
+		c := sc.Commands[0]
+		if len(c.Redirects) != 1 || !c.Redirects[0].Writes() || c.Redirects[0].Target.Text != "f" {
+			t.Errorf("%s: redirects %+v, want one that writes f", src, c.Redirects)
+		}
+	}
+}
