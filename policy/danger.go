@@ -573,9 +573,8 @@ func (a optScan) unknown() bool { return slices.Contains(a.opts, "?") }
 // rmCheck: rm -r of a place, or rm of every name in / or a system dir.
 func rmCheck(want place) func(x *dangerCtx) (string, bool) {
 	return func(x *dangerCtx) (string, bool) {
-		a := splitArgs(x.c.Args[1:])
-		recursive := a.has("r", "recursive", 1) || a.has("R", "", 0) || a.unknown()
-		for _, w := range a.ops {
+		ops, recursive := rmLine(x)
+		for _, w := range ops {
 			t := x.classify(w)
 			if t.place != want {
 				continue
@@ -586,6 +585,16 @@ func rmCheck(want place) func(x *dangerCtx) (string, bool) {
 		}
 		return "", false
 	}
+}
+
+// rmLine reads an rm command line by the command model: its operands, and
+// whether it removes recursively. A line the model does not understand
+// (an unknown option, an ambiguous abbreviation, a word only known at run
+// time) may be recursive. Other names of rmNames (gnu rm, busybox forms)
+// are read as rm.
+func rmLine(x *dangerCtx) ([]shellparse.Word, bool) {
+	line, _ := shellparse.ReadLine(x.c, "rm")
+	return line.Operands(), line.Has("r", "R", "recursive") || !line.Understood()
 }
 
 // findStarts returns the starting points of a find command (find(1):
@@ -842,17 +851,10 @@ func writesDevice(x *dangerCtx) (string, bool) {
 			}
 		}
 	case "cp", "mv", "install":
-		a := splitArgs(x.c.Args[1:], "t", "target-directory", "S", "suffix", "m", "mode", "o", "owner", "g", "group")
-		var dest []shellparse.Word
-		for _, v := range a.vals {
-			if d, ok := strings.CutPrefix(v, "t="); ok {
-				dest = append(dest, shellparse.Word{Text: d})
-			} else if d, ok := strings.CutPrefix(v, "target-directory="); ok {
-				dest = append(dest, shellparse.Word{Text: d})
-			}
-		}
-		if len(a.ops) > 1 {
-			dest = append(dest, a.ops[len(a.ops)-1])
+		line, _ := shellparse.ReadLine(x.c, x.name)
+		dest := line.Values("t", "target-directory")
+		if ops := line.Operands(); len(ops) > 1 {
+			dest = append(dest, ops[len(ops)-1])
 		}
 		for _, w := range dest {
 			if x.device(w) {
@@ -951,10 +953,21 @@ func permCheck(x *dangerCtx) (string, bool) {
 		}
 		words = rest
 	}
-	a := splitArgs(words, "from", "reference")
-	recursive := a.has("R", "recursive", 3) || a.unknown()
-	ops := a.ops
-	if !modeGiven && !a.has("", "reference", 3) && len(ops) > 0 {
+	var ops []shellparse.Word
+	recursive, reference := false, false
+	if line, ok := shellparse.ReadLine(x.c, x.name); ok {
+		// chown, chgrp: the command model.
+		ops = line.Operands()
+		recursive = line.Has("R", "recursive") || !line.Understood()
+		reference = line.Has("reference")
+	} else {
+		// chmod: its modes look like options, so it is read here.
+		a := splitArgs(words, "reference")
+		ops = a.ops
+		recursive = a.has("R", "recursive", 3) || a.unknown()
+		reference = a.has("", "reference", 3)
+	}
+	if !modeGiven && !reference && len(ops) > 0 {
 		ops = ops[1:]
 	}
 	for _, w := range ops {
@@ -970,9 +983,9 @@ func permCheck(x *dangerCtx) (string, bool) {
 // directory, or all of its content. With -t every operand is a source;
 // otherwise the last one is the destination.
 func mvSource(x *dangerCtx) (string, bool) {
-	a := splitArgs(x.c.Args[1:], "t", "target-directory", "S", "suffix")
-	sources := a.ops
-	hasT := a.has("t", "target-directory", 3)
+	line, _ := shellparse.ReadLine(x.c, "mv")
+	sources := line.Operands()
+	hasT := line.Has("t", "target-directory")
 	if !hasT && len(sources) > 0 {
 		sources = sources[:len(sources)-1]
 	}

@@ -89,9 +89,10 @@ func (e *evaluation) safeUnlessRule(p *part, code, msg string) verdict {
 // harmless names (shellparse.HarmlessEnv), or one that changes what runs
 // set earlier in the script.
 func (e *evaluation) notSafeContext(c *shellparse.Command) string {
-	if len(c.Args) == 0 {
-		// `n=5` alone sets a shell variable, not exported: only the
-		// ones that change what runs matter (notRuleContext).
+	if len(c.Args) == 0 || shellBuiltin(c) {
+		// `n=5` alone sets a shell variable, not exported; `X= true`
+		// gives it to a builtin, which runs no program: only the names
+		// that change what the shell runs matter (notRuleContext).
 		return e.notRuleContext(c)
 	}
 	for _, a := range c.Assigns {
@@ -181,4 +182,18 @@ func (e *evaluation) resolvesOutsideRoots(name string) bool {
 		return true
 	}
 	return !e.cfg.Guard.Inside(filepath.Dir(p))
+}
+
+// shellBuiltin reports whether the command is one of bash's builtins on the
+// safe list (bash(1) SHELL BUILTIN COMMANDS), which bash runs itself
+// whatever PATH holds: an assignment on it reaches no program.
+func shellBuiltin(c *shellparse.Command) bool {
+	if len(c.Args) == 0 || c.Args[0].Dynamic {
+		return false
+	}
+	switch c.Args[0].Text {
+	case "echo", "printf", "true", "false", ":", "test", "[", "pwd", "cd", "type", "command":
+		return true
+	}
+	return false
 }

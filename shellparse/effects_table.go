@@ -60,9 +60,9 @@ var effectTable = map[string]spec{
 	"rev": {complete: true, flags: "help version h V", ops: readAll},
 	"nl":  {complete: true, flags: "help no-renumber version p", args: "body-numbering footer-numbering header-numbering join-blank-lines line-increment number-format number-separator number-width section-delimiter starting-line-number b d f h i l n s v w", ops: readAll},
 	// head(1), tail(1): `head -5`, `tail -5f`, `tail +5` are the obsolete
-	// spellings of -n (headTailObsolete).
+	// spellings of -n (headTailObsolete). BSD tail -r prints in reverse.
 	"head": {complete: true, flags: "help quiet silent verbose version zero-terminated q v z", args: "bytes lines c n", obsolete: headTailObsolete, ops: readAll},
-	"tail": {complete: true, flags: "help quiet retry silent verbose version zero-terminated b f l q v z F", args: "bytes lines max-unchanged-stats pid sleep-interval c n s", optional: "follow", obsolete: headTailObsolete, ops: readAll},
+	"tail": {complete: true, flags: "r help quiet retry silent verbose version zero-terminated b f l q v z F", args: "bytes lines max-unchanged-stats pid sleep-interval c n s", optional: "follow", obsolete: headTailObsolete, ops: readAll},
 	// wc(1).
 	"wc": {complete: true, flags: "bytes chars debug help lines max-line-length version words c l m w L", reads: "files0-from", ops: readAll},
 	// cut(1), paste(1), fold(1), fmt(1), expand(1), unexpand(1). BSD
@@ -110,11 +110,12 @@ var effectTable = map[string]spec{
 	"sum":   {complete: true, flags: "help sysv version r s", ops: readAll},
 	// shasum(1) (Perl 5.36, Getopt::Long with bundling, which also takes
 	// abbreviations and any case of long options: the first are modelled,
-	// the second are unknown): -a ALGORITHM. md5(1) (BSD, not complete):
-	// -s STRING is a string to hash, -c STRING a digest to compare with.
+	// the second are unknown): -a ALGORITHM. md5(1) (macOS, `md5
+	// [-pqrtx] [-c string] [-s string] [file ...]`): -s STRING is a
+	// string to hash, -c STRING a digest to compare with.
 	"shasum": {complete: true, flags: "b binary c check t text s status w warn q quiet h help v version 0 01 " +
 		"U UNIVERSAL tag strict ignore-missing", args: "a algorithm", ops: readAll},
-	"md5": {args: "s c", ops: readAll},
+	"md5": {complete: true, exact: true, flags: "p q r t x", args: "s c", ops: readAll},
 	// base64(1), base32(1), basenc(1). GNU: -w COLS, -i ignore garbage.
 	// BSD base64: -i FILE reads, -o FILE writes, -b COUNT: -i is taken as
 	// BSD's (it consumes a file name, which is then read).
@@ -159,7 +160,8 @@ var effectTable = map[string]spec{
 	// tee(1).
 	"tee": {kind: edits, optional: "output-error", ops: writeAll},
 	// rm(1), rmdir(1) (-p removes each parent too), unlink(1), shred(1).
-	"rm":     {kind: edits, optional: "interactive preserve-root", ops: writeAll},
+	"rm": {kind: edits, complete: true, flags: "f force i I d dir r R recursive v verbose one-file-system " +
+		"no-preserve-root help version", optional: "interactive preserve-root", ops: writeAll},
 	"rmdir":  {kind: edits, flags: "parents", ops: rmdirOps},
 	"unlink": {kind: edits, ops: writeAll},
 	"shred":  {kind: edits, args: "n iterations s size", reads: "random-source", optional: "remove", ops: writeAll},
@@ -171,21 +173,31 @@ var effectTable = map[string]spec{
 	// chmod(1): MODE may look like an option (`chmod -w f`). chown(1),
 	// chgrp(1): OWNER/GROUP is the first operand unless --reference.
 	"chmod": {kind: edits, raw: true, ops: chmodOps},
-	"chown": {kind: edits, args: "from", reads: "reference", ops: ownerOps},
-	"chgrp": {kind: edits, args: "from", reads: "reference", ops: ownerOps},
-	// cp(1), install(1): SOURCE... DEST, or -t DIRECTORY SOURCE...;
+	"chown": {kind: edits, complete: true, flags: ownerFlags, args: "from", reads: "reference", ops: ownerOps},
+	"chgrp": {kind: edits, complete: true, flags: ownerFlags, reads: "reference", ops: ownerOps},
+	// cp(1), install(1) (GNU coreutils 9.1; newer cp and mv take
+	// --update[=WHEN], loose): SOURCE... DEST, or -t DIRECTORY SOURCE...;
 	// install -d: every operand is a directory to create; -s runs strip.
 	// With -r, -R or -a cp copies directories whole.
-	"cp": {kind: edits, args: "S suffix sparse no-preserve", writes: "t target-directory",
-		optional: "backup reflink preserve context update", flags: "recursive archive", ops: cpOps},
-	"install": {kind: edits, args: "g group m mode o owner S suffix strip-program", writes: "t target-directory",
-		optional: "backup context", flags: "directory", acts: "s strip strip-program", ops: installOps},
+	"cp": {kind: edits, complete: true, args: "S suffix sparse no-preserve", writes: "t target-directory",
+		optional: "backup reflink preserve context", loose: "update", flags: "a archive attributes-only b copy-contents " +
+			"d dereference f force i interactive H l link L n no-clobber P no-dereference p no-target-directory T " +
+			"x one-file-system parents r R recursive remove-destination s symbolic-link strip-trailing-slashes u " +
+			"update v verbose Z help version", ops: cpOps},
+	"install": {kind: edits, complete: true, args: "g group m mode o owner S suffix strip-program",
+		writes: "t target-directory", optional: "backup context", flags: "b c C compare d directory D p " +
+			"preserve-timestamps preserve-context s strip T no-target-directory v verbose Z help version",
+		acts: "s strip strip-program", ops: installOps},
 	// mv(1): the sources are removed, so they are written too.
-	"mv": {kind: edits, args: "S suffix", writes: "t target-directory", optional: "backup update", ops: writeAll},
+	"mv": {kind: edits, complete: true, args: "S suffix", writes: "t target-directory", optional: "backup",
+		loose: "update", flags: "b f force i interactive n no-clobber strip-trailing-slashes T no-target-directory " +
+			"u update v verbose Z context help version", ops: writeAll},
 	// ln(1): TARGET... LINK_NAME or -t DIRECTORY TARGET...; with one
 	// operand the link is made in the current directory. Targets count as
 	// reads: the link gives them a name.
-	"ln": {kind: edits, args: "S suffix", writes: "t target-directory", optional: "backup", ops: lnOps},
+	"ln": {kind: edits, complete: true, args: "S suffix", writes: "t target-directory", optional: "backup",
+		flags: "b d F directory f force i interactive L logical n no-dereference P physical r relative s symbolic " +
+			"T no-target-directory v verbose help version", ops: lnOps},
 	// link(1): link FILE1 FILE2.
 	"link": {kind: edits, ops: inOut},
 	// dd(1): if=FILE and of=FILE operands; no options.
@@ -275,7 +287,10 @@ var (
 	// .env). Taken as attached only, which reads the more files.
 	// grep(1) 3.8. -C NUM takes a separate word in GNU grep; BSD grep
 	// (macOS) takes only an attached one (loose).
-	grepSpec   = spec{complete: true, loose: "C", flags: "basic-regexp binary byte-offset count dereference-recursive extended-regexp files-with-matches files-without-match fixed-regexp help ignore-case initial-tab invert-match line-buffered line-number line-regexp no-filename no-group-separator no-ignore-case no-messages null null-data only-matching perl-regexp quiet recursive silent text unix-byte-offsets version with-filename word-regexp a b c h i l n o q r s u v w x y z E F G H I L P R T U V Z 0 1 2 3 4 5 6 7 8 9", args: "after-context before-context binary-files context devices directories exclude exclude-dir group-separator include label max-count regexp d e m A B C D X", optional: "color|colour", reads: "f file exclude-from", ops: grepOps}
+	grepSpec = spec{complete: true, loose: "C", flags: "basic-regexp binary byte-offset count dereference-recursive extended-regexp files-with-matches files-without-match fixed-regexp help ignore-case initial-tab invert-match line-buffered line-number line-regexp no-filename no-group-separator no-ignore-case no-messages null null-data only-matching perl-regexp quiet recursive silent text unix-byte-offsets version with-filename word-regexp a b c h i l n o q r s u v w x y z E F G H I L P R T U V Z 0 1 2 3 4 5 6 7 8 9", args: "after-context before-context binary-files context devices directories exclude exclude-dir group-separator include label max-count regexp d e m A B C D X", optional: "color|colour", reads: "f file exclude-from", ops: grepOps}
+	// chown(1), chgrp(1) (GNU coreutils 9.1).
+	ownerFlags = "c changes f silent quiet h no-dereference dereference H L P R recursive v verbose " +
+		"preserve-root no-preserve-root help version"
 	base64Spec = spec{complete: true, flags: "d decode help ignore-garbage version D", args: "w wrap b break",
 		reads: "i input", writes: "o output", elsewhere: "break input output", ops: readAll}
 	basencSpec  = spec{complete: true, flags: "base16 base2lsbf base2msbf base32 base32hex base64 base64url decode help ignore-garbage version z85 d i", args: "wrap w", ops: readAll}

@@ -92,7 +92,18 @@ func createsLinks(c *Command) bool {
 	case "ln", "gln", "link", "mv", "gmv", "rsync", "unzip", "patch", "gpatch":
 		return true
 	case "cp", "gcp":
-		return hasOpt(args, "sldPrRa", "symbolic-link", "link", "no-dereference", "recursive", "archive", "preserve=links", "preserve=all")
+		// The command model; a line it does not understand may hold any
+		// of these options.
+		line, _ := ReadLine(c, "cp")
+		if !line.Understood() || line.Has("s", "symbolic-link", "l", "link", "d", "P", "no-dereference", "r", "R", "recursive", "a", "archive") {
+			return true
+		}
+		for _, v := range line.Values("preserve") {
+			if strings.Contains(v.Text, "links") || strings.Contains(v.Text, "all") || v.Dynamic {
+				return true
+			}
+		}
+		return false
 	case "tar", "gtar", "bsdtar":
 		if len(args) > 0 && !args[0].Dynamic && !strings.HasPrefix(args[0].Text, "-") && strings.Contains(args[0].Text, "x") {
 			return true // old style: `tar xzf a.tgz`

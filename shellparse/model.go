@@ -69,10 +69,11 @@ type spec struct {
 	// runs or loads (MAKEFLAGS for make, GIT_* with a trailing "*" for a
 	// prefix). Allow rules do not match a command with one assigned.
 	env string
-	// loose lists options that take an argument in the version modelled
-	// but none, or only an attached one, in another implementation the
-	// command may be (BSD `grep -C`, `fmt -p`): the next word is read as
-	// an operand too, which reads the more files.
+	// loose lists options whose argument differs in another
+	// implementation or version the command may be (BSD `grep -C` and
+	// `fmt -p` take none, newer `cp --update[=WHEN]` an attached one):
+	// they are read as taking an attached argument only, so the next
+	// word counts as an operand too, which reads the more files.
 	loose string
 	// elsewhere lists options of another implementation or version the
 	// command may be (BSD base64's --input, --output, --break; ripgrep
@@ -513,4 +514,55 @@ func ReadOnly(c *Command) (ok bool, why string) {
 		}
 	}
 	return true, ""
+}
+
+// Line is a command line as the command model reads it (ReadLine).
+type Line struct {
+	l *cmdline
+}
+
+// ReadLine reads c's words by the model of the command called name (the
+// caller's spelling of c's name: the danger layer lowercases it). ok is
+// false when the model has no complete entry for name; the Line is then
+// empty and not Understood.
+func ReadLine(c *Command, name string) (Line, bool) {
+	s, found := lookupSpec(name, false)
+	if !found || !s.complete || s.raw {
+		return Line{}, false
+	}
+	return Line{l: s.scan(c)}, true
+}
+
+// Understood reports whether every word was read: no unknown option, no
+// ambiguous abbreviation, no missing argument, no word only known at run
+// time where an option may stand. What is not understood may be any
+// option: a reader looking for danger assumes the worst.
+func (x Line) Understood() bool { return x.l != nil && x.l.err == "" }
+
+// Has reports whether any of the options (short letters, long names as
+// the model lists them) is given, in any spelling the tool accepts.
+func (x Line) Has(names ...string) bool { return x.l != nil && x.l.has(names...) }
+
+// Operands returns the operands in order.
+func (x Line) Operands() []Word {
+	if x.l == nil {
+		return nil
+	}
+	return words(x.l.operands())
+}
+
+// Values returns the arguments given to any of the options, in order.
+func (x Line) Values(names ...string) []Word {
+	if x.l == nil {
+		return nil
+	}
+	return words(x.l.values(names...))
+}
+
+func words(as []arg) []Word {
+	out := make([]Word, len(as))
+	for i, a := range as {
+		out[i] = a.Word
+	}
+	return out
 }

@@ -144,6 +144,7 @@ var modelledTools = []struct {
 	{name: "sha1sum"}, {name: "sha224sum"}, {name: "sha256sum"}, {name: "sha384sum"}, {name: "sha512sum"},
 	{name: "b2sum"}, {name: "cksum"}, {name: "sum"}, {name: "base64"}, {name: "base32"}, {name: "basenc"},
 	{name: "ls"}, {name: "dir"}, {name: "vdir"},
+	{name: "rm"}, {name: "cp"}, {name: "mv"}, {name: "ln"}, {name: "install"}, {name: "chown"}, {name: "chgrp"},
 	{name: "env", wrapper: true}, {name: "timeout", wrapper: true}, {name: "nice", wrapper: true},
 	{name: "stdbuf", wrapper: true}, {name: "nohup", wrapper: true},
 	// grep, sed, diffutils, binutils, file, util-linux, findutils, GNU time, sudo, procps.
