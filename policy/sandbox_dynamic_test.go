@@ -102,10 +102,15 @@ func TestRootDelete(t *testing.T) {
 			}
 		}
 	}
-	// acceptEdits never allows deleting the root whole.
-	cfg, root, _ := sandboxEnv(t, ModeAcceptEdits)
-	if d := Evaluate(cfg, Request{Tool: ToolBash, Command: `rm -rf "$PWD"`, Cwd: root}); d.Effect == Allow {
+	// acceptEdits never allows deleting the root whole, and "always" is
+	// never offered for it.
+	cfg, root, home := sandboxEnv(t, ModeAcceptEdits)
+	req := Request{Tool: ToolBash, Command: `rm -rf "$PWD"`, Cwd: root}
+	if d := Evaluate(cfg, req); d.Effect == Allow {
 		t.Errorf("acceptEdits: rm -rf \"$PWD\" allowed")
+	}
+	if s := Suggest(cfg, req, root, home, filepath.Join(root, ".gatekeep", "config.local.toml")); len(s.Rules) > 0 {
+		t.Errorf("always offers %q for rm -rf \"$PWD\"", s.Rules)
 	}
 }
 
