@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
-	"github.com/gofrs/flock"
 
 	"github.com/gatekeep/gatekeep/policy"
 )
@@ -47,7 +46,7 @@ func appendLocalRules(opts policy.LoadOptions, effect string, rules []string, re
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		return file, err
 	}
-	lock := flock.New(file + ".lock")
+	lock := policy.NewLock(file + ".lock")
 	if err := lock.Lock(); err != nil {
 		return file, fmt.Errorf("locking %s: %w", file, err)
 	}
@@ -195,7 +194,7 @@ var (
 // removed; none is an error.
 func removeLocalRules(opts policy.LoadOptions, rules []string) (string, int, error) {
 	file := localConfigPath(opts.Root)
-	lock := flock.New(file + ".lock")
+	lock := policy.NewLock(file + ".lock")
 	if _, err := os.Stat(filepath.Dir(file)); err == nil {
 		if err := lock.Lock(); err != nil {
 			return file, 0, fmt.Errorf("locking %s: %w", file, err)
@@ -212,6 +211,9 @@ func removeLocalRules(opts policy.LoadOptions, rules []string) (string, int, err
 	}
 	var doc struct {
 		Rule []map[string]any `toml:"rule"`
+	}
+	if err := policy.CheckTOMLShape(file, old); err != nil {
+		return file, 0, err
 	}
 	if _, err := toml.Decode(string(old), &doc); err != nil {
 		return file, 0, fmt.Errorf("%s does not parse: %w", file, err)

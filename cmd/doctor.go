@@ -22,6 +22,7 @@ import (
 	"github.com/BurntSushi/toml"
 	"github.com/spf13/cobra"
 
+	"github.com/gatekeep/gatekeep/policy"
 	"github.com/gatekeep/gatekeep/shellparse"
 )
 
@@ -338,7 +339,7 @@ func probeHook(agent, bin string, args []string, cwd string) error {
 
 // readJSONSettings reads a JSON settings file; a missing file is nil.
 func readJSONSettings(r *doctorReport, path string) map[string]any {
-	b, err := os.ReadFile(path)
+	b, err := policy.ReadRegular(path, policy.MaxConfigSize) // never blocks on a FIFO
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
@@ -549,7 +550,7 @@ func (e *doctorEnv) codexHooks(r *doctorReport) []hookEntry {
 
 // readTOMLSettings reads a TOML file; a missing file is nil.
 func readTOMLSettings(r *doctorReport, path string) map[string]any {
-	b, err := os.ReadFile(path)
+	b, err := policy.ReadRegular(path, policy.MaxConfigSize) // never blocks on a FIFO
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
@@ -558,6 +559,10 @@ func readTOMLSettings(r *doctorReport, path string) map[string]any {
 		return nil
 	}
 	var v map[string]any
+	if err := policy.CheckTOMLShape(path, b); err != nil {
+		r.note("%s cannot be read: %v", path, err)
+		return nil
+	}
 	if err := toml.Unmarshal(b, &v); err != nil {
 		r.note("%s is not valid TOML (%v): Codex refuses to start with it", path, err)
 		return nil

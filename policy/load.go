@@ -1126,6 +1126,15 @@ func realOrAbs(abs string) string {
 	return filepath.Clean(abs)
 }
 
+// CheckTOMLShape is checkTOMLShape for callers outside the package that
+// decode a config file themselves: nil, or a *ConfigError naming the line.
+func CheckTOMLShape(path string, data []byte) error {
+	if ce := checkTOMLShape(path, data); ce != nil {
+		return ce
+	}
+	return nil
+}
+
 // checkTOMLShape is a linear scan of a config file run before it is
 // decoded: it refuses a file over MaxConfigSize, or whose arrays and inline
 // tables (`[`, `{` outside strings and comments; a `[table]` header counts

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/gofrs/flock"
 )
 
 // ErrNotRegular is returned by OpenRegular for a FIFO, a device, a socket
@@ -66,4 +68,12 @@ func RemoveStaleTemps(path string) {
 			os.Remove(filepath.Join(dir, e.Name()))
 		}
 	}
+}
+
+// NewLock is a lock on the file at path (gofrs/flock), created when
+// missing and opened without blocking: a FIFO planted in its place (a
+// repository can ship `.gatekeep/config.local.toml.lock`) cannot hang the
+// writer.
+func NewLock(path string) *flock.Flock {
+	return flock.New(path, flock.SetFlag(os.O_CREATE|os.O_RDONLY|oNonblock))
 }

@@ -10,8 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"time"
-
-	"github.com/gofrs/flock"
 )
 
 // TrustEntry is what the trust store records for one file.
@@ -136,7 +134,7 @@ func (s TrustStore) update(fn func(map[string]TrustEntry) bool) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	lock := flock.New(s.Path + ".lock")
+	lock := NewLock(s.Path + ".lock")
 	if err := lock.Lock(); err != nil {
 		return fmt.Errorf("lock the trust store: %w", err)
 	}
