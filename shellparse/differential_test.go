@@ -234,7 +234,7 @@ func (g *scriptGen) cmd(depth int) string {
 		return g.marker()
 	}
 	c := g.cmd(depth + 1)
-	switch g.r.IntN(46) {
+	switch g.r.IntN(56) {
 	case 0:
 		return c + "; true"
 	case 1:
@@ -330,6 +330,26 @@ func (g *scriptGen) cmd(depth int) string {
 		return "cat <<EOF >/dev/null\n`" + backquoted(c) + "`\nEOF\n"
 	case 45:
 		return c + " &"
+	case 46:
+		return "echo " + singleQuoted(c) + " | bash"
+	case 47:
+		return ". /dev/stdin <<< " + singleQuoted(c)
+	case 48:
+		return "cat > /dev/null < <(" + c + ")"
+	case 49:
+		return "eval $'" + strings.ReplaceAll(strings.ReplaceAll(c, `\`, `\\`), "'", `\'`) + "'"
+	case 50:
+		return "command eval " + singleQuoted(c)
+	case 51:
+		return "x=1; : $(( x + $(" + c + "; echo 1) ))"
+	case 52:
+		return "cat <<-EOF >/dev/null\n\t$(" + c + ")\n\tEOF\n"
+	case 53:
+		return "{ " + c + "; } 2>/dev/null"
+	case 54:
+		return "exec 3>&1; " + c
+	case 55:
+		return "printf '%s\\n' " + singleQuoted(c) + " | sh"
 	}
 	return c
 }
