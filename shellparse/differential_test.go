@@ -136,7 +136,9 @@ func envInt(t *testing.T, name string, def int) int {
 	return n
 }
 
-// reports: the parse holds the simple command `touch MARKER`.
+// reports: the parse holds the simple command `touch MARKER`, the marker
+// word literal, or dynamic with the marker in its text (`"MARKER_1"``,
+// whose empty substitution bash expands to nothing).
 func reports(s *Script, marker string) bool {
 	for _, c := range s.Commands {
 		if len(c.Args) < 2 || c.Args[0].Dynamic || c.Args[0].Text != "touch" {
@@ -145,6 +147,11 @@ func reports(s *Script, marker string) bool {
 		for _, w := range c.Args[1:] {
 			if w.Text == marker {
 				return true
+			}
+			if i := strings.Index(w.Text, marker); w.Dynamic && i >= 0 {
+				if rest := w.Text[i+len(marker):]; rest == "" || rest[0] < '0' || rest[0] > '9' {
+					return true
+				}
 			}
 		}
 	}
