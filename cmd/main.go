@@ -36,7 +36,7 @@ type nullStdout struct{ io.Writer }
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
-			writeJSONLine(safeWriter{stderr}, denyLine{Source: "gatekeep", Version: SchemaVersion, Effect: "deny",
+			writeJSONLine(&safeWriter{w: stderr}, denyLine{Source: "gatekeep", Version: SchemaVersion, Effect: "deny",
 				Layer: "internal", Code: "internal.panic", Message: fmt.Sprintf("gatekeep failed and ran nothing: %v", r), Offset: -1})
 			if os.Getenv("GATEKEEP_DEBUG") != "" {
 				fmt.Fprintf(stderr, "%s\n", debug.Stack())
@@ -46,12 +46,15 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	}()
 	out := &errWriter{w: stdout}
 	_, out.null = stdout.(nullStdout)
-	stderr = safeWriter{stderr}
-	a := newApp(stdin, safeWriter{out}, stderr)
+	safeOut, safeErr := &safeWriter{w: out}, &safeWriter{w: stderr}
+	defer safeErr.Flush()
+	stderr = safeErr
+	a := newApp(stdin, safeOut, stderr)
 	a.rawStdout = out
 	root := a.rootCmd()
 	root.SetArgs(args)
 	err := root.Execute()
+	safeOut.Flush()
 	code, silent := exitCodeOf(err)
 	if err != nil && !silent {
 		fmt.Fprintf(stderr, "gatekeep: %v\n", err)

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"io"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/gatekeep/gatekeep/prompt"
@@ -40,16 +41,70 @@ func (e *errWriter) Write(p []byte) (int, error) {
 // format runes prompt.Hidden names as \uXXXX. A JSON line never holds a
 // raw C0 control or invalid UTF-8 (encoding/json escapes them), and \uXXXX
 // is a JSON escape of the same rune, so JSON stays valid and equal.
-type safeWriter struct{ w io.Writer }
+//
+// A write may end inside a multi-byte rune (a bufio.Writer flushes at any
+// byte): those bytes are held until the next write completes the rune, and
+// Flush shows what is left as \xNN.
+type safeWriter struct {
+	mu      sync.Mutex
+	w       io.Writer
+	pending []byte // the start of a rune the last write cut
+}
 
-func (s safeWriter) Write(p []byte) (int, error) {
-	if clean(p) {
-		return s.w.Write(p)
+func (s *safeWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := len(p)
+	if len(s.pending) > 0 {
+		p = append(s.pending, p...)
+		s.pending = nil
 	}
-	if _, err := s.w.Write(escapeOutput(p)); err != nil {
+	if cut := cutRune(p); cut > 0 {
+		s.pending = append([]byte(nil), p[len(p)-cut:]...)
+		p = p[:len(p)-cut]
+	}
+	if len(p) == 0 {
+		return n, nil
+	}
+	if !clean(p) {
+		p = escapeOutput(p)
+	}
+	if _, err := s.w.Write(p); err != nil {
 		return 0, err
 	}
-	return len(p), nil
+	return n, nil
+}
+
+// Flush writes what a cut rune left, escaped.
+func (s *safeWriter) Flush() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.pending) == 0 {
+		return nil
+	}
+	p := escapeOutput(s.pending)
+	s.pending = nil
+	_, err := s.w.Write(p)
+	return err
+}
+
+// cutRune is how many bytes at the end of p begin a multi-byte rune that
+// is not complete yet (0 when p ends on a rune boundary or with bytes that
+// can never start one).
+func cutRune(p []byte) int {
+	for i := 1; i <= 3 && i <= len(p); i++ {
+		c := p[len(p)-i]
+		if c < 0x80 {
+			return 0
+		}
+		if utf8.RuneStart(c) {
+			if utf8.FullRune(p[len(p)-i:]) {
+				return 0
+			}
+			return i
+		}
+	}
+	return 0
 }
 
 // clean: p is printable ASCII, newlines and tabs only (the common case).

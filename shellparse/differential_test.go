@@ -137,8 +137,8 @@ func envInt(t *testing.T, name string, def int) int {
 }
 
 // reports: the parse holds the simple command `touch MARKER`, the marker
-// word literal, or dynamic with the marker in its text (`"MARKER_1"``,
-// whose empty substitution bash expands to nothing).
+// word literal, or dynamic with the marker in its text ("MARKER_1" followed
+// by an empty backquote substitution, which bash expands to nothing).
 func reports(s *Script, marker string) bool {
 	for _, c := range s.Commands {
 		if len(c.Args) < 2 || c.Args[0].Dynamic || c.Args[0].Text != "touch" {
