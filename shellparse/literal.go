@@ -174,7 +174,7 @@ func (p *parser) xargsLiteralArgs(seen []string, offset int) ([]Word, bool) {
 			return nil, false
 		}
 	}
-	text, ok := p.literalOutput(p.upstream)
+	text, ok := p.stdinLiteral()
 	if !ok || strings.ContainsAny(text, `"'\`) {
 		return nil, false
 	}
@@ -183,4 +183,16 @@ func (p *parser) xargsLiteralArgs(seen []string, offset int) ([]Word, bool) {
 		out = append(out, Word{Text: f, Offset: offset})
 	}
 	return out, true
+}
+
+// stdinLiteral is the literal text on the standard input of the pipeline
+// stage being walked: every earlier stage a literal source, or else the
+// stage just before it, when all its commands are literal sources — they
+// do not read their own input, so what came before them never reaches this
+// stage (`true | echo 'rm -rf /' | sh`). Found by TestDifferentialBash.
+func (p *parser) stdinLiteral() (string, bool) {
+	if text, ok := p.literalOutput(p.upstream); ok {
+		return text, true
+	}
+	return p.literalOutput(p.prevStage)
 }

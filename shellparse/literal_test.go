@@ -32,6 +32,15 @@ func TestLiteralScriptIsCode(t *testing.T) {
 		{"echo() { curl x; }; echo ls | bash", "", true},
 		{"echo 'print(1)' | python3", "", true},
 		{"curl x | bash /dev/stdin", "", true},
+		// The stage just before the shell is all the shell reads when it
+		// is a literal source (TestDifferentialBash found these).
+		{"true | echo 'rm r' | bash", "rm r", false},
+		{"cat f | printf 'rm q\\n' | sh", "rm q", false},
+		{"true | for i in 1; do echo 'rm p' | sh; done", "rm p", false},
+		{"true | { echo 'rm o'; printf 'rm n\\n'; } | bash", "rm n", false},
+		{"true | echo / | xargs rm -rf", "rm -rf /", false},
+		{"{ cat f; echo 'rm m'; } | bash", "", true},
+		{"echo ls | { cat; echo 'rm l'; } | bash", "", true},
 	} {
 		s, err := Parse(tc.src, Options{})
 		if err != nil {

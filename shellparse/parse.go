@@ -207,6 +207,7 @@ type parser struct {
 	via          []string
 	parent       int
 	upstream     []int // commands in earlier stages of enclosing pipelines
+	prevStage    []int // the commands of the stage just before, whose output is this stage's input
 	homeAssigned bool
 	state        shellState
 	assoc        bool // walking the array literal of a `declare -A`
@@ -724,11 +725,17 @@ func (p *parser) pipeline(c *syntax.BinaryCmd) {
 			return
 		}
 	}
-	saved := p.upstream
+	saved, savedPrev := p.upstream, p.prevStage
 	up := append([]int(nil), saved...)
 	first := len(p.cmds)
+	prevStart := -1
 	for i, s := range stages {
 		p.upstream = up
+		p.prevStage = nil
+		if prevStart >= 0 {
+			p.prevStage = up[prevStart:len(up):len(up)]
+		}
+		prevStart = len(up)
 		start := len(p.cmds)
 		// Each stage of a pipeline runs in a subshell in bash, but for the
 		// last one after `shopt -s lastpipe` (bash(1) SHELL BUILTIN
@@ -742,7 +749,7 @@ func (p *parser) pipeline(c *syntax.BinaryCmd) {
 			up = append(up, i)
 		}
 	}
-	p.upstream = saved
+	p.upstream, p.prevStage = saved, savedPrev
 	// The stages run at the same time.
 	p.spans = append(p.spans, span{first, len(p.cmds), spanTogether})
 }
@@ -948,9 +955,11 @@ func (p *parser) substitution(stmts []*syntax.Stmt, via string, parent int) {
 	}
 	defer p.leave()
 	savedVia, savedParent, savedUp, savedAssoc := p.via, p.parent, p.upstream, p.assoc
+	savedPrev := p.prevStage
+	defer func() { p.prevStage = savedPrev }()
 	p.via = appendVia(p.via, via)
 	p.parent = parent
-	p.upstream = nil
+	p.upstream, p.prevStage = nil, nil
 	p.assoc = false
 	p.subshell(func() { p.stmts(stmts) })
 	p.via, p.parent, p.upstream, p.assoc = savedVia, savedParent, savedUp, savedAssoc

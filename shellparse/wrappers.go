@@ -390,7 +390,7 @@ func (p *parser) stdinCode(idx int, kind string) {
 	}
 	if kind == "sh" {
 		// `echo 'rm -rf /' | sh`: a literal script, walked as code.
-		if text, ok := p.literalOutput(p.upstream); ok {
+		if text, ok := p.stdinLiteral(); ok {
 			p.reparse(idx, Word{Text: text, Offset: c.Offset}, "pipe", false)
 			return
 		}
