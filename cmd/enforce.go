@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -213,6 +214,12 @@ func (a *app) mode0() policy.Mode {
 func (a *app) checkWatched() {
 	for _, p := range a.enf.plan.Watched {
 		if _, err := os.Lstat(p); err != nil {
+			continue
+		}
+		// The command may have swapped a directory on the way for a link
+		// elsewhere: remove only where the path still is what was planned.
+		if real, err := filepath.EvalSymlinks(filepath.Dir(p)); err != nil || real != filepath.Dir(p) {
+			fmt.Fprintf(a.stderr, "gatekeep: the confined command created the protected path %s through a link; it was not removed\n", p)
 			continue
 		}
 		if err := os.RemoveAll(p); err != nil {
