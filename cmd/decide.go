@@ -145,7 +145,7 @@ func (a *app) reportConfigFailure(err error) error {
 		msg = fmt.Sprintf("the configuration is invalid (%d problem(s)), so nothing runs: %s", len(errs), errs[0].Error())
 	}
 	writeJSONLine(a.stderr, configFailLine{Source: "gatekeep", Version: SchemaVersion, Effect: "deny", Layer: "config",
-		Code: "config.invalid", Message: msg, Errors: errs})
+		Code: policy.CodeConfigInvalid, Message: msg, Errors: errs})
 	return silentExit(ExitConfig)
 }
 
@@ -255,13 +255,13 @@ func (a *app) resolveAsk(cfg *policy.Config, req policy.Request, d policy.Decisi
 	case errors.Is(err, prompt.ErrNoTTY):
 		return a.noTTYDeny(cfg, req, d, "needs approval, and there is no terminal to ask on")
 	case errors.Is(err, prompt.ErrTimeout):
-		return humanDeny(d, "ask.timeout", fmt.Sprintf("needs approval, and nobody answered within %s", a.promptTimeout))
+		return humanDeny(d, policy.CodeAskTimeout, fmt.Sprintf("needs approval, and nobody answered within %s", a.promptTimeout))
 	case err != nil:
-		return humanDeny(d, "ask.interrupted", "the question was interrupted ("+err.Error()+")")
+		return humanDeny(d, policy.CodeAskInterrupted, "the question was interrupted ("+err.Error()+")")
 	}
 	switch answer {
 	case prompt.AllowOnce:
-		return humanAllow(d, "ask.allowed_once", "the person allowed this call once")
+		return humanAllow(d, policy.CodeAskAllowedOnce, "the person allowed this call once")
 	case prompt.AlwaysAllow:
 		_, opts, err := a.loadOptions()
 		if err == nil {
@@ -269,12 +269,12 @@ func (a *app) resolveAsk(cfg *policy.Config, req policy.Request, d policy.Decisi
 		}
 		if err != nil {
 			fmt.Fprintf(a.stderr, "gatekeep: the rule was not saved (%v); allowing this call once\n", err)
-			return humanAllow(d, "ask.allowed_once", "the person allowed this call; saving the rule failed")
+			return humanAllow(d, policy.CodeAskAllowedOnce, "the person allowed this call; saving the rule failed")
 		}
 		fmt.Fprintf(a.stderr, "gatekeep: saved %s to %s\n", strings.Join(sugg.Rules, ", "), local)
-		return humanAllow(d, "ask.always", "the person allowed this call and saved "+strings.Join(sugg.Rules, ", "))
+		return humanAllow(d, policy.CodeAskAlways, "the person allowed this call and saved "+strings.Join(sugg.Rules, ", "))
 	}
-	return humanDeny(d, "ask.denied_by_user", "the person declined this call; do not retry it, ask them what to do instead")
+	return humanDeny(d, policy.CodeAskDenied, "the person declined this call; do not retry it, ask them what to do instead")
 }
 
 // localForeign: the local config file exists and is not trusted, so an
@@ -323,7 +323,7 @@ func askedParts(d policy.Decision) []string {
 // message ends with the `gatekeep rules add` command that would allow the
 // call next time, or why no rule can, as the hooks' reasons do.
 func (a *app) noTTYDeny(cfg *policy.Config, req policy.Request, d policy.Decision, msg string) policy.Decision {
-	out := humanDeny(d, "ask.no_tty", msg)
+	out := humanDeny(d, policy.CodeAskNoTTY, msg)
 	hint := howToAllow(cfg, []policy.Request{req}, []policy.Decision{d}, a.loaded.Root)
 	if !d.Final && localForeign(a.loaded) {
 		hint = "the local config file is not trusted, so a rule saved there would not apply (gatekeep trust " + localConfigPath(a.loaded.Root) + ")"

@@ -138,7 +138,7 @@ func (a *app) autoAllow(cfg *policy.Config, req policy.Request, d policy.Decisio
 // unavailableDeny is the deny for a call that must be confined and
 // cannot be.
 func unavailableDeny(d policy.Decision, why string) policy.Decision {
-	return policy.Decision{Effect: policy.Deny, Layer: policy.LayerSandbox, Code: "sandbox.unavailable",
+	return policy.Decision{Effect: policy.Deny, Layer: policy.LayerSandbox, Code: policy.CodeSandboxUnavailable,
 		Message: "enforcement is required and the command cannot be confined: " + why,
 		Command: d.Command, Offset: -1, Category: d.Category, Mode: d.Mode, UpdatedInput: d.UpdatedInput, Trace: d.Trace}
 }

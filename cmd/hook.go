@@ -408,7 +408,7 @@ func opaqueDecision(d policy.Decision) policy.Decision {
 	if d.Layer == policy.LayerRules || d.Effect == policy.Deny && d.Layer != policy.LayerMode {
 		return d
 	}
-	d.Effect, d.Layer, d.Code, d.Final = policy.Ask, policy.LayerInput, "input.not_analysable",
+	d.Effect, d.Layer, d.Code, d.Final = policy.Ask, policy.LayerInput, policy.CodeInputUnanalysed,
 		true
 	d.Message = "PowerShell commands cannot be analysed, so they need approval; a PowerShell rule can allow or deny them"
 	d.Explicit = false

@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 
 	"github.com/gatekeep/gatekeep/cmd/enforce"
+	"github.com/gatekeep/gatekeep/policy"
 )
 
 // Main runs gatekeep with the process's arguments and streams and returns
@@ -37,7 +38,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
 			writeJSONLine(&safeWriter{w: stderr}, denyLine{Source: "gatekeep", Version: SchemaVersion, Effect: "deny",
-				Layer: "internal", Code: "internal.panic", Message: fmt.Sprintf("gatekeep failed and ran nothing: %v", r), Offset: -1})
+				Layer: string(policy.LayerInternal), Code: policy.CodeInternalPanic, Message: fmt.Sprintf("gatekeep failed and ran nothing: %v", r), Offset: -1})
 			if os.Getenv("GATEKEEP_DEBUG") != "" {
 				fmt.Fprintf(stderr, "%s\n", debug.Stack())
 			}

@@ -39,7 +39,7 @@ func (a *app) printDeny(d policy.Decision) { writeJSONLine(a.stderr, newDenyLine
 func writeJSONLine(w io.Writer, v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
-		b = []byte(`{"source":"gatekeep","effect":"deny","code":"internal.json","message":"cannot render the decision"}`)
+		b = []byte(`{"source":"gatekeep","effect":"deny","layer":"internal","code":"` + policy.CodeInternalJSON + `","message":"cannot render the decision"}`)
 	}
 	w.Write(append(b, '\n'))
 }

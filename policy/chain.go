@@ -235,7 +235,7 @@ func dialects(cfg *Config, req Request) []shellparse.Dialect {
 func evaluate(cfg *Config, req Request) (d Decision) {
 	defer func() {
 		if r := recover(); r != nil {
-			d = Decision{Effect: Deny, Layer: LayerInput, Code: "internal.error",
+			d = Decision{Effect: Deny, Layer: LayerInternal, Code: CodeInternalError,
 				Message: fmt.Sprintf("internal error while deciding: %v", r), Mode: cfg.Mode}
 		}
 	}()
@@ -246,7 +246,7 @@ func evaluate(cfg *Config, req Request) (d Decision) {
 		d.UpdatedInput = e.input()
 		return d
 	}
-	best := Decision{Effect: Allow, Layer: LayerSafe, Code: "safe.empty", Message: "nothing to run", Mode: cfg.Mode, Offset: -1}
+	best := Decision{Effect: Allow, Layer: LayerSafe, Code: CodeSafeEmpty, Message: "nothing to run", Mode: cfg.Mode, Offset: -1}
 	first := true
 	explicit := true
 	cmdExplicit := map[int]bool{} // script command index -> its command part was explicit
@@ -318,7 +318,7 @@ func (e *evaluation) decide(i int, p *part) Decision {
 			Rule: v.rule, Command: p.subject, Offset: p.offset, Category: p.category}
 	}
 	// The mode layer always answers; reaching here is a bug. Fail closed.
-	return Decision{Effect: Deny, Layer: LayerMode, Code: "internal.no_answer", Message: "no layer decided", Command: p.subject, Offset: p.offset}
+	return Decision{Effect: Deny, Layer: LayerInternal, Code: CodeInternalNoAnswer, Message: "no layer decided", Command: p.subject, Offset: p.offset}
 }
 
 // parts splits the request into the parts the chain judges. When the
@@ -332,7 +332,7 @@ func (e *evaluation) parts() ([]part, Decision, bool) {
 	case ToolWrite, ToolEdit, "WriteFile":
 		return e.fileParts(shellparse.Write, CatWrite)
 	case "":
-		return nil, Decision{Effect: Deny, Layer: LayerInput, Code: "input.invalid", Message: "no tool named", Offset: -1}, false
+		return nil, Decision{Effect: Deny, Layer: LayerInput, Code: CodeInputInvalid, Message: "no tool named", Offset: -1}, false
 	}
 	cat := e.req.Category
 	if cat == "" {
@@ -350,7 +350,7 @@ func (e *evaluation) parts() ([]part, Decision, bool) {
 func (e *evaluation) fileParts(access shellparse.Access, cat Category) ([]part, Decision, bool) {
 	if err := shellparse.CheckInput(e.req.Path); err != nil || e.req.Path == "" {
 		msg := "no path given"
-		code := "input.invalid"
+		code := CodeInputInvalid
 		if err != nil {
 			msg, code = err.Error(), err.(*shellparse.Error).Code
 		}
@@ -375,7 +375,7 @@ func (e *evaluation) shellParts() ([]part, Decision, bool) {
 	var err error
 	if e.req.Argv != nil {
 		if len(e.req.Argv) == 0 {
-			return nil, Decision{Effect: Deny, Layer: LayerInput, Code: "input.invalid", Message: "no command given", Offset: -1}, false
+			return nil, Decision{Effect: Deny, Layer: LayerInput, Code: CodeInputInvalid, Message: "no command given", Offset: -1}, false
 		}
 		script, err = shellparse.ParseArgv(e.req.Argv, opt)
 	} else {
@@ -543,7 +543,7 @@ func modeLayer(e *evaluation, p *part) verdict {
 	if eff == Allow && p.dynamic && !e.cfg.bypassing() {
 		eff = Ask
 	}
-	v := verdict{ok: true, effect: eff, code: "mode." + eff.String()}
+	v := verdict{ok: true, effect: eff, code: modeCode(eff)}
 	switch {
 	case eff == Deny && mode == ModePlan:
 		v.message = "plan mode is read-only: " + string(p.category) + " calls are denied until the plan is approved"
@@ -573,12 +573,12 @@ func planLayer(e *evaluation, p *part) verdict {
 		return verdict{}
 	}
 	if p.cmd == nil && p.tool != ToolBash && containsString(e.cfg.PlanTools, p.tool) {
-		return verdict{ok: true, effect: Allow, code: "plan.tool", message: p.tool + " is a planning tool"}
+		return verdict{ok: true, effect: Allow, code: CodePlanTool, message: p.tool + " is a planning tool"}
 	}
 	if p.cmd == nil && p.access == shellparse.Write && e.cfg.PlanFile != "" && !p.dynamic && e.cfg.Guard != nil {
 		r := e.cfg.Guard.Check(p.dir, p.path)
 		if r.Inside() && r.Real == e.cfg.PlanFile && e.cfg.Guard.Protected(r.Real) == "" {
-			return verdict{ok: true, effect: Allow, code: "plan.file", message: "the plan file is writable in plan mode"}
+			return verdict{ok: true, effect: Allow, code: CodePlanFile, message: "the plan file is writable in plan mode"}
 		}
 	}
 	return verdict{}
@@ -599,7 +599,7 @@ func sandboxLayer(e *evaluation, p *part) verdict {
 	if p.cmd == nil && isNetworkPath(p.path) {
 		// bash opens a socket for these paths (bash(1) REDIRECTION): a
 		// read can send data out in the host name, a write anywhere.
-		return verdict{ok: true, effect: Ask, code: "sandbox.network",
+		return verdict{ok: true, effect: Ask, code: CodeSandboxNetwork,
 			message: p.path + " opens a network connection, which needs approval"}
 	}
 	if p.cmd != nil {
@@ -612,7 +612,7 @@ func sandboxLayer(e *evaluation, p *part) verdict {
 		return e.dynamicWrite(p)
 	}
 	if isDevSink(p.path) {
-		return verdict{ok: true, effect: Allow, code: "sandbox.dev_null", message: "writes to " + p.path + " discard or pass through output"}
+		return verdict{ok: true, effect: Allow, code: CodeSandboxDevNull, message: "writes to " + p.path + " discard or pass through output"}
 	}
 	g := e.cfg.Guard
 	if g == nil {
@@ -630,7 +630,7 @@ func sandboxLayer(e *evaluation, p *part) verdict {
 		return verdict{ok: true, effect: Deny, code: r.Code, message: msg}
 	}
 	if why := g.Protected(r.Real); why != "" {
-		return verdict{ok: true, effect: Ask, code: "sandbox.protected", message: why}
+		return verdict{ok: true, effect: Ask, code: CodeSandboxProtected, message: why}
 	}
 	return verdict{}
 }

@@ -28,7 +28,7 @@ func dangerLayer(e *evaluation, p *part) verdict {
 		// command may have been allowed by the safe layer already (`echo x
 		// > /dev/sda`), so its target is judged here too.
 		if p.access == shellparse.Write && writtenDevice(p) {
-			return verdict{ok: true, effect: Deny, code: "danger.device_write",
+			return verdict{ok: true, effect: Deny, code: CodeDangerDeviceWrite,
 				message: fmt.Sprintf(deviceWriteMsg, p.path)}
 		}
 		return verdict{}
@@ -116,86 +116,86 @@ var dangerTable = []dangerRule{
 	// `rm -fr /*`, `rm -r -- /usr/../`, `cd / && rm -rf *`, and `rm -rf /$X`
 	// (an empty X makes it `/`). Also plain `rm /*`: on merged-/usr systems
 	// /bin and /lib are symlinks in /, and removing them stops everything.
-	{code: "danger.rm_root", names: rmNames, check: rmCheck(placeRoot),
+	{code: CodeDangerRmRoot, names: rmNames, check: rmCheck(placeRoot),
 		msg: "deleting %s would erase the whole file system; remove only the specific paths you mean, inside the project"},
 	// rm -r of the home directory, everything in it, or a directory above
 	// it: `rm -rf ~`, `rm -rf $HOME/`, `rm -rf ~/*`, `rm -rf ~user`.
-	{code: "danger.rm_home", names: rmNames, check: rmCheck(placeHome),
+	{code: CodeDangerRmHome, names: rmNames, check: rmCheck(placeHome),
 		msg: "deleting %s would erase the home directory; remove only the specific paths you mean, inside the project"},
 	// rm -r of a system directory or everything in it (systemDirs):
 	// `rm -rf /etc`, `rm -rf /usr/*`, and plain `rm /etc/*`.
-	{code: "danger.rm_system", names: rmNames, check: rmCheck(placeSystem),
+	{code: CodeDangerRmSystem, names: rmNames, check: rmCheck(placeSystem),
 		msg: "deleting %s would break the operating system; remove only the specific paths you mean, inside the project"},
 	// find over /, the home directory or a system directory that deletes
 	// what it finds: `find / -delete`, `find ~ -name x -delete`, and the
 	// rm, unlink or shred run by `find /etc -exec rm {} \;` (the exec'd
 	// command is a command of its own whose parent is the find).
-	{code: "danger.find_delete", names: []string{"find"}, check: findDeletes,
+	{code: CodeDangerFindDelete, names: []string{"find"}, check: findDeletes,
 		msg: "find over %s deletes whatever it matches there; run find inside the project, and -print the matches before deleting"},
-	{code: "danger.find_delete", names: []string{"rm", "srm", "unlink", "shred"}, check: execByFind,
+	{code: CodeDangerFindDelete, names: []string{"rm", "srm", "unlink", "shred"}, check: execByFind,
 		msg: "find over %s deletes whatever it matches there; run find inside the project, and -print the matches before deleting"},
 	// Making a file system or swap on a block device: `mkfs.ext4 /dev/sda1`,
 	// `mkfs -t ext4 /dev/sdb`, `mkswap /dev/sdb2`, `newfs_apfs /dev/disk2`.
 	// On a regular file (`mkfs.ext4 disk.img`, `mkswap /swapfile`) it only
 	// writes that file, which the sandbox judges.
-	{code: "danger.mkfs", names: []string{"mkfs*", "mke2fs", "mkswap", "newfs*", "mkdosfs", "mkntfs"}, check: deviceOperand,
+	{code: CodeDangerMkfs, names: []string{"mkfs*", "mke2fs", "mkswap", "newfs*", "mkdosfs", "mkntfs"}, check: deviceOperand,
 		msg: "formatting %s erases everything on the device; build the file system in an image file (mkfs.ext4 disk.img) instead"},
 	// Erasing a block device: `wipefs -a /dev/sda`, `blkdiscard /dev/nvme0n1`,
 	// `shred /dev/sda`, `badblocks -w /dev/sdb`. shred, wipefs and badblocks
 	// on a regular file (`shred -u secret.txt`) are ordinary file writes.
-	{code: "danger.disk_wipe", names: []string{"wipefs", "blkdiscard", "shred", "badblocks"}, check: wipesDevice,
+	{code: CodeDangerDiskWipe, names: []string{"wipefs", "blkdiscard", "shred", "badblocks"}, check: wipesDevice,
 		msg: "wiping %s destroys everything on the device; work on an image file, not a disk device"},
 	// Erasing or encrypting a disk by its tool's verb, whatever the operand
 	// looks like: `diskutil eraseDisk APFS X disk2`, `cryptsetup luksFormat
 	// /dev/sdb`.
-	{code: "danger.disk_wipe", names: []string{"diskutil", "cryptsetup"}, check: diskVerb,
+	{code: CodeDangerDiskWipe, names: []string{"diskutil", "cryptsetup"}, check: diskVerb,
 		msg: "%s destroys everything on the disk; work on an image file, not a disk device"},
 	// nvme-cli's erasing verbs, whatever the operand: `nvme format
 	// /dev/nvme0n1`, `nvme sanitize`, `nvme delete-ns` (danger_shape.go).
-	{code: "danger.disk_wipe", names: []string{"nvme"}, check: nvmeVerb,
+	{code: CodeDangerDiskWipe, names: []string{"nvme"}, check: nvmeVerb,
 		msg: "%s destroys everything on the disk; work on an image file, not a disk device"},
 	// Rewriting the partition table of a block device: `fdisk /dev/sda`,
 	// `sgdisk --zap-all /dev/sda`, `parted /dev/sda mklabel gpt`. Listing
 	// forms (`fdisk -l`, `sfdisk -d`, `parted /dev/sda print`) only read.
-	{code: "danger.partition", names: []string{"fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted"}, check: partitions,
+	{code: CodeDangerPartition, names: []string{"fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted"}, check: partitions,
 		msg: "repartitioning %s can destroy every file system on the device; inspect it read-only (lsblk, fdisk -l) instead"},
 	// dd writing onto a block device: `dd if=/dev/zero of=/dev/sda`.
 	// Reading one (`dd if=/dev/sda of=disk.img`) is fine.
-	{code: "danger.dd_device", names: []string{"dd"}, check: ddOntoDevice,
+	{code: CodeDangerDdDevice, names: []string{"dd"}, check: ddOntoDevice,
 		msg: "dd onto %s overwrites the device's raw blocks; write to an image file (of=disk.img) instead"},
 	// Any redirect onto a block device (`> /dev/sda`, `>> /dev/nvme0n1`,
 	// `&> /dev/sdb`, `{ ...; } > /dev/sda`), and tee, cp, mv or install
 	// writing one (`... | sudo tee /dev/sda`, `cp disk.img /dev/sdb`).
-	{code: "danger.device_write", check: writesDevice, msg: deviceWriteMsg},
+	{code: CodeDangerDeviceWrite, check: writesDevice, msg: deviceWriteMsg},
 	// Remote content run as code: a shell or interpreter reading its
 	// program from a pipeline that holds a downloader (`curl ... | sh`,
 	// `wget -qO- ... | sudo bash -s`), or running code that a downloader
 	// produces (`sh -c "$(curl ...)"`, `bash <(curl ...)`, `source <(curl
 	// ...)`, `eval "$(wget -O- ...)"`, `python3 -c "$(curl ...)"`).
-	{code: "danger.remote_code", check: remoteCode,
+	{code: CodeDangerRemoteCode, check: remoteCode,
 		msg: "running the output of %s as code executes content nobody reviewed; download it to a file, read it, then run it"},
 	// A fork bomb: a function that calls itself at least twice, at least
 	// once in the background or in a pipeline (`:(){ :|:& };:`,
 	// `bomb(){ bomb | bomb & }; bomb`, `f(){ f & f; }`).
-	{code: "danger.fork_bomb", check: forkBomb,
+	{code: CodeDangerForkBomb, check: forkBomb,
 		msg: "function %s is a fork bomb: it spawns processes until the machine stops; bound parallel work with xargs -P or a counted loop"},
 	// Recursive permission or owner change of / or a system directory:
 	// `chmod -R 777 /`, `chmod -R 755 /etc`, `chown -R user /usr`. Also a
 	// plain change of / itself (`chmod 777 /`). The home directory is not
 	// on this list: `sudo chown -R $USER ~` is the usual repair of it.
-	{code: "danger.chmod_system", names: []string{"chmod"}, check: permCheck,
+	{code: CodeDangerChmodSystem, names: []string{"chmod"}, check: permCheck,
 		msg: "changing the permissions of %s can leave the system unusable or open; change only the project files you mean"},
-	{code: "danger.chown_system", names: []string{"chown", "chgrp"}, check: permCheck,
+	{code: CodeDangerChownSystem, names: []string{"chown", "chgrp"}, check: permCheck,
 		msg: "changing the owner of %s can leave the system unusable; change only the project files you mean"},
 	// Moving /, the home directory or a system directory away, or all of
 	// its content: `mv /etc /tmp/x`, `mv /usr /usr.bak`, `mv ~ /tmp`.
 	// Copying into a system directory (`cp -r x /usr`) only adds x; the
 	// sandbox judges that write.
-	{code: "danger.mv_system", names: []string{"mv"}, check: mvSource,
+	{code: CodeDangerMvSystem, names: []string{"mv"}, check: mvSource,
 		msg: "moving %s away breaks the operating system or the home directory; move only the specific files you mean, inside the project"},
 	// rsync --delete into /, the home directory or a system directory:
 	// everything there that the source lacks is erased.
-	{code: "danger.rsync_delete", names: []string{"rsync"}, check: rsyncDelete,
+	{code: CodeDangerRsyncDelete, names: []string{"rsync"}, check: rsyncDelete,
 		msg: "rsync --delete into %s erases whatever the source lacks there; sync into a directory inside the project"},
 }
 

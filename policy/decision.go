@@ -64,7 +64,12 @@ const (
 	LayerRules   Layer = "rules"   // 5: Tool(pattern) rules
 	LayerMode    Layer = "mode"    // 6: permission-mode fallback
 	LayerHuman   Layer = "human"   // 7: the person (resolved by the caller)
+	// LayerInternal is a bug in gatekeep, never a judgement; it denies.
+	LayerInternal Layer = "internal"
 )
+
+// Layers is every Layer a Decision can name, the chain's in its order.
+var Layers = []Layer{LayerInput, LayerConfig, LayerPlan, LayerSafe, LayerDanger, LayerSandbox, LayerRules, LayerMode, LayerHuman, LayerInternal}
 
 // Category is what a call does, for the mode matrix.
 type Category string

@@ -125,7 +125,7 @@ func configDanger(e *evaluation, p *part) verdict {
 			if ref.Reason != "" {
 				msg += ": " + reasonText(ref.Reason)
 			}
-			return verdict{ok: true, effect: Deny, code: "danger.config", message: msg, rule: ref}
+			return verdict{ok: true, effect: Deny, code: CodeDangerConfigRegexp, message: msg, rule: ref}
 		}
 	}
 	return verdict{}
@@ -242,7 +242,7 @@ func (e *evaluation) ruleVerdict(p *part, effects ...Effect) verdict {
 	if s.tree != nil && eff != Allow {
 		msg += "; " + s.tree.advice()
 	}
-	return verdict{ok: true, effect: eff, code: "rule." + eff.String(), message: msg, rule: &ref}
+	return verdict{ok: true, effect: eff, code: ruleCode(eff), message: msg, rule: &ref}
 }
 
 // ruleMessage says which rule decided, for the model.

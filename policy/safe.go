@@ -56,13 +56,13 @@ func safeLayer(e *evaluation, p *part) verdict {
 		if len(c.Redirects) == 0 && len(c.Assigns) == 0 {
 			return verdict{}
 		}
-		return e.safeUnlessRule(p, "safe.assignment", "assigning variables or opening files only")
+		return e.safeUnlessRule(p, CodeSafeAssignment, "assigning variables or opening files only")
 	}
 	if c.IsWrapper() {
 		if !transparentWrapper(c) {
 			return verdict{}
 		}
-		return e.safeUnlessRule(p, "safe.wrapper", c.Name()+" runs a command that is checked on its own")
+		return e.safeUnlessRule(p, CodeSafeWrapper, c.Name()+" runs a command that is checked on its own")
 	}
 	// The table first: it is cheap, and most commands that are not safe
 	// stop there without a PATH lookup.
@@ -73,7 +73,7 @@ func safeLayer(e *evaluation, p *part) verdict {
 	if !c.Bare() || !safeCommand(sc) || !e.resolvesOutsideRoots(c.Args[0].Text) {
 		return verdict{}
 	}
-	return e.safeUnlessRule(p, "safe.read_only", c.Name()+" only reads")
+	return e.safeUnlessRule(p, CodeSafeReadOnly, c.Name()+" only reads")
 }
 
 func (e *evaluation) safeUnlessRule(p *part, code, msg string) verdict {

@@ -9,16 +9,6 @@ import (
 	"github.com/gatekeep/gatekeep/shellparse"
 )
 
-// Sandbox codes of the checks in this file.
-const (
-	// CodeRuntimeTarget: a write whose target has no static directory
-	// (`> "$OUT"`, `touch $(mktemp)`): where it lands is only known at
-	// run time.
-	CodeRuntimeTarget = "sandbox.runtime_target"
-	// CodeRootDelete: a recursive delete of a sandbox root, of a
-	// directory holding one, or of a .git directory.
-	CodeRootDelete = "sandbox.root_delete"
-)
 
 // factsFor returns the danger checks' facts about the part's script,
 // worked out once per script.
@@ -71,7 +61,7 @@ func (p *part) inDynamicDir() bool {
 // → /etc, `build/$X/o` → build), climbed once per `..` after it, and by
 // what its glob matches on disk now. Outside: deny with the sandbox code.
 // A target with no static directory (`"$T"`, `$(mktemp)`, a relative path
-// after `cd "$D"`) asks with CodeRuntimeTarget; bypassPermissions lets
+// after `cd "$D"`) asks with CodeSandboxRuntimeTarget; bypassPermissions lets
 // that ask through. A word only guessed to be a target (FileEffect.Guess:
 // `sed -n "/$a/p" f`) is left to the mode, which asks about it.
 func (e *evaluation) dynamicWrite(p *part) verdict {
@@ -110,7 +100,7 @@ func (e *evaluation) dynamicWrite(p *part) verdict {
 	}
 	if runtime != "" && ModeEffect(e.cfg.Mode, CatWrite) != Deny {
 		// (Plan mode denies the write outright.)
-		return verdict{ok: true, effect: Ask, code: CodeRuntimeTarget,
+		return verdict{ok: true, effect: Ask, code: CodeSandboxRuntimeTarget,
 			message: fmt.Sprintf("where %s writes is only known at run time, so it needs approval; name the file in the command", runtime)}
 	}
 	return verdict{}
@@ -229,12 +219,12 @@ func (e *evaluation) rootDelete(p *part) verdict {
 				continue
 			}
 			if strings.EqualFold(filepath.Base(r.Real), ".git") {
-				return verdict{ok: true, effect: Ask, code: CodeRootDelete,
+				return verdict{ok: true, effect: Ask, code: CodeSandboxRootDelete,
 					message: fmt.Sprintf("rm -r of %s deletes the repository's history (.git), which needs approval", w.Text)}
 			}
 			for _, root := range roots {
 				if root == r.Real || strings.HasPrefix(root, strings.TrimSuffix(r.Real, string(filepath.Separator))+string(filepath.Separator)) {
-					return verdict{ok: true, effect: Ask, code: CodeRootDelete,
+					return verdict{ok: true, effect: Ask, code: CodeSandboxRootDelete,
 						message: fmt.Sprintf("rm -r of %s deletes the sandbox root %s whole, which needs approval; remove what is inside it by name", w.Text, root)}
 				}
 			}

@@ -92,12 +92,12 @@ func TestRootDelete(t *testing.T) {
 		for _, cmd := range []string{"rm -rf .", `rm -rf "$PWD"`, "rm -rf ${PWD}/", "rm -r ../proj", "rm -fr " + root,
 			"rm --recursive .git", "rm -rf ./.git", "cd build && rm -rf ..", "P=.; rm -rf $P"} {
 			d := Evaluate(cfg, Request{Tool: ToolBash, Command: cmd, Cwd: root})
-			if m != ModePlan && (d.Effect != Ask || d.Code != CodeRootDelete) || m == ModePlan && d.Effect != Deny {
-				t.Errorf("%s: %q: %v %s (%s), want ask %s", m, cmd, d.Effect, d.Code, d.Message, CodeRootDelete)
+			if m != ModePlan && (d.Effect != Ask || d.Code != CodeSandboxRootDelete) || m == ModePlan && d.Effect != Deny {
+				t.Errorf("%s: %q: %v %s (%s), want ask %s", m, cmd, d.Effect, d.Code, d.Message, CodeSandboxRootDelete)
 			}
 		}
 		for _, cmd := range []string{"rm -rf build", "rm -f .", "rm -rf build/*", "rm -rf .gitignore"} {
-			if d := Evaluate(cfg, Request{Tool: ToolBash, Command: cmd, Cwd: root}); d.Code == CodeRootDelete {
+			if d := Evaluate(cfg, Request{Tool: ToolBash, Command: cmd, Cwd: root}); d.Code == CodeSandboxRootDelete {
 				t.Errorf("%s: %q: %s, want no root delete", m, cmd, d.Code)
 			}
 		}

@@ -60,9 +60,9 @@ func Suggest(cfg *Config, req Request, root, home, localFile string) Suggestion 
 			continue // covered by the rule for its command (coveredArgument)
 		case d.Effect == Deny:
 			return Suggestion{Unavailable: fmt.Sprintf("part of the call is denied (%s), so no rule can allow it", d.Code)}
-		case d.Layer == LayerSandbox && d.Code == CodeRuntimeTarget:
+		case d.Layer == LayerSandbox && d.Code == CodeSandboxRuntimeTarget:
 			return Suggestion{Unavailable: "where it writes is only known at run time, so no rule can describe it"}
-		case d.Layer == LayerSandbox && d.Code == CodeRootDelete:
+		case d.Layer == LayerSandbox && d.Code == CodeSandboxRootDelete:
 			return Suggestion{Unavailable: "it deletes a sandbox root or .git whole, which is asked about every time"}
 		case d.Layer == LayerSandbox:
 			return Suggestion{Unavailable: "it writes a protected path, which is asked about every time"}
