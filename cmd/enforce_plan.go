@@ -163,7 +163,9 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 				return filepath.SkipDir
 			case policy.ProjectConfigDir:
 				files = append(files, path)
-			case "node_modules":
+			case "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache", ".pytest_cache", "target", ".gradle":
+				// Dependencies and build output: large, and not where
+				// secrets are kept.
 				return filepath.SkipDir
 			}
 			if pathguard.IsAgentDir(name) && filepath.Dir(path) != root {
@@ -177,11 +179,8 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 		if name == ".envrc" && filepath.Dir(path) != root {
 			files = append(files, path)
 		}
-		for _, g := range bare {
-			if ok, _ := doublestar.Match(g, filepath.ToSlash(path)); ok {
-				candidates = append(candidates, path)
-				break
-			}
+		if matchBare(bare, path) {
+			candidates = append(candidates, path)
 		}
 		return nil
 	})
@@ -189,11 +188,8 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 	if entries, err := os.ReadDir(home); err == nil && home != "" {
 		for _, e := range entries {
 			path := filepath.Join(home, e.Name())
-			for _, g := range bare {
-				if ok, _ := doublestar.Match(g, filepath.ToSlash(path)); ok {
-					candidates = append(candidates, path)
-					break
-				}
+			if matchBare(bare, path) {
+				candidates = append(candidates, path)
 			}
 		}
 	}
@@ -287,4 +283,28 @@ func realOrSelf(p string) string {
 		return r
 	}
 	return p
+}
+
+// matchBare reports whether path matches one of the bare-name secret
+// globs (`**/.env`): a glob of one name is matched against the base name
+// alone, which is what it can match, without the cost of a full match.
+func matchBare(bare []string, path string) bool {
+	name := filepath.Base(path)
+	for _, g := range bare {
+		rest := strings.TrimPrefix(g, "**/")
+		if !strings.Contains(rest, "/") {
+			// Deny rules match regardless of case (policy's matcher).
+			if ok, _ := doublestar.Match(rest, name); ok {
+				return true
+			}
+			if ok, _ := doublestar.Match(strings.ToLower(rest), strings.ToLower(name)); ok {
+				return true
+			}
+			continue
+		}
+		if ok, _ := doublestar.Match(g, filepath.ToSlash(path)); ok {
+			return true
+		}
+	}
+	return false
 }
