@@ -9,7 +9,6 @@ import (
 	"github.com/gatekeep/gatekeep/shellparse"
 )
 
-
 // factsFor returns the danger checks' facts about the part's script,
 // worked out once per script.
 func (e *evaluation) factsFor(s *shellparse.Script) *scriptFacts {
