@@ -186,6 +186,10 @@ type subject struct {
 	allow     form
 	allowOK   bool
 	trailArgs bool
+	// code are the words that run code beyond the command's name by the
+	// command model (shellparse.CodeWords): an allow rule matches only
+	// when its own words name each of them.
+	code []shellparse.Word
 	// A file: its path made absolute, and its real location ("" when it
 	// cannot be resolved). For a path only known at run time, dynamic is
 	// set and expanded lists what its glob matches on disk now.
@@ -289,6 +293,9 @@ func (e *evaluation) commandSubject(p *part) *subject {
 	s.allowOK = len(c.Args) > 0 && c.Unknown == "" && !c.StdinCode && c.Bare() && substOnlyFrom(c, 1) &&
 		!p.dynamic && e.notRuleContext(c) == "" && e.resolvesOutsideRoots(c.Args[0].Text)
 	if s.allowOK {
+		for _, i := range shellparse.CodeWords(c) {
+			s.code = append(s.code, c.Args[i])
+		}
 		s.allow = makeForm(c.Args, false)
 		if g := e.plainGit(c); g != nil {
 			s.allow = makeForm(g.Args, false) // judged as plain git in the project
@@ -467,7 +474,7 @@ func (m *bashMatcher) match(s *subject, eff Effect) bool {
 		return false
 	}
 	if eff == Allow {
-		if !s.allowOK || s.trailArgs && !m.endsWild {
+		if !s.allowOK || s.trailArgs && !m.endsWild || !m.all && !m.names(s.code) {
 			return false
 		}
 		if s.allow.dyn {
@@ -494,6 +501,50 @@ func (m *bashMatcher) matchForm(f *form) bool {
 		return overlap(m.toks, f.toks) || m.trail != nil && overlap(m.trail, f.toks)
 	}
 	return glob(m.toks, f.toks) || m.trail != nil && glob(m.trail, f.toks)
+}
+
+// names reports whether the pattern's own words name each of the words
+// that run code (issue 17: `Bash(go test *)` does not cover `go test -exec
+// CMD`, `Bash(go test -exec *)` covers only the option): a pattern word
+// matches the word, or its option part before "=", with `*` in a pattern
+// word matching any run. A dynamic word is named only by a pattern word
+// that is all `*` after its option part.
+func (m *bashMatcher) names(code []shellparse.Word) bool {
+	words := m.words
+	if len(words) > 1 && words[len(words)-1] == "*" {
+		words = words[:len(words)-1]
+	}
+	for _, w := range code {
+		opt, _, _ := strings.Cut(w.Text, "=")
+		named := false
+		for _, p := range words {
+			p = strings.ReplaceAll(p, litStar, "*")
+			if !w.Dynamic && (wordGlob(p, w.Text) || p == opt) {
+				named = true
+				break
+			}
+		}
+		if !named {
+			return false
+		}
+	}
+	return true
+}
+
+// wordGlob matches one word against a pattern word where `*` is any run.
+func wordGlob(p, s string) bool {
+	ps, ss := make([]int32, 0, len(p)), make([]int32, 0, len(s))
+	for i := 0; i < len(p); i++ {
+		if p[i] == '*' {
+			ps = append(ps, tokStar)
+		} else {
+			ps = append(ps, int32(p[i]))
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		ss = append(ss, int32(s[i]))
+	}
+	return glob(ps, ss)
 }
 
 // coversAll reports whether the pattern matches every text the form can

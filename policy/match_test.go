@@ -77,7 +77,9 @@ func TestMatchBashPatterns(t *testing.T) {
 		{"make", []string{"make"}, []string{"make all", "cmake"}},
 		{"go test ./...", []string{"go test ./..."}, []string{"go test ./... -v", "go test"}},
 		{"rm -rf *", []string{"rm -rf x", "rm -rf"}, []string{"rm -r x"}},
-		{"* --force *", []string{"git push --force", "git push --force origin"}, []string{"git push -f"}},
+		// git push's -f is its --force (issue 17: rules match every spelling).
+		{"* --force *", []string{"git push --force", "git push --force origin", "git push -f"},
+			[]string{"git push --force-with-lease", "git pull --force-x"}},
 		{"echo 'a b'", []string{"echo 'a b'", `echo "a b"`}, []string{"echo a b"}},
 		{"docker * --privileged *", []string{"docker run --privileged img", "docker run -it --privileged img sh"}, []string{"docker run img"}},
 		{"*", []string{"anything at all", "ls"}, nil},

@@ -283,9 +283,15 @@ func denyForms(c *shellparse.Command) [][]shellparse.Word {
 		forms = append(forms, base)
 	}
 	if base[0].Text == "git" && !base[0].Dynamic {
+		plain := base
 		if stripped, ok := stripGitGlobals(base); ok {
 			forms = append(forms, stripped)
+			plain = stripped
 		}
+		// Every spelling of git push's options (issue 17): `-uf`,
+		// `--forc`, `origin main --force` and `+main` are what a rule
+		// `Bash(git push --force *)` or `Bash(git push -f *)` names.
+		forms = append(forms, shellparse.GitPushForms(plain)...)
 	}
 	return forms
 }

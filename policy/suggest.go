@@ -130,7 +130,10 @@ func (e *evaluation) ruleFor(p *part) (string, string) {
 	}
 	argv := c.Argv()
 	name := argv[0]
-	if exactOnly[name] || shellparse.IsShell(name) || shellparse.IsInterpreter(name) || c.IsWrapper() {
+	// A command with a word that runs code (go test -exec CMD) is saved
+	// as the exact form: a `*` rule would not cover that word (issue 17).
+	if exactOnly[name] || shellparse.IsShell(name) || shellparse.IsInterpreter(name) || c.IsWrapper() ||
+		len(shellparse.CodeWords(c)) > 0 {
 		if c.HasDynamic(1) {
 			return "", "the command's code or arguments are only known at run time, so no rule can describe it"
 		}

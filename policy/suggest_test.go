@@ -107,3 +107,99 @@ func TestExplicit(t *testing.T) {
 		}
 	}
 }
+
+// TestSuggestCodeOptions (issue 17): the rule "always allow" saves for
+// `go test ./x`, `make test` and `ssh host uptime`, loaded back, allows the
+// identical call and none of the variants whose options run other code;
+// a call that holds such an option is saved as its exact form.
+func TestSuggestCodeOptions(t *testing.T) {
+	dir, home := t.TempDir(), t.TempDir()
+	g, _ := pathguard.New([]string{dir}, pathguard.Options{Home: home})
+	loaded, err := Load(LoadOptions{Root: dir, Home: home, Paths: Paths{Managed: dir + "/m", User: dir + "/u", Trust: dir + "/t"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		cmd      string
+		rule     string
+		allowed  []string
+		notAllow []string
+	}{
+		{"go test ./x", "Bash(go test *)", []string{"go test ./x", "go test -run TestA -v ./...", "CI=true go test ./x"},
+			[]string{`go test -exec "sh -c id" ./...`, "go test -toolexec=/tmp/x ./...", "go test --exec=x ./...",
+				"go test -ldflags=-extld=/tmp/x ./...", "GOFLAGS=-exec=x go test ./x", "go test $FLAGS ./x"}},
+		{"make test", "Bash(make test *)", []string{"make test", "make test -j4", "CI=true make test"},
+			[]string{"make test --eval='x:;id' x", "make test --ev='x:;id' x", "make test -f /tmp/x.mk",
+				"make test -C /tmp", "make -Ctmp test", "make test SHELL=/tmp/x", "MAKEFLAGS=--eval=x make test"}},
+		{"ssh host uptime", "Bash(ssh host *)", []string{"ssh host uptime", "ssh host -o ConnectTimeout=5 uptime"},
+			[]string{"ssh host -oProxyCommand=id", "ssh host -o ProxyCommand=id uptime", "ssh host -o 'LocalCommand id' x",
+				"ssh host -F /tmp/cfg uptime"}},
+		{`go test -exec "sh -c id" ./x`, `Bash(go test -exec 'sh -c id' ./x)`, []string{`go test -exec "sh -c id" ./x`},
+			[]string{`go test -exec "sh -c id" ./y`, `go test -exec "sh -c pwd" ./x`}},
+	} {
+		cfg := &Config{Mode: ModeDefault, Guard: g, Home: home}
+		loaded.Apply(cfg)
+		got := Suggest(cfg, Request{Tool: ToolBash, Command: tt.cmd, Cwd: dir}, dir, home, dir+"/local.toml")
+		if len(got.Rules) != 1 || got.Rules[0] != tt.rule {
+			t.Errorf("Suggest(%q) = %+v, want %s", tt.cmd, got, tt.rule)
+			continue
+		}
+		rules, err := loaded.Rules.withLocal([]string{got.Rules[0]}, dir, home, "local")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Rules = rules
+		for _, c := range tt.allowed {
+			if d := Evaluate(cfg, Request{Tool: ToolBash, Command: c, Cwd: dir}); d.Effect != Allow {
+				t.Errorf("%s: %q is %v (%s), want allow", tt.rule, c, d.Effect, d.Code)
+			}
+		}
+		for _, c := range tt.notAllow {
+			if d := Evaluate(cfg, Request{Tool: ToolBash, Command: c, Cwd: dir}); d.Effect == Allow {
+				t.Errorf("%s: %q is allowed (%s), want not", tt.rule, c, d.Code)
+			}
+		}
+	}
+}
+
+// TestForcePushSpellings (issue 17): README's deny rules for force-push,
+// next to `allow Bash(git push *)`, hold for every spelling git accepts:
+// the option after the operands, in a cluster, abbreviated, and a
+// +refspec; --force-with-lease, which README recommends, is not denied.
+func TestForcePushSpellings(t *testing.T) {
+	dir, home := t.TempDir(), t.TempDir()
+	g, _ := pathguard.New([]string{dir}, pathguard.Options{Home: home})
+	user := filepath.Join(dir, "user.toml")
+	conf := "[[rule]]\nallow = [\"Bash(git push *)\"]\n\n[[rule]]\n" +
+		"deny = [\"Bash(git push --force *)\", \"Bash(git push -f *)\"]\nreason = \"force-push rewrites shared history\"\n"
+	if err := os.WriteFile(user, []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := Load(LoadOptions{Root: dir, Home: home, Paths: Paths{Managed: dir + "/m", User: user, Trust: dir + "/t"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := &Config{Mode: ModeDefault, Guard: g, Home: home}
+	loaded.Apply(cfg)
+	for _, tt := range []struct {
+		cmd  string
+		want Effect
+	}{
+		{"git push origin main", Allow},
+		{"git push --force-with-lease origin main", Allow},
+		{"git push --force origin main", Deny},
+		{"git push origin main --force", Deny},
+		{"git push origin +main", Deny},
+		{"git push -uf origin main", Deny},
+		{"git push --forc origin main", Allow}, // ambiguous: git refuses it, nothing is pushed
+		{"git push --for origin main", Allow},  // ambiguous too
+		{"git -C . push -f origin main", Deny},
+		{"git push -f", Deny},
+		{"git push origin main -f", Deny},
+	} {
+		d := Evaluate(cfg, Request{Tool: ToolBash, Command: tt.cmd, Cwd: dir})
+		if d.Effect != tt.want {
+			t.Errorf("%q: %v (%s), want %v", tt.cmd, d.Effect, d.Code, tt.want)
+		}
+	}
+}

@@ -252,8 +252,8 @@ var effectTable = map[string]spec{
 	// sets them, GOTOOLCHAIN downloads and runs another toolchain, CC/CXX
 	// and CGO_* choose the C compiler. npm(1): npm_config_* set any config
 	// (script-shell, node-options).
-	"make":  {kind: acts, raw: true, env: "MAKEFLAGS MFLAGS GNUMAKEFLAGS MAKEFILES"},
-	"gmake": {kind: acts, raw: true, env: "MAKEFLAGS MFLAGS GNUMAKEFLAGS MAKEFILES"},
+	"make":  makeSpec,
+	"gmake": makeSpec,
 	"go":    {kind: acts, raw: true, env: "GOFLAGS GOENV GOTOOLCHAIN GOROOT CC CXX CGO_*"},
 	"npm":   {kind: acts, raw: true, env: "npm_config_* NPM_CONFIG_*"},
 	"npx":   {kind: acts, raw: true, env: "npm_config_* NPM_CONFIG_*"},
@@ -288,6 +288,17 @@ var (
 	// grep(1) 3.8. -C NUM takes a separate word in GNU grep; BSD grep
 	// (macOS) takes only an attached one (loose).
 	grepSpec = spec{complete: true, loose: "C", flags: "basic-regexp binary byte-offset count dereference-recursive extended-regexp files-with-matches files-without-match fixed-regexp help ignore-case initial-tab invert-match line-buffered line-number line-regexp no-filename no-group-separator no-ignore-case no-messages null null-data only-matching perl-regexp quiet recursive silent text unix-byte-offsets version with-filename word-regexp a b c h i l n o q r s u v w x y z E F G H I L P R T U V Z 0 1 2 3 4 5 6 7 8 9", args: "after-context before-context binary-files context devices directories exclude exclude-dir group-separator include label max-count regexp d e m A B C D X", optional: "color|colour", reads: "f file exclude-from", ops: grepOps}
+	// make(1), GNU make 4.3: -f reads a makefile, --eval runs text as
+	// one, -C and -I make it read others: all of them choose what runs.
+	makeSpec = spec{kind: acts, complete: true, env: "MAKEFLAGS MFLAGS GNUMAKEFLAGS MAKEFILES",
+		flags: "b m B always-make d e environment-overrides h help i ignore-errors k keep-going n just-print " +
+			"dry-run recon no-print-directory r no-builtin-rules R no-builtin-variables no-keep-going S stop " +
+			"no-silent p print-data-base q question s silent quiet t touch trace v version w print-directory " +
+			"warn-undefined-variables check-symlink-times L",
+		args: "f file makefile C directory E eval I include-dir o old-file assume-old W what-if new-file " +
+			"assume-new jobserver-auth jobserver-fds sync-mutex",
+		optional: "debug j jobs l load-average max-load O output-sync",
+		acts:     "f file makefile C directory E eval I include-dir"}
 	// chown(1), chgrp(1) (GNU coreutils 9.1).
 	ownerFlags = "c changes f silent quiet h no-dereference dereference H L P R recursive v verbose " +
 		"preserve-root no-preserve-root help version"

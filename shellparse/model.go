@@ -209,6 +209,7 @@ type arg struct {
 
 // item is an option with its argument, or an operand (opt "").
 type item struct {
+	at    int // the index in Command.Args of the word that holds the option (or operand)
 	opt   string
 	has   bool // the option has an argument
 	val   arg  // the argument, or the operand
@@ -257,11 +258,11 @@ func (s *spec) scan(c *Command) *cmdline {
 	words := c.Args
 	i := 1
 	if s.bundle && i < len(words) && !words[i].Dynamic && words[i].Text != "" && !strings.HasPrefix(words[i].Text, "-") {
-		w := words[i]
+		w, at := words[i], i
 		i++
 		for j := 0; j < len(w.Text); j++ {
 			name := w.Text[j : j+1] // option letters are ASCII bytes
-			it := item{opt: name}
+			it := item{opt: name, at: at}
 			k, known := s.opts[name]
 			if !known && s.complete {
 				l.fail("unknown option -" + name)
@@ -282,13 +283,13 @@ func (s *spec) scan(c *Command) *cmdline {
 			l.fail("a word only known at run time may be an option")
 		}
 		if !done && s.obsolete != nil && !w.Dynamic && s.obsolete(t, i) {
-			l.items = append(l.items, item{opt: t})
+			l.items = append(l.items, item{opt: t, at: i})
 			continue
 		}
 		if done || len(t) < 2 || t[0] != '-' {
 			if !done && s.respFiles && strings.HasPrefix(t, "@") && len(t) > 1 {
 				l.fail("@" + t[1:] + " is a response file: its words are options only known at run time")
-				l.items = append(l.items, item{opt: "@", has: true, val: arg{Word: Word{Text: t[1:], Dynamic: w.Dynamic, Offset: w.Offset}, at: i}})
+				l.items = append(l.items, item{at: i, opt: "@", has: true, val: arg{Word: Word{Text: t[1:], Dynamic: w.Dynamic, Offset: w.Offset}, at: i}})
 				continue
 			}
 			if !done && s.wrapper && s.interleave {
@@ -306,7 +307,7 @@ func (s *spec) scan(c *Command) *cmdline {
 				l.end = s.wrapperOperands(l, i)
 				return l
 			}
-			l.items = append(l.items, item{val: arg{Word: w, at: i}})
+			l.items = append(l.items, item{at: i, val: arg{Word: w, at: i}})
 			done = done || s.stop
 			continue
 		}
@@ -329,7 +330,7 @@ func (s *spec) scan(c *Command) *cmdline {
 				l.fail(why + " option --" + name)
 			}
 			name = resolved
-			it := item{opt: name}
+			it := item{opt: name, at: i}
 			switch k := s.opts[name]; {
 			case k == pair || k == pairRead:
 				if i+2 < len(words) {
@@ -361,10 +362,10 @@ func (s *spec) scan(c *Command) *cmdline {
 				l.fail("unknown option -" + name)
 			}
 			if k == flag || k == pair || k == pairRead {
-				l.items = append(l.items, item{opt: name})
+				l.items = append(l.items, item{opt: name, at: i})
 				continue
 			}
-			it := item{opt: name}
+			it := item{opt: name, at: i}
 			if rest := t[j+1:]; rest != "" {
 				it.val, it.has = arg{Word: Word{Text: rest, Dynamic: w.Dynamic, Offset: w.Offset}, at: i}, true
 			} else if k != optional && i+1 < len(words) {
@@ -391,7 +392,7 @@ func (s *spec) wrapperOperands(l *cmdline, i int) int {
 		return i
 	}
 	if i < len(words) && !words[i].Dynamic && words[i].Text == "-" {
-		l.items = append(l.items, item{opt: "i"})
+		l.items = append(l.items, item{opt: "i", at: i})
 		i++
 	}
 	for ; i < len(words); i++ {

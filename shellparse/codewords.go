@@ -1,0 +1,143 @@
+package shellparse
+
+import "strings"
+
+// CodeWords returns the indices in c.Args of the words that make the
+// command run code or programs beyond what its name and subcommand say, by
+// the command model: an option with that effect (`go test -exec CMD`,
+// `make --eval=TEXT`, `make -f FILE`, `ssh -o ProxyCommand=CMD`), or an
+// operand that has it (`make SHELL=...`: a variable override can replace
+// any command of a recipe). An allow rule's `*` does not cover them: a rule
+// covers such a word only by naming it (issue 17). A dynamic word that
+// could be one counts. The word holding an option's value is reported
+// when the value says what runs (ssh's -o NAME=VALUE).
+func CodeWords(c *Command) []int {
+	if len(c.Args) == 0 || c.Args[0].Dynamic {
+		return nil
+	}
+	switch name := c.Name(); name {
+	case "go":
+		return goCodeWords(c.Args)
+	case "ssh":
+		return sshCodeWords(c.Args)
+	default:
+		s, ok := lookupSpec(name, c.IsWrapper())
+		if !ok || !s.complete || len(s.acted) == 0 {
+			return nil
+		}
+		l := s.scan(c)
+		var out []int
+		for _, it := range l.items {
+			switch {
+			case it.opt != "" && s.acted[it.opt]:
+				out = append(out, it.at)
+			case it.opt == "" && (name == "make" || name == "gmake") && strings.Contains(it.val.Text, "="):
+				out = append(out, it.at) // a variable override
+			}
+		}
+		for i := 1; i < len(c.Args); i++ {
+			if mayBeOption(c.Args[i]) {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+}
+
+// goCodeFlags are the go command's build flags that run a program or load
+// code other than the packages named (go help build, go help test):
+// -exec runs the test or program binary through a program, -toolexec and
+// -vettool run programs, -overlay replaces source files, -ldflags,
+// -gcflags, -asmflags and -gccgoflags reach the tools (-extld runs a
+// linker), -compiler picks one, -modfile picks another go.mod.
+var goCodeFlags = map[string]bool{"exec": true, "toolexec": true, "vettool": true, "overlay": true,
+	"ldflags": true, "gcflags": true, "asmflags": true, "gccgoflags": true, "compiler": true, "modfile": true}
+
+// goCodeWords reads go's flags (package flag: one or two dashes, `=value`
+// or the next word, no clusters or abbreviations) after the subcommand, up
+// to `-args` or `--`, which pass the rest to the test binary.
+func goCodeWords(args []Word) []int {
+	var out []int
+	for i := 2; i < len(args); i++ {
+		w := args[i]
+		if mayBeOption(w) {
+			out = append(out, i)
+			continue
+		}
+		t := w.Text
+		if t == "--" || t == "-args" || t == "--args" {
+			break
+		}
+		if !strings.HasPrefix(t, "-") {
+			continue
+		}
+		name, _, _ := strings.Cut(strings.TrimLeft(t, "-"), "=")
+		if goCodeFlags[name] {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// sshHarmless are ssh_config(5) options that only tune the connection: a
+// -o with any other name may run a program (ProxyCommand, LocalCommand,
+// KnownHostsCommand, Match exec, PKCS11Provider, XAuthLocation ...).
+var sshHarmless = map[string]bool{"connecttimeout": true, "connectionattempts": true, "batchmode": true,
+	"serveraliveinterval": true, "serveralivecountmax": true, "loglevel": true, "port": true, "user": true,
+	"compression": true, "stricthostkeychecking": true, "identitiesonly": true, "passwordauthentication": true,
+	"pubkeyauthentication": true, "preferredauthentications": true, "tcpkeepalive": true, "addressfamily": true,
+	"requesttty": true}
+
+// sshWithArg are ssh(1)'s options that take an argument (OpenSSH 9.2,
+// getopt "1246ab:c:e:fgi:kl:m:no:p:qstvxAB:CD:E:F:GI:J:KL:MNO:P:Q:R:S:TVw:W:XYy").
+const sshWithArg = "bceilmopBDEFIJLOPQRSwW"
+
+// sshCodeWords reads ssh's options before and after the destination (ssh
+// parses options again after it) up to the remote command: -o with a name
+// not in sshHarmless, -F (a config file, which can hold ProxyCommand), -E
+// (writes a log file) and -I/-P (load a PKCS#11 library) count.
+func sshCodeWords(args []Word) []int {
+	var out []int
+	hosts := 0
+	for i := 1; i < len(args); i++ {
+		w := args[i]
+		if mayBeOption(w) {
+			out = append(out, i)
+			continue
+		}
+		t := w.Text
+		if t == "--" {
+			break
+		}
+		if len(t) < 2 || t[0] != '-' {
+			hosts++
+			if hosts > 1 {
+				break // the remote command
+			}
+			continue
+		}
+		for j := 1; j < len(t); j++ {
+			l := t[j]
+			if strings.IndexByte(sshWithArg, l) < 0 {
+				continue
+			}
+			val, at := t[j+1:], i
+			if val == "" && i+1 < len(args) {
+				i++
+				val, at = args[i].Text, i
+			}
+			switch l {
+			case 'o':
+				name, _, _ := strings.Cut(strings.TrimSpace(val), "=")
+				name, _, _ = strings.Cut(name, " ")
+				if !sshHarmless[strings.ToLower(name)] || args[at].Dynamic {
+					out = append(out, at)
+				}
+			case 'F', 'E', 'I':
+				out = append(out, at)
+			}
+			break
+		}
+	}
+	return out
+}
