@@ -61,6 +61,7 @@ const (
 	claudeVersion = "2.1.332" // @anthropic-ai/claude-code likewise
 	geminiVersion = "0.61.0"  // @google/gemini-cli likewise
 	markerFile    = "gatekeep-e2e-marker.txt"
+	askedFile     = "gatekeep-e2e-asked.txt" // the last step's write, inside the project
 )
 
 // e2eEnv is what every end-to-end test needs: a gatekeep binary, a
@@ -74,11 +75,16 @@ type e2eEnv struct {
 	outside  string
 }
 
-// The three calls the stubs ask for, in order.
+// The calls the stubs ask for, in order. The last is a write inside the
+// project that gatekeep's default mode asks about and the agent's own
+// headless mode would run without asking: the agent's mode must not
+// loosen gatekeep's (issue 13), so nobody being there to answer means it
+// does not run.
 const (
 	stepRm = iota
 	stepLs
 	stepGlob
+	stepAsk
 	stepDone
 )
 
@@ -89,17 +95,19 @@ func (e *e2eEnv) command(i int) string {
 		return "rm -rf /"
 	case stepLs:
 		return "ls"
+	case stepGlob:
+		return "echo pwned > " + e.outside + "/*/x"
 	}
-	return "echo pwned > " + e.outside + "/*/x"
+	return "touch " + askedFile
 }
 
 // check reports what the model saw for each step: rm -rf / blocked with
-// gatekeep's reason, ls run, and the glob write blocked by gatekeep:
-// nothing written, and gatekeep's answer in what the model saw or, where
-// the agent turned gatekeep's ask into a refusal with nobody to ask
-// (Gemini CLI ends its headless run there), in what the agent printed
-// (output).
-func (e *e2eEnv) check(t *testing.T, seen [3]string, output string) {
+// gatekeep's reason, ls run, and the glob write and the asked-about write
+// blocked by gatekeep: nothing written, and gatekeep's answer in what the
+// model saw or, where the agent turned gatekeep's ask into a refusal with
+// nobody to ask (Gemini CLI ends its headless run there), in what the
+// agent printed (output).
+func (e *e2eEnv) check(t *testing.T, seen [stepDone]string, output string) {
 	t.Helper()
 	if got := seen[stepRm]; !strings.Contains(got, "gatekeep denied this call") || !strings.Contains(got, "[danger.rm_root]") {
 		t.Errorf("rm -rf / was not blocked with gatekeep's reason; the model saw %s", got)
@@ -110,12 +118,26 @@ func (e *e2eEnv) check(t *testing.T, seen [3]string, output string) {
 	if b, err := os.ReadFile(filepath.Join(e.outside, "sub", "x")); err != nil || string(b) != "original\n" {
 		t.Errorf("the write outside the project through a glob ran: %s/sub/x holds %q (%v)", e.outside, b, err)
 	}
-	shown := false
-	for _, line := range strings.Split(output, "\n") {
-		shown = shown || strings.Contains(line, "gatekeep asks before this call") && strings.Contains(line, e.outside)
+	shown := func(what string) bool {
+		for _, line := range strings.Split(output, "\n") {
+			if strings.Contains(line, "gatekeep asks before this call") && strings.Contains(line, what) {
+				return true
+			}
+		}
+		return false
 	}
-	if got := seen[stepGlob]; !strings.Contains(got, "gatekeep") && !shown {
+	if got := seen[stepGlob]; !strings.Contains(got, "gatekeep") && !shown(e.outside) {
 		t.Errorf("the write outside the project through a glob was not blocked by gatekeep; the model saw %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(e.project, askedFile)); err == nil {
+		t.Errorf("the write gatekeep asks about ran in the agent's permissive mode: %s exists", askedFile)
+	}
+	askShown := false // an ask line of its own: the glob write's names e.outside
+	for _, line := range strings.Split(output, "\n") {
+		askShown = askShown || strings.Contains(line, "gatekeep asks before this call") && !strings.Contains(line, e.outside)
+	}
+	if got := seen[stepAsk]; !strings.Contains(got, "gatekeep") && !askShown {
+		t.Errorf("the write gatekeep asks about was not blocked by gatekeep; the model saw %q", got)
 	}
 }
 
@@ -300,7 +322,7 @@ func writeSSE(w http.ResponseWriter, events []map[string]any) {
 // `gatekeep doctor codex` names.
 func TestE2ECodex(t *testing.T) {
 	e := setupE2E(t, "@openai/codex", codexVersion, "codex")
-	ids := [3]string{"call_rm", "call_ls", "call_glob"}
+	ids := [stepDone]string{"call_rm", "call_ls", "call_glob", "call_ask"}
 	rec := &recorder{}
 	stub := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
@@ -393,7 +415,11 @@ stream_max_retries = 0
 		}
 	}
 	rec.mu.Unlock()
-	e.check(t, [3]string{outputs[ids[0]], outputs[ids[1]], outputs[ids[2]]}, output)
+	var seen [stepDone]string
+	for i, id := range ids {
+		seen[i] = outputs[id]
+	}
+	e.check(t, seen, output)
 }
 
 // TestE2EClaude drives `claude -p --permission-mode bypassPermissions`
@@ -402,7 +428,7 @@ stream_max_retries = 0
 // bypassPermissions as root unless IS_SANDBOX=1, which the test sets then.
 func TestE2EClaude(t *testing.T) {
 	e := setupE2E(t, "@anthropic-ai/claude-code", claudeVersion, "claude")
-	ids := [3]string{"toolu_rm", "toolu_ls", "toolu_glob"}
+	ids := [stepDone]string{"toolu_rm", "toolu_ls", "toolu_glob", "toolu_ask"}
 	rec := &recorder{}
 	stub := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
@@ -494,7 +520,11 @@ func TestE2EClaude(t *testing.T) {
 		}
 	}
 	rec.mu.Unlock()
-	e.check(t, [3]string{results[ids[0]], results[ids[1]], results[ids[2]]}, output)
+	var seen [stepDone]string
+	for i, id := range ids {
+		seen[i] = results[id]
+	}
+	e.check(t, seen, output)
 }
 
 // TestE2EGemini drives `gemini --yolo -p` against a stub of the Gemini API
@@ -570,7 +600,7 @@ func TestE2EGemini(t *testing.T) {
 		"--yolo", "-m", "gemini-2.5-flash", "-p", "list the files")
 
 	// The function responses, in the order the calls were made.
-	var seen [3]string
+	var seen [stepDone]string
 	rec.mu.Lock()
 	for _, b := range rec.bodies {
 		contents, _ := b["contents"].([]any)
