@@ -77,7 +77,7 @@ func enforceable(req policy.Request) bool {
 // back from the full tier, and a failure there is still a deny).
 func (a *app) applyEnforcement(cfg *policy.Config, req policy.Request, d policy.Decision, check bool) policy.Decision {
 	level := a.enforceLevel()
-	if d.Code == "sandbox.auto_allow" {
+	if d.Code == policy.CodeSandboxAutoAllow {
 		// Allowed because it runs fully confined: required, full tier,
 		// no fallback.
 		a.enf = &enforcement{level: policy.EnforceRequired, plan: a.enforcePlan(cfg, enforce.TierFull, !check)}

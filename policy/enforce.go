@@ -356,7 +356,7 @@ func SandboxAutoAllow(cfg *Config, req Request, d Decision, opt AutoAllowOptions
 		switch {
 		case s.Verdict == "deny":
 			return d
-		case s.Verdict == "ask" && (s.Layer != LayerMode || s.Code != "mode.ask"):
+		case s.Verdict == "ask" && (s.Layer != LayerMode || s.Code != CodeModeAsk):
 			return d
 		}
 	}
@@ -372,7 +372,7 @@ func SandboxAutoAllow(cfg *Config, req Request, d Decision, opt AutoAllowOptions
 		for i := range parts {
 			if c := parts[i].cmd; needsNetwork(c) {
 				n := d
-				n.Layer, n.Code = LayerSandbox, "sandbox.no_network"
+				n.Layer, n.Code = LayerSandbox, CodeSandboxNoNetwork
 				n.Command, n.Offset = parts[i].subject, parts[i].offset
 				n.Message = parts[i].subject + " needs the network, and the sandbox has no network ([sandbox] network = false), so it is not run confined without asking: " + d.Message
 				return n
@@ -380,7 +380,7 @@ func SandboxAutoAllow(cfg *Config, req Request, d Decision, opt AutoAllowOptions
 		}
 	}
 	a := d
-	a.Effect, a.Layer, a.Code = Allow, LayerSandbox, "sandbox.auto_allow"
+	a.Effect, a.Layer, a.Code = Allow, LayerSandbox, CodeSandboxAutoAllow
 	a.Message = "runs confined by the kernel (" + opt.Tier + " tier) instead of asking: " + d.Message
 	a.Cause = &Cause{Layer: d.Layer, Code: d.Code, Message: d.Message}
 	a.Explicit = false
