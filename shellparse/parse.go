@@ -925,6 +925,14 @@ func (p *parser) nested(node syntax.Node, parent int) Word {
 			return false
 		case *syntax.ParamExp:
 			return p.paramExp(n, parent)
+		case *syntax.DblQuoted:
+			if n.Dollar {
+				// bash translates $"…" when it runs, through the catalogue
+				// TEXTDOMAIN and TEXTDOMAINDIR name, and expands the
+				// translation as a double-quoted string (noexpand_translation
+				// is off by default): a catalogue the agent wrote runs code.
+				p.push(p.codeCommand(n, `$"`, `$"…" is translated at run time and the translation is expanded, which can run commands`, parent))
+			}
 		case *syntax.Word:
 			if p.zsh() {
 				if why := zshCode(n, p.homeParam); why != "" {

@@ -373,6 +373,14 @@ func TestParseFindsCodeInStrings(t *testing.T) {
 		{`echo ${y:x}`, true},
 		{`echo ${y:0:$x}`, true},
 		{`x=$(cat f); echo $(( x + 1 ))`, true},
+		// $"…" is translated and the translation expanded: a .mo whose
+		// msgstr is $(touch p) runs it (bash 5.2, noexpand_translation off).
+		{`echo $"hello"`, true},
+		{`x=$"hello"`, true},
+		{`cat <<< $"hello"`, true},
+		{`echo "$(echo $"hello")"`, true},
+		{`echo "\$"hello""`, false},
+		{`echo '$"hello"'`, false},
 		{`echo $(( $(cat f) + 1 ))`, true},
 		{`[[ $(cat f) -gt 0 ]]`, true},
 		{`[[ $1 -eq 0 ]]`, true},
