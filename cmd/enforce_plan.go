@@ -123,9 +123,7 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 		files = append(files, filepath.Join(root, f))
 	}
 	files = append(files, pathguard.AgentSettingsPaths(root)...)
-	for _, d := range pathguard.DefaultConfigDirs(home) {
-		mkdirs = append(mkdirs, d)
-	}
+	mkdirs = append(mkdirs, pathguard.DefaultConfigDirs(home)...)
 	if d, err := os.UserCacheDir(); err == nil {
 		mkdirs = append(mkdirs, filepath.Join(d, "gatekeep"))
 	}

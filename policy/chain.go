@@ -401,10 +401,12 @@ func (e *evaluation) shellParts() ([]part, Decision, bool) {
 			dir: dir, dynamic: c.DirDynamic, tool: ToolBash})
 		cp := &parts[len(parts)-1]
 		ec := c
-		if g, gdir := e.plainGitIn(c); g != nil {
+		var gitDirs []string
+		if g, gdirs := e.plainGitIn(c); g != nil {
 			// Git in the project's own repository from another directory:
-			// its files as plain git there has them (samerepo.go).
-			ec, dir = g, gdir
+			// its files as plain git there has them (samerepo.go), its
+			// relative paths resolved where git runs.
+			ec, gitDirs = g, gdirs
 		}
 		effects, writesOnly := shellparse.Effects(ec)
 		cp.category = CatCommand
@@ -420,7 +422,11 @@ func (e *evaluation) shellParts() ([]part, Decision, bool) {
 			}
 			// A relative path is judged in every directory the command
 			// may run in (a cd before it may have failed or not run).
-			for j, d := range fileDirs(e.cwd, c, fe.Path.Text) {
+			dirs := fileDirs(e.cwd, c, fe.Path.Text)
+			if gitDirs != nil && !filepath.IsAbs(fe.Path.Text) && !strings.HasPrefix(fe.Path.Text, "~") {
+				dirs = gitDirs
+			}
+			for j, d := range dirs {
 				fp := part{subject: fe.Path.Text, offset: fe.Path.Offset, category: cat, access: fe.Access,
 					path: fe.Path.Text, dynamic: fe.Path.Dynamic || (c.DirDynamic || d == "") && !filepath.IsAbs(fe.Path.Text) || c.AfterLink, dir: d, tool: tool, script: script, index: i,
 					cmd: nil, literal: !fe.Path.Dynamic, guess: fe.Guess, substOnly: fe.Path.SubstOnly}

@@ -105,6 +105,16 @@ func TestSameRepoGit(t *testing.T) {
 			t.Errorf("%q: %v, want not allowed", cmd, d)
 		}
 	}
+	// The files such a git command names resolve where git runs (after
+	// -C), not in the working directory: a Read deny on src/secret.txt
+	// holds for `git -C src diff --no-index a secret.txt`.
+	v.write(v.paths.User, "[[rule]]\ndeny = \"Read(src/secret.txt)\"\n")
+	cfg = v.config(v.load(), ModeDefault)
+	for _, cmd := range []string{"git -C src diff --no-index a secret.txt", "cd src || true; git -C . diff --no-index a secret.txt"} {
+		if d := v.bash(cfg, cmd); d.Effect != Deny || d.Code != "rule.deny" {
+			t.Errorf("%q: %v, want the Read deny of src/secret.txt", cmd, d)
+		}
+	}
 	// An allow rule sees the plain form too.
 	v.write(v.paths.User, "[[rule]]\nallow = \"Bash(git fetch *)\"\n")
 	cfg = v.config(v.load(), ModeDefault)

@@ -30,9 +30,6 @@ import (
 //go:embed default.toml
 var defaultTOML []byte
 
-// DefaultPolicy returns the text of the embedded default policy.
-func DefaultPolicy() []byte { return bytes.Clone(defaultTOML) }
-
 // MaxConfigSize is the largest config file Load reads, in bytes (4 MiB).
 const MaxConfigSize = 4 << 20
 
@@ -872,11 +869,7 @@ var tomlLineRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 func tomlError(path string, err error) *ConfigError {
 	var pe toml.ParseError
 	if errors.As(err, &pe) {
-		line := pe.Position.Line
-		if line == 0 {
-			line = pe.Line
-		}
-		return &ConfigError{File: path, Line: line, Key: pe.LastKey, Msg: pe.Message}
+		return &ConfigError{File: path, Line: pe.Position.Line, Key: pe.LastKey, Msg: pe.Message}
 	}
 	msg := err.Error()
 	ce := &ConfigError{File: path}

@@ -23,11 +23,12 @@ func (e *evaluation) plainGit(c *shellparse.Command) *shellparse.Command {
 	return g
 }
 
-// plainGitIn is plainGit, with the absolute directory git runs in (where
-// its relative paths resolve).
-func (e *evaluation) plainGitIn(c *shellparse.Command) (*shellparse.Command, string) {
+// plainGitIn is plainGit, with every absolute directory git may run in
+// (where its relative paths resolve): the -C operands applied to each
+// directory the shell may be in.
+func (e *evaluation) plainGitIn(c *shellparse.Command) (*shellparse.Command, []string) {
 	if len(c.Args) < 2 || c.Args[0].Dynamic || c.Args[0].Text != "git" || c.DirDynamic || !filepath.IsAbs(e.cwd) {
-		return nil, ""
+		return nil, nil
 	}
 	dir := joinPath(e.cwd, c.Dir)
 	moved := c.Dir != ""
@@ -40,7 +41,7 @@ func (e *evaluation) plainGitIn(c *shellparse.Command) (*shellparse.Command, str
 			break
 		}
 		if i+1 >= len(c.Args) || c.Args[i+1].Dynamic {
-			return nil, ""
+			return nil, nil
 		}
 		i++
 		if t := c.Args[i].Text; t != "" {
@@ -50,15 +51,16 @@ func (e *evaluation) plainGitIn(c *shellparse.Command) (*shellparse.Command, str
 		}
 	}
 	if !moved {
-		return nil, ""
+		return nil, nil
 	}
 	here, ok := e.gitDirOf(e.cwd)
 	if !ok {
-		return nil, ""
+		return nil, nil
 	}
 	if there, ok := e.gitDirOf(dir); !ok || there != here {
-		return nil, ""
+		return nil, nil
 	}
+	dirs := []string{dir}
 	for _, d := range c.OtherDirs {
 		// A cd before it may not have run: every directory git may run
 		// in must be of the same repository (issue 11).
@@ -67,13 +69,14 @@ func (e *evaluation) plainGitIn(c *shellparse.Command) (*shellparse.Command, str
 			od = joinPath(od, t)
 		}
 		if there, ok := e.gitDirOf(od); !ok || there != here {
-			return nil, ""
+			return nil, nil
 		}
+		dirs = append(dirs, od)
 	}
 	out := *c
 	out.Args = append(args, c.Args[i:]...)
 	out.Dir, out.OtherDirs = "", nil
-	return &out, dir
+	return &out, dirs
 }
 
 // gitDirOf returns the real path of the git directory that git run in dir

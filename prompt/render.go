@@ -260,7 +260,7 @@ func wrap(l line, width int, words bool) []string {
 	space, after := -1, 0 // its last space (byte after it), width since
 	atoms := l.atoms
 	for i := 0; i < len(l.text); {
-		end := i + 1
+		var end int
 		if len(atoms) > 0 && atoms[0].start == i {
 			end = atoms[0].end
 			atoms = atoms[1:]

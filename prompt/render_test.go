@@ -118,7 +118,7 @@ func TestWrap(t *testing.T) {
 	}
 
 	// Not at a space when the word and the next cell would not fit.
-	got = wrap(render("a bbbbbbb", true).lines[0], 10, true)
+	got = wrap(render("a bbbbbbb\x1b", true).lines[0], 10, true)
 	want = []string{"a bbbbbbb", `\x1b`}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("wrap at words = %q, want %q", got, want)

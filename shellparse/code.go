@@ -757,7 +757,6 @@ func (p *parser) builtinCode(idx int) {
 			for i := at; i < len(p.cmds); i++ {
 				p.cmds[i].TrailingArgs = true
 			}
-			c = &p.cmds[idx]
 		}
 		if len(ops) > 0 {
 			sets = append(sets, ops[0])

@@ -234,6 +234,3 @@ type Script struct {
 	// stage of a pipeline: `:(){ :|:& };:`.
 	ForkBombs []string
 }
-
-// IsFunc reports whether the script defines a function called name.
-func (s *Script) IsFunc(name string) bool { return containsStr(s.Funcs, name) }
