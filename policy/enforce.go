@@ -319,6 +319,64 @@ func needsNetwork(c *shellparse.Command) bool {
 	return false
 }
 
+// projectDestroyers are git subcommands that throw away uncommitted work
+// or history inside the project, which the sandbox leaves writable: a
+// call holding one keeps asking even with auto_allow. Options that make
+// them destructive are listed ("" for any use).
+var projectDestroyers = map[string][]string{
+	"reset":         {"--hard", "--merge", "--keep"},
+	"clean":         {""},
+	"checkout":      {"--", "-f", "--force", "."},
+	"restore":       {""},
+	"switch":        {"-f", "--force", "--discard-changes"},
+	"stash":         {"drop", "clear"},
+	"branch":        {"-D"},
+	"rebase":        {""},
+	"filter-branch": {""},
+}
+
+// destroysProjectWork reports a command that throws away the project's
+// uncommitted work or history (projectDestroyers), or shreds or
+// find-deletes files.
+func destroysProjectWork(c *shellparse.Command) bool {
+	if c == nil || len(c.Args) == 0 || c.Args[0].Dynamic {
+		return false
+	}
+	switch strings.ToLower(c.Name()) {
+	case "shred":
+		return true
+	case "find":
+		for _, a := range c.Args[1:] {
+			if a.Text == "-delete" {
+				return true
+			}
+		}
+	case "git", "git.exe":
+		args := c.Args
+		if stripped, ok := stripGitGlobals(c.Args); ok {
+			args = stripped
+		}
+		if len(args) < 2 {
+			return false
+		}
+		opts, ok := projectDestroyers[strings.ToLower(args[1].Text)]
+		if !ok {
+			return false
+		}
+		for _, o := range opts {
+			if o == "" {
+				return true
+			}
+			for _, a := range args[2:] {
+				if a.Text == o || strings.HasPrefix(o, "--") && len(a.Text) > 2 && strings.HasPrefix(o, a.Text) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // AutoAllowOptions are what SandboxAutoAllow needs from the caller: the
 // enforcement settings and the tier the call would run in.
 type AutoAllowOptions struct {
@@ -335,6 +393,9 @@ type AutoAllowOptions struct {
 // (`[sandbox] auto_allow`, design §10): only when every part that asks was
 // asked about by the mode fallback (mode.ask, run-time parts included)
 // and nothing was denied, the input could be analysed, the tier is full,
+// no part throws away the project's uncommitted work or history (git reset
+// --hard, git clean, git checkout --, find -delete, shred: the sandbox
+// leaves the project writable, so it cannot undo them),
 // no part is a known network tool while the sandbox has no network (that
 // call keeps asking, with code sandbox.no_network) and no `unconfined`
 // pattern names a part. It returns d unchanged otherwise. Hooks never
@@ -363,12 +424,17 @@ func SandboxAutoAllow(cfg *Config, req Request, d Decision, opt AutoAllowOptions
 	if Unconfined(cfg, opt.Unconfined, req) {
 		return d
 	}
-	if !opt.Network {
-		e := &evaluation{cfg: cfg, req: req, cwd: req.Cwd}
-		parts, _, ok := e.parts()
-		if !ok {
+	e := &evaluation{cfg: cfg, req: req, cwd: req.Cwd}
+	parts, _, ok := e.parts()
+	if !ok {
+		return d
+	}
+	for i := range parts {
+		if destroysProjectWork(parts[i].cmd) {
 			return d
 		}
+	}
+	if !opt.Network {
 		for i := range parts {
 			if c := parts[i].cmd; needsNetwork(c) {
 				n := d

@@ -137,6 +137,13 @@ ask = "Bash(make deploy *)"
 		{cmd: "pip install requests", tier: "full", want: "sandbox.no_network"},
 		{cmd: "curl https://example.com", tier: "full", network: true, want: "sandbox.auto_allow"},
 		{cmd: "docker run alpine", tier: "full", want: "mode.ask"},
+		{cmd: "git reset --hard HEAD~1", tier: "full", want: "mode.ask"},
+		{cmd: "git -C . reset --ha", tier: "full", want: "mode.ask"},
+		{cmd: "make && git clean -fdx", tier: "full", want: "mode.ask"},
+		{cmd: "git checkout -- src/main.go", tier: "full", want: "mode.ask"},
+		{cmd: "find . -name '*.pyc' -delete", tier: "full", want: "mode.ask"},
+		{cmd: "git checkout -b feature", tier: "full", want: "sandbox.auto_allow"},
+		{cmd: "git reset HEAD file.txt", tier: "full", want: "sandbox.auto_allow"},
 	}
 	for _, tt := range tests {
 		req := Request{Tool: ToolBash, Command: tt.cmd, Cwd: v.root}
