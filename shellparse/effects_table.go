@@ -151,7 +151,7 @@ var effectTable = map[string]spec{
 	// sort(1): -o writes the output, -T holds temporary files.
 	"sort": {kind: edits, complete: true, flags: "debug dictionary-order general-numeric-sort help human-numeric-sort ignore-case ignore-leading-blanks ignore-nonprinting merge month-sort numeric-sort random-sort reverse stable unique version version-sort zero-terminated b c d f g h i m n r s u z C M R V", args: "compress-program batch-size buffer-size field-separator key parallel sort k t y S", optional: "check", reads: "files0-from random-source", writes: "o output T temporary-directory", acts: "compress-program", ops: readAll},
 	// uniq(1): uniq [INPUT [OUTPUT]].
-	"uniq": {kind: edits, complete: true, flags: "count help ignore-case repeated unique version zero-terminated c d i u z D 0 1 2 3 4 5 6 7 8 9", args: "check-chars skip-chars skip-fields f s w", optional: "all-repeated group", ops: inOut},
+	"uniq": {kind: edits, complete: true, flags: "count help ignore-case repeated unique version zero-terminated c d i u z D 0 1 2 3 4 5 6 7 8 9", args: "check-chars skip-chars skip-fields f s w", optional: "all-repeated group", ops: uniqOps},
 	// xxd(1): xxd [options] [infile [outfile]]; its own option syntax.
 	"xxd": {kind: edits, raw: true, complete: true, ops: xxdOps},
 	// split(1): split [INPUT [PREFIX]]; the pieces are PREFIXaa ...
@@ -191,7 +191,7 @@ var effectTable = map[string]spec{
 	// mv(1): the sources are removed, so they are written too.
 	"mv": {kind: edits, complete: true, args: "S suffix", writes: "t target-directory", optional: "backup",
 		loose: "update", flags: "b f force i interactive n no-clobber strip-trailing-slashes T no-target-directory " +
-			"u update v verbose Z context help version", ops: writeAll},
+			"u update v verbose Z context help version", ops: mvOps},
 	// ln(1): TARGET... LINK_NAME or -t DIRECTORY TARGET...; with one
 	// operand the link is made in the current directory. Targets count as
 	// reads: the link gives them a name.
@@ -404,6 +404,20 @@ func inOut(l *cmdline, out *effectList) {
 	}
 }
 
+// uniqOps: uniq [INPUT [OUTPUT]]. A first operand `+N` is the obsolete
+// -s N when _POSIX2_VERSION is before 200112 (GNU coreutils, "Standards
+// conformance"), and a file otherwise: both readings are reported, so
+// `uniq +1 f OUT` writes OUT (issue 17).
+func uniqOps(l *cmdline, out *effectList) {
+	inOut(l, out)
+	ops := l.operands()
+	if len(ops) > 2 && len(ops[0].Text) > 1 && ops[0].Text[0] == '+' &&
+		strings.Trim(ops[0].Text[1:], "0123456789") == "" {
+		out.read(ops[1])
+		out.write(ops[2])
+	}
+}
+
 // cmpOps: cmp FILE1 [FILE2 [SKIP1 [SKIP2]]].
 func cmpOps(l *cmdline, out *effectList) {
 	ops := l.operands()
@@ -413,12 +427,37 @@ func cmpOps(l *cmdline, out *effectList) {
 // copyOps: SOURCE... DEST, or -t DIRECTORY SOURCE... (cp, install).
 func copyOps(l *cmdline, out *effectList) {
 	ops := l.operands()
-	if l.has("t", "target-directory") || len(ops) == 0 {
+	if dirs := l.values("t", "target-directory"); len(dirs) > 0 || len(ops) == 0 {
 		out.read(ops...)
+		for _, d := range dirs {
+			writeInto(out, d, ops)
+		}
 		return
 	}
 	out.read(ops[:len(ops)-1]...)
 	out.write(ops[len(ops)-1])
+	if !l.has("T", "no-target-directory") {
+		writeInto(out, ops[len(ops)-1], ops[:len(ops)-1])
+	}
+}
+
+// writeInto reports the files a copy, move or link opens in a destination
+// that is (or may be) a directory: DIR/basename(SRC) for each source
+// (cp(1): "copy SOURCE to DEST, or multiple SOURCE(s) to DIRECTORY"). The
+// file opened is that one, not DIR: a link planted at DIR/NAME is
+// resolved like any other write (issue 17).
+func writeInto(out *effectList, dir arg, srcs []arg) {
+	for _, src := range srcs {
+		base := path.Base(strings.TrimRight(src.Text, "/"))
+		if src.Dynamic || dir.Dynamic {
+			out.write(made(strings.TrimSuffix(dir.Text, "/")+"/"+base, dir, true))
+			continue
+		}
+		if base == "/" || base == "." || base == ".." {
+			continue
+		}
+		out.write(joinArg(dir, made(base, dir, false)))
+	}
 }
 
 // cpOps: copyOps, where -r, -R and -a (--recursive, --archive) copy
@@ -429,12 +468,31 @@ func cpOps(l *cmdline, out *effectList) {
 		return
 	}
 	ops := l.operands()
-	if l.has("t", "target-directory") || len(ops) == 0 {
+	if dirs := l.values("t", "target-directory"); len(dirs) > 0 || len(ops) == 0 {
 		out.readTree(nil, ops...)
+		for _, d := range dirs {
+			writeInto(out, d, ops)
+		}
 		return
 	}
 	out.readTree(nil, ops[:len(ops)-1]...)
 	out.write(ops[len(ops)-1])
+	if !l.has("T", "no-target-directory") {
+		writeInto(out, ops[len(ops)-1], ops[:len(ops)-1])
+	}
+}
+
+// mvOps: every operand is written (the sources are removed), and the
+// files opened in a destination directory (writeInto).
+func mvOps(l *cmdline, out *effectList) {
+	ops := l.operands()
+	writeAll(l, out)
+	for _, d := range l.values("t", "target-directory") {
+		writeInto(out, d, ops)
+	}
+	if len(ops) > 1 && !l.has("t", "target-directory", "T", "no-target-directory") {
+		writeInto(out, ops[len(ops)-1], ops[:len(ops)-1])
+	}
 }
 
 func installOps(l *cmdline, out *effectList) {
@@ -821,6 +879,9 @@ func splitOps(l *cmdline, out *effectList) {
 		out.read(ops[0])
 	}
 	if len(ops) > 1 {
+		// The pieces are PREFIXaa, PREFIXab ... (split(1)): PREFIX
+		// itself is never opened, but `dir/` as PREFIX writes dir/xaa.
+		out.write(made(ops[1].Text+"aa", ops[1], ops[1].Dynamic))
 		out.write(ops[1])
 	} else {
 		out.write(made(".", arg{Word: l.c.Args[0]}, false)) // xaa, xab ... here
@@ -848,7 +909,7 @@ func ddOps(l *cmdline, out *effectList) {
 // (`-cols 8`, `-seek 4`), the next word. "-" as outfile is stdout.
 func xxdOps(l *cmdline, out *effectList) {
 	ops := l.operands()
-	tails := map[byte][]string{'c': {"ols"}, 'g': {"roupsize"}, 'l': {"en"}, 'n': {"ame"},
+	tails := map[byte][]string{'c': {"ols"}, 'g': {"roup"}, 'l': {"en"}, 'n': {"ame"},
 		'o': {"ffset"}, 's': {"eek", "kip"}, 'R': nil}
 	i := 0
 	for ; i < len(ops); i++ {
@@ -946,9 +1007,32 @@ func sedOps(l *cmdline, out *effectList) {
 	}
 	if l.has("i", "in-place") {
 		out.write(files...)
+		for _, suffix := range l.values("i", "in-place") {
+			for _, f := range files {
+				out.write(sedBackup(f, suffix))
+			}
+		}
 	} else {
 		out.read(files...)
 	}
+}
+
+// sedBackup is the backup file GNU sed writes for FILE with -iSUFFIX (the
+// GNU sed manual, "--in-place"): each `*` in SUFFIX stands for FILE's
+// base name, else SUFFIX is appended to it; a SUFFIX holding "/" names a
+// path (from the working directory), else the backup lands in FILE's
+// directory. It is written with FILE's mode, so a backup put at
+// .git/hooks/pre-commit is a hook (issue 17).
+func sedBackup(f, suffix arg) arg {
+	dir, base := path.Split(f.Text)
+	name := base + suffix.Text
+	if strings.Contains(suffix.Text, "*") {
+		name = strings.ReplaceAll(suffix.Text, "*", base)
+	}
+	if !strings.Contains(suffix.Text, "/") {
+		name = dir + name
+	}
+	return made(name, suffix, f.Dynamic || suffix.Dynamic)
 }
 
 // sedProgram scans a sed program (GNU sed manual, "sed scripts") for the
