@@ -535,7 +535,9 @@ func (fe *fileErrs) add(line int, key, format string, args ...any) {
 var arrays = []string{"rule", "danger", "test"}
 
 // parse reads one file. It returns the file's settings and rules, and every
-// problem found.
+// problem found. The file is checked for size and nesting before the TOML
+// decoder sees it (checkTOMLShape); each section then has a decoder of its
+// own, and keys no decoder took are reported as unknown.
 func (c *compiler) parse(source, path string, data []byte) (*fileConfig, []error) {
 	if ce := checkTOMLShape(path, data); ce != nil {
 		return nil, []error{ce}
@@ -547,22 +549,62 @@ func (c *compiler) parse(source, path string, data []byte) (*fileConfig, []error
 		fe.errs = append(fe.errs, tomlError(path, err))
 		return nil, fe.errs
 	}
-	f := &fileConfig{source: source, path: path}
-	failed := map[string]bool{} // sections whose keys are not to be reported as unknown
-	decode := func(key string, p toml.Primitive, v any) bool {
-		if err := md.PrimitiveDecode(p, v); err != nil {
-			ce := tomlError(path, err)
-			ce.Key = key
-			fe.errs = append(fe.errs, ce)
-			failed[key] = true
-			return false
-		}
-		return true
+	d := &fileDecoder{c: c, source: source, md: md, fe: fe, failed: map[string]bool{},
+		f: &fileConfig{source: source, path: path}}
+	d.top(&raw)
+	d.sandbox(&raw)
+	d.plan(&raw)
+	d.audit(&raw)
+	d.prompt(&raw)
+	d.hooks(&raw)
+	d.shell(&raw)
+	d.tables(&raw)
+	d.unknownKeys()
+	if len(fe.errs) > 0 {
+		// In the order of the file; problems without a line last.
+		slices.SortStableFunc(fe.errs, func(a, b error) int {
+			la, lb := a.(*ConfigError).Line, b.(*ConfigError).Line
+			if la == 0 || lb == 0 {
+				return lb - la
+			}
+			return la - lb
+		})
+		return d.f, fe.errs
 	}
+	return d.f, nil
+}
 
-	if md.IsDefined("mode") {
+// fileDecoder is the state of parsing one file: what the TOML decoder
+// found, the settings decoded so far, and the problems.
+type fileDecoder struct {
+	c      *compiler
+	source string
+	md     toml.MetaData
+	fe     *fileErrs
+	f      *fileConfig
+	failed map[string]bool // sections whose keys are not to be reported as unknown
+	// The lines of the [[rule]], [[danger]] and [[test]] headers.
+	ruleLines, dangerLines, testLines []int
+}
+
+// decode decodes p into v, recording a failure under key.
+func (d *fileDecoder) decode(key string, p toml.Primitive, v any) bool {
+	if err := d.md.PrimitiveDecode(p, v); err != nil {
+		ce := tomlError(d.fe.path, err)
+		ce.Key = key
+		d.fe.errs = append(d.fe.errs, ce)
+		d.failed[key] = true
+		return false
+	}
+	return true
+}
+
+// top decodes the top-level keys: mode, disable_bypass.
+func (d *fileDecoder) top(raw *rawFile) {
+	fe, f := d.fe, d.f
+	if d.md.IsDefined("mode") {
 		var s tomlString
-		if decode("mode", raw.Mode, &s) {
+		if d.decode("mode", raw.Mode, &s) {
 			line := fe.keyLine("", "mode")
 			if s.bad != "" {
 				fe.add(line, "mode", "%s", s.bad)
@@ -573,174 +615,200 @@ func (c *compiler) parse(source, path string, data []byte) (*fileConfig, []error
 			}
 		}
 	}
-	if md.IsDefined("disable_bypass") {
+	if d.md.IsDefined("disable_bypass") {
 		var b any
-		if decode("disable_bypass", raw.DisableBypass, &b) {
+		if d.decode("disable_bypass", raw.DisableBypass, &b) {
 			line := fe.keyLine("", "disable_bypass")
 			v, ok := b.(bool)
 			switch {
 			case !ok:
 				fe.add(line, "disable_bypass", "want true or false, got %s", tomlType(b))
-			case source != SourceManaged:
+			case d.source != SourceManaged:
 				fe.add(line, "disable_bypass", "only the managed config (%s) may set this", ManagedConfigFile)
 			default:
 				f.disableBypass = v
 			}
 		}
 	}
-	if md.IsDefined("sandbox") {
-		var s rawSandbox
-		if decode("sandbox", raw.Sandbox, &s) {
-			f.enforce = c.enforceKeys(fe, source, s.rawEnforce)
-		}
-		if s.AllowDirs.set {
-			line := fe.keyLine("sandbox", "allow_dirs")
-			if s.AllowDirs.bad != "" {
-				fe.add(line, "sandbox.allow_dirs", "%s", s.AllowDirs.bad)
-			}
-			for i, d := range s.AllowDirs.list {
-				abs, err := expandPath(d, c.root, c.home)
-				if err != nil {
-					fe.add(line, fmt.Sprintf("sandbox.allow_dirs[%d]", i), "%v", err)
-					continue
-				}
-				f.allowDirs = append(f.allowDirs, abs)
-			}
-		}
-	}
-	if md.IsDefined("plan") {
-		var p rawPlan
-		if decode("plan", raw.Plan, &p) {
-			if p.File.set {
-				line := fe.keyLine("plan", "file")
-				switch {
-				case p.File.bad != "":
-					fe.add(line, "plan.file", "%s", p.File.bad)
-				case p.File.s == "":
-					fe.add(line, "plan.file", "the plan file is empty")
-				default:
-					if abs, err := expandPath(p.File.s, c.root, c.home); err != nil {
-						fe.add(line, "plan.file", "%v", err)
-					} else {
-						f.planFile = realOrAbs(abs)
-					}
-				}
-			}
-			if p.Tools.set {
-				line := fe.keyLine("plan", "tools")
-				if p.Tools.bad != "" && p.Tools.bad != "the list is empty" {
-					fe.add(line, "plan.tools", "%s", p.Tools.bad)
-				}
-				f.planToolsSet = true
-				f.planTools = []string{}
-				for i, t := range p.Tools.list {
-					if msg := checkToolName(t); msg != "" {
-						fe.add(line, fmt.Sprintf("plan.tools[%d]", i), "%s", msg)
-						continue
-					}
-					f.planTools = append(f.planTools, t)
-				}
-			}
-		}
-	}
-	if md.IsDefined("audit") {
-		var a rawAudit
-		if decode("audit", raw.Audit, &a) && a.File.set {
-			line := fe.keyLine("audit", "file")
-			switch {
-			case a.File.bad != "":
-				fe.add(line, "audit.file", "%s", a.File.bad)
-			case a.File.s == "":
-				fe.add(line, "audit.file", "the audit file is empty")
-			default:
-				if abs, err := expandPath(a.File.s, c.root, c.home); err != nil {
-					fe.add(line, "audit.file", "%v", err)
-				} else {
-					f.auditFile = abs
-				}
-			}
-		}
-	}
-	if md.IsDefined("prompt") {
-		var p rawPrompt
-		if decode("prompt", raw.Prompt, &p) && p.Timeout.set {
-			if p.Timeout.bad != "" {
-				fe.add(fe.keyLine("prompt", "timeout"), "prompt.timeout", "%s", p.Timeout.bad)
-			} else {
-				f.promptTimeout = p.Timeout.d
-			}
-		}
-	}
-	if md.IsDefined("hooks") {
-		var h rawHooks
-		if decode("hooks", raw.Hooks, &h) && h.TrustAgentMode != nil {
-			if v, ok := h.TrustAgentMode.(bool); ok {
-				f.trustAgent = &v
-			} else {
-				fe.add(fe.keyLine("hooks", "trust_agent_mode"), "hooks.trust_agent_mode", "want true or false, got %s", tomlType(h.TrustAgentMode))
-			}
-		}
-	}
+}
 
-	if md.IsDefined("shell") {
-		var sh rawShell
-		if decode("shell", raw.Shell, &sh) && sh.Dialect.set {
-			d, ok := shellparse.ParseDialect(sh.Dialect.s)
-			switch {
-			case sh.Dialect.bad != "":
-				fe.add(fe.keyLine("shell", "dialect"), "shell.dialect", "%s", sh.Dialect.bad)
-			case !ok || sh.Dialect.s != string(d):
-				fe.add(fe.keyLine("shell", "dialect"), "shell.dialect", "unknown dialect %q (want bash, zsh or sh)", sh.Dialect.s)
-			default:
-				f.dialect = d
+// sandbox decodes [sandbox]: allow_dirs and the enforcement keys.
+func (d *fileDecoder) sandbox(raw *rawFile) {
+	if !d.md.IsDefined("sandbox") {
+		return
+	}
+	fe, f := d.fe, d.f
+	var s rawSandbox
+	if d.decode("sandbox", raw.Sandbox, &s) {
+		f.enforce = d.c.enforceKeys(fe, d.source, s.rawEnforce)
+	}
+	if s.AllowDirs.set {
+		line := fe.keyLine("sandbox", "allow_dirs")
+		if s.AllowDirs.bad != "" {
+			fe.add(line, "sandbox.allow_dirs", "%s", s.AllowDirs.bad)
+		}
+		for i, dir := range s.AllowDirs.list {
+			abs, err := expandPath(dir, d.c.root, d.c.home)
+			if err != nil {
+				fe.add(line, fmt.Sprintf("sandbox.allow_dirs[%d]", i), "%v", err)
+				continue
+			}
+			f.allowDirs = append(f.allowDirs, abs)
+		}
+	}
+}
+
+// plan decodes [plan]: file and tools.
+func (d *fileDecoder) plan(raw *rawFile) {
+	var p rawPlan
+	if !d.md.IsDefined("plan") || !d.decode("plan", raw.Plan, &p) {
+		return
+	}
+	fe, f := d.fe, d.f
+	if p.File.set {
+		line := fe.keyLine("plan", "file")
+		switch {
+		case p.File.bad != "":
+			fe.add(line, "plan.file", "%s", p.File.bad)
+		case p.File.s == "":
+			fe.add(line, "plan.file", "the plan file is empty")
+		default:
+			if abs, err := expandPath(p.File.s, d.c.root, d.c.home); err != nil {
+				fe.add(line, "plan.file", "%v", err)
+			} else {
+				f.planFile = realOrAbs(abs)
 			}
 		}
 	}
+	if p.Tools.set {
+		line := fe.keyLine("plan", "tools")
+		if p.Tools.bad != "" && p.Tools.bad != "the list is empty" {
+			fe.add(line, "plan.tools", "%s", p.Tools.bad)
+		}
+		f.planToolsSet = true
+		f.planTools = []string{}
+		for i, t := range p.Tools.list {
+			if msg := checkToolName(t); msg != "" {
+				fe.add(line, fmt.Sprintf("plan.tools[%d]", i), "%s", msg)
+				continue
+			}
+			f.planTools = append(f.planTools, t)
+		}
+	}
+}
 
-	ruleLines := fe.headerLines("rule", len(raw.Rule))
+// audit decodes [audit] file.
+func (d *fileDecoder) audit(raw *rawFile) {
+	var a rawAudit
+	if !d.md.IsDefined("audit") || !d.decode("audit", raw.Audit, &a) || !a.File.set {
+		return
+	}
+	fe := d.fe
+	line := fe.keyLine("audit", "file")
+	switch {
+	case a.File.bad != "":
+		fe.add(line, "audit.file", "%s", a.File.bad)
+	case a.File.s == "":
+		fe.add(line, "audit.file", "the audit file is empty")
+	default:
+		if abs, err := expandPath(a.File.s, d.c.root, d.c.home); err != nil {
+			fe.add(line, "audit.file", "%v", err)
+		} else {
+			d.f.auditFile = abs
+		}
+	}
+}
+
+// prompt decodes [prompt] timeout.
+func (d *fileDecoder) prompt(raw *rawFile) {
+	var p rawPrompt
+	if !d.md.IsDefined("prompt") || !d.decode("prompt", raw.Prompt, &p) || !p.Timeout.set {
+		return
+	}
+	if p.Timeout.bad != "" {
+		d.fe.add(d.fe.keyLine("prompt", "timeout"), "prompt.timeout", "%s", p.Timeout.bad)
+		return
+	}
+	d.f.promptTimeout = p.Timeout.d
+}
+
+// hooks decodes [hooks] trust_agent_mode.
+func (d *fileDecoder) hooks(raw *rawFile) {
+	var h rawHooks
+	if !d.md.IsDefined("hooks") || !d.decode("hooks", raw.Hooks, &h) || h.TrustAgentMode == nil {
+		return
+	}
+	if v, ok := h.TrustAgentMode.(bool); ok {
+		d.f.trustAgent = &v
+		return
+	}
+	d.fe.add(d.fe.keyLine("hooks", "trust_agent_mode"), "hooks.trust_agent_mode", "want true or false, got %s", tomlType(h.TrustAgentMode))
+}
+
+// shell decodes [shell] dialect.
+func (d *fileDecoder) shell(raw *rawFile) {
+	var sh rawShell
+	if !d.md.IsDefined("shell") || !d.decode("shell", raw.Shell, &sh) || !sh.Dialect.set {
+		return
+	}
+	dialect, ok := shellparse.ParseDialect(sh.Dialect.s)
+	switch {
+	case sh.Dialect.bad != "":
+		d.fe.add(d.fe.keyLine("shell", "dialect"), "shell.dialect", "%s", sh.Dialect.bad)
+	case !ok || sh.Dialect.s != string(dialect):
+		d.fe.add(d.fe.keyLine("shell", "dialect"), "shell.dialect", "unknown dialect %q (want bash, zsh or sh)", sh.Dialect.s)
+	default:
+		d.f.dialect = dialect
+	}
+}
+
+// tables decodes the arrays of tables: [[rule]], [[danger]], [[test]].
+func (d *fileDecoder) tables(raw *rawFile) {
+	fe, f, c := d.fe, d.f, d.c
+	d.ruleLines = fe.headerLines("rule", len(raw.Rule))
 	for i, p := range raw.Rule {
-		key := fmt.Sprintf("rule[%d]", i)
 		var r rawRule
-		if !decode(key, p, &r) {
-			continue
+		if d.decode(fmt.Sprintf("rule[%d]", i), p, &r) {
+			f.rules = append(f.rules, c.rule(fe, d.source, i, d.ruleLines[i], r)...)
 		}
-		f.rules = append(f.rules, c.rule(fe, source, i, ruleLines[i], r)...)
 	}
-	dangerLines := fe.headerLines("danger", len(raw.Danger))
+	d.dangerLines = fe.headerLines("danger", len(raw.Danger))
 	for i, p := range raw.Danger {
-		key := fmt.Sprintf("danger[%d]", i)
 		var r rawDanger
-		if !decode(key, p, &r) {
+		if !d.decode(fmt.Sprintf("danger[%d]", i), p, &r) {
 			continue
 		}
-		if d := c.danger(fe, source, i, dangerLines[i], r); d != nil {
-			f.danger = append(f.danger, d)
+		if dr := c.danger(fe, d.source, i, d.dangerLines[i], r); dr != nil {
+			f.danger = append(f.danger, dr)
 		}
 	}
-	testLines := fe.headerLines("test", len(raw.Test))
+	d.testLines = fe.headerLines("test", len(raw.Test))
 	for i, p := range raw.Test {
-		key := fmt.Sprintf("test[%d]", i)
 		var r rawTest
-		if !decode(key, p, &r) {
+		if !d.decode(fmt.Sprintf("test[%d]", i), p, &r) {
 			continue
 		}
-		if t, ok := testCase(fe, source, i, testLines[i], r); ok {
+		if t, ok := testCase(fe, d.source, i, d.testLines[i], r); ok {
 			f.tests = append(f.tests, t)
 		}
 	}
+}
 
-	// Unknown keys, named with the index of the table they are in. Only
-	// the outermost unknown key is reported (`[foo] bar = 1`: "foo").
+// unknownKeys reports the keys no decoder took, named with the index of
+// the table they are in. Only the outermost unknown key is reported
+// (`[foo] bar = 1`: "foo").
+func (d *fileDecoder) unknownKeys() {
+	fe := d.fe
 	undecoded := map[string]bool{}
-	for _, k := range md.Undecoded() {
+	for _, k := range d.md.Undecoded() {
 		undecoded[k.String()] = true
 	}
 	count := map[string]int{}
-	for _, k := range md.Keys() {
+	for _, k := range d.md.Keys() {
 		if len(k) == 1 && isArray(k[0]) {
 			count[k[0]]++
 		}
-		if !undecoded[k.String()] || failed[k[0]] {
+		if !undecoded[k.String()] || d.failed[k[0]] {
 			continue
 		}
 		if len(k) > 1 && undecoded[k[:len(k)-1].String()] {
@@ -754,17 +822,17 @@ func (c *compiler) parse(source, path string, data []byte) (*fileConfig, []error
 		case isArray(k[0]):
 			idx := max(count[k[0]]-1, 0)
 			section := fmt.Sprintf("%s[%d]", k[0], idx)
-			if failed[section] {
+			if d.failed[section] {
 				continue
 			}
 			key = section + keySuffix(k[1:len(k)-1])
 			switch k[0] {
 			case "rule":
-				line = lineAt(ruleLines, idx)
+				line = lineAt(d.ruleLines, idx)
 			case "danger":
-				line = lineAt(dangerLines, idx)
+				line = lineAt(d.dangerLines, idx)
 			case "test":
-				line = lineAt(testLines, idx)
+				line = lineAt(d.testLines, idx)
 			}
 		default:
 			key = strings.Join(k[:len(k)-1], ".")
@@ -772,18 +840,6 @@ func (c *compiler) parse(source, path string, data []byte) (*fileConfig, []error
 		}
 		fe.add(line, key, "unknown key %q%s", name, suggest(k))
 	}
-	if len(fe.errs) > 0 {
-		// In the order of the file; problems without a line last.
-		slices.SortStableFunc(fe.errs, func(a, b error) int {
-			la, lb := a.(*ConfigError).Line, b.(*ConfigError).Line
-			if la == 0 || lb == 0 {
-				return lb - la
-			}
-			return la - lb
-		})
-		return f, fe.errs
-	}
-	return f, nil
 }
 
 var knownSection = map[string][]string{
