@@ -261,7 +261,6 @@ func Unconfined(cfg *Config, rules []*Rule, req Request) bool {
 	return false
 }
 
-var _ = strings.TrimSpace
 
 // networkCommands are commands that need the network to do their work:
 // name → the subcommands that do (nil: every use). A call holding one is

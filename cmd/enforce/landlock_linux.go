@@ -3,7 +3,6 @@ package enforce
 import (
 	"errors"
 	"fmt"
-	"os"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -147,4 +146,3 @@ func noNewPrivs() error {
 	return nil
 }
 
-var _ = os.Getpid
