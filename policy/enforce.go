@@ -261,7 +261,6 @@ func Unconfined(cfg *Config, rules []*Rule, req Request) bool {
 	return false
 }
 
-
 // networkCommands are commands that need the network to do their work:
 // name → the subcommands that do (nil: every use). A call holding one is
 // never auto-allowed while the sandbox has no network: confined, it would

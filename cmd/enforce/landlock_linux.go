@@ -145,4 +145,3 @@ func noNewPrivs() error {
 	}
 	return nil
 }
-
