@@ -2,8 +2,6 @@ package shellparse
 
 import (
 	"strings"
-
-	"mvdan.cc/sh/v3/expand"
 )
 
 // A literal script fed to a shell is code (issue 18): when every command
@@ -16,36 +14,56 @@ import (
 // past it (printf can repeat a format) the source counts as unknown.
 const maxLiteralOutput = MaxSize
 
+// Readings of a literal source: the same text may print differently in
+// the shell that runs it, and each reading is judged. bash's echo prints
+// escapes as written unless -e is given or the xpg_echo option is on
+// (which the gate cannot see); dash's echo (/bin/sh here) always
+// interprets them and knows no -e. printf is bash's in the first two and
+// dash's in the third.
+const (
+	readBash = iota
+	readBashXPG
+	readDash
+	nReadings
+)
+
 // literalOutput returns what the commands at idxs write to standard output
-// when each of them is a literal source, in order; ok is false when idxs is
-// empty or any of them is not. It errs toward more text: where bash's echo
-// and a POSIX sh's echo (which interprets backslash escapes) would differ,
-// both readings are returned, one after the other.
-func (p *parser) literalOutput(idxs []int) (string, bool) {
+// when each of them is a literal source, in order, once for each distinct
+// reading (see readBash); ok is false when idxs is empty or any of them is
+// not a literal source, or its output is not known in some reading.
+func (p *parser) literalOutput(idxs []int) ([]string, bool) {
 	if len(idxs) == 0 {
-		return "", false
+		return nil, false
 	}
-	var sb strings.Builder
+	var sb [nReadings]strings.Builder
 	for _, i := range idxs {
 		if i < 0 || i >= len(p.cmds) {
-			return "", false
+			return nil, false
 		}
 		c := &p.cmds[i]
 		if len(c.Args) > 0 && containsStr(p.funcs, c.Args[0].Text) {
-			return "", false // `echo() { curl ...; }`: the script's own code
+			return nil, false // `echo() { curl ...; }`: the script's own code
 		}
-		s, ok := literalSource(c)
-		if !ok || sb.Len()+len(s) > maxLiteralOutput {
-			return "", false
+		for r := range sb {
+			s, ok := literalSource(c, r)
+			if !ok || sb[r].Len()+len(s) > maxLiteralOutput {
+				return nil, false
+			}
+			sb[r].WriteString(s)
 		}
-		sb.WriteString(s)
 	}
-	return sb.String(), true
+	var out []string
+	for r := range sb {
+		if s := sb[r].String(); !containsStr(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out, true
 }
 
 // literalSource returns what one command writes to standard output when it
-// is a literal source.
-func literalSource(c *Command) (string, bool) {
+// is a literal source, in the reading r.
+func literalSource(c *Command, r int) (string, bool) {
 	if len(c.Args) == 0 || c.Unknown != "" || len(c.Assigns) > 0 || !c.Bare() || c.HasDynamic(0) {
 		return "", false
 	}
@@ -54,96 +72,48 @@ func literalSource(c *Command) (string, bool) {
 		if len(c.Redirects) > 0 {
 			return "", false
 		}
-		return echoOutput(c.Argv()[1:])
+		if r == readDash {
+			return dashEcho(c.Argv()[1:])
+		}
+		return bashEcho(c.Argv()[1:], r == readBashXPG)
 	case "printf":
 		if len(c.Redirects) > 0 {
 			return "", false
 		}
-		return printfOutput(c.Argv()[1:])
+		return printfOutput(c.Argv()[1:], r == readDash)
 	case "cat":
 		// `cat <<'EOF'`, `cat <<< 'text'`, `cat - <<EOF`: the body only.
 		if len(c.Args) > 2 || len(c.Args) == 2 && c.Args[1].Text != "-" || len(c.Redirects) != 1 {
 			return "", false
 		}
-		r := c.Redirects[0]
-		if r.Fd > 0 || r.Target.Dynamic {
+		rd := c.Redirects[0]
+		if rd.Fd > 0 || rd.Target.Dynamic {
 			return "", false
 		}
-		switch r.Op {
+		switch rd.Op {
 		case "<<", "<<-":
-			return r.Target.Text, true
+			return rd.Target.Text, true
 		case "<<<":
-			return r.Target.Text + "\n", true
+			return rd.Target.Text + "\n", true
 		}
 	}
 	return "", false
 }
 
-// echoOutput is bash's echo builtin (bash(1) SHELL BUILTIN COMMANDS):
-// leading words of only n, e, E letters are options, -e interprets
-// backslash escapes. Without -e a POSIX sh's echo interprets them anyway,
-// so both readings are given when they differ.
-func echoOutput(args []string) (string, bool) {
-	newline, escapes := true, false
-	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && strings.Trim(args[0][1:], "neE") == "" {
-		for _, l := range args[0][1:] {
-			switch l {
-			case 'n':
-				newline = false
-			case 'e':
-				escapes = true
-			case 'E':
-				escapes = false
-			}
-		}
-		args = args[1:]
-	}
-	text := strings.Join(args, " ")
-	interpreted := text
-	if strings.Contains(text, `\`) {
-		s, _, err := expand.Format(nil, "%b", []string{text})
-		if err != nil {
-			return "", false
-		}
-		interpreted = s
-	}
-	out := text
-	switch {
-	case escapes:
-		out = interpreted
-	case interpreted != text:
-		out = text + "\n" + interpreted
-	}
-	if newline {
-		out += "\n"
-	}
-	return out, true
-}
-
-// printfOutput is printf FORMAT [ARG...]: the format is reused while
-// arguments remain, as bash's printf does. `printf -v NAME` writes a
-// variable, not the output.
-func printfOutput(args []string) (string, bool) {
+// printfOutput is printf FORMAT [ARG...] as bash's printf (bashPrintf) or
+// dash's (dashPrintf) prints it. `printf -v NAME` writes a variable, not
+// the output.
+func printfOutput(args []string, dash bool) (string, bool) {
 	if len(args) > 0 && args[0] == "--" {
 		args = args[1:]
 	}
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		return "", false
 	}
-	format, rest := args[0], args[1:]
-	var sb strings.Builder
-	for {
-		s, n, err := expand.Format(nil, format, rest)
-		if err != nil || sb.Len()+len(s) > maxLiteralOutput {
-			return "", false
-		}
-		sb.WriteString(s)
-		if n <= 0 || n >= len(rest) {
-			break
-		}
-		rest = rest[n:]
+	if dash {
+		return dashPrintf(args[0], args[1:])
 	}
-	return sb.String(), true
+	return bashPrintf(args[0], args[1:])
 }
 
 // isStdinPath reports the names of standard input that a shell, source or
@@ -174,7 +144,8 @@ func (p *parser) xargsLiteralArgs(seen []string, offset int) ([]Word, bool) {
 			return nil, false
 		}
 	}
-	text, ok := p.stdinLiteral()
+	texts, ok := p.stdinLiteral()
+	text := strings.Join(texts, "\n") // every reading's words
 	if !ok || strings.ContainsAny(text, `"'\`) {
 		return nil, false
 	}
@@ -190,7 +161,7 @@ func (p *parser) xargsLiteralArgs(seen []string, offset int) ([]Word, bool) {
 // stage just before it, when all its commands are literal sources — they
 // do not read their own input, so what came before them never reaches this
 // stage (`true | echo 'rm -rf /' | sh`). Found by TestDifferentialBash.
-func (p *parser) stdinLiteral() (string, bool) {
+func (p *parser) stdinLiteral() ([]string, bool) {
 	if text, ok := p.literalOutput(p.upstream); ok {
 		return text, true
 	}

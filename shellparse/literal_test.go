@@ -40,6 +40,20 @@ func TestLiteralScriptIsCode(t *testing.T) {
 		{"true | { echo 'rm o'; printf 'rm n\\n'; } | bash", "rm n", false},
 		{"true | echo / | xargs rm -rf", "rm -rf /", false},
 		{"{ cat f; echo 'rm m'; } | bash", "", true},
+		// echo -e and %b read \0 and up to three more octal digits (the
+		// red team's rows, each run by the real bash).
+		{`echo -e 'echo hi\0073 touch /tmp/M' | sh`, "touch /tmp/M", false},
+		{`echo -e '\0162m -rf ~' | sh`, "rm -rf ~", false},
+		{`echo -e '.\0145nv' | xargs cat`, "cat .env -e .env", false}, // bash's reading, then dash's
+		{`printf '%b' '.en\0166' | xargs cat`, "cat .env", false},
+		{`printf '%b\n' 'rm k' | sh`, "rm k", false},
+		// xpg_echo or dash's echo (sh -c): escapes without -e.
+		{`echo '\0162m j' | sh`, "rm j", false},
+		{`echo '\162m j' | sh`, "rm j", false}, // dash reads \NNN too
+		// What no reading knows is code only known at run time.
+		{`echo -e '\u00e9' | sh`, "", true},
+		{`echo -e 'a\0b' | sh`, "", true},
+		{`printf '%d' 1 | sh`, "", true},
 		{"echo ls | { cat; echo 'rm l'; } | bash", "", true},
 	} {
 		s, err := Parse(tc.src, Options{})

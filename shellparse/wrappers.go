@@ -390,8 +390,17 @@ func (p *parser) stdinCode(idx int, kind string) {
 	}
 	if kind == "sh" {
 		// `echo 'rm -rf /' | sh`: a literal script, walked as code.
-		if text, ok := p.stdinLiteral(); ok {
-			p.reparse(idx, Word{Text: text, Offset: c.Offset}, "pipe", false)
+		if texts, ok := p.stdinLiteral(); ok {
+			// Each reading is parsed on its own: a quote one of them
+			// opens must not hide what another runs.
+			inner := -1
+			for _, text := range texts {
+				p.reparse(idx, Word{Text: text, Offset: c.Offset}, "pipe", false)
+				if inner < 0 {
+					inner = p.cmds[idx].Inner
+				}
+			}
+			p.cmds[idx].Inner = inner
 			return
 		}
 	}
