@@ -419,7 +419,7 @@ func TestEffectPositions(t *testing.T) {
 	effects, _ := Effects(&s.Commands[0])
 	want := []struct {
 		text, at, via string
-	}{{"d", "--target-directory=d", "cp"}, {"a", "a", "cp"}, {"log", "log", "redirect"}}
+	}{{"d", "--target-directory=d", "cp"}, {"a", "a", "cp"}, {"d/a", "--target-directory=d", "cp"}, {"log", "log", "redirect"}}
 	if len(effects) != len(want) {
 		t.Fatalf("got %s", renderEffects(effects))
 	}
