@@ -326,32 +326,57 @@ func splitGlob(pattern string) (dir, rest string) {
 	return pattern, ""
 }
 
-// searchFilter is what a search's glob and file type leave out below the
-// directory it searches. It errs toward reading: globs match without
-// regard to case, a glob without "/" matches a file's name at any depth
-// (ripgrep's --glob), directories are always walked, and a type gatekeep
-// does not know leaves nothing out. Hidden files are read.
+// searchFilter is what a search tool's glob and rg type leave out of the
+// tree it reads. The glob follows rg's --glob (ripgrep's GUIDE: a glob
+// without `/` matches the base name anywhere, a leading `!` excludes), read
+// toward reading more: includes match ignoring case, and every split an
+// agent may make of the string (on white space, on commas outside braces)
+// is taken as well as the whole. An exclusion is honoured only when the
+// string is one pattern (`!*.pub`), matched with its case as rg matches it;
+// any other `!` excludes nothing. A glob that does not compile filters
+// nothing.
 func searchFilter(glob, typ string) *shellparse.Filter {
-	glob = strings.ToLower(glob)
-	if glob != "" && !doublestar.ValidatePattern(glob) {
-		glob = ""
+	var includes []string
+	exclude := ""
+	if neg, ok := strings.CutPrefix(glob, "!"); ok && len(globParts(glob)) == 1 && doublestar.ValidatePattern(neg) {
+		exclude = neg
+	} else {
+		for _, g := range append(globParts(glob), glob) {
+			g = strings.ToLower(strings.TrimPrefix(g, "!"))
+			if g == "" || strings.HasPrefix(glob, "!") || !doublestar.ValidatePattern(g) {
+				includes = nil // a pattern not understood: no include filter
+				break
+			}
+			includes = append(includes, g)
+		}
 	}
 	exts := rgTypes[strings.ToLower(typ)]
-	if glob == "" && exts == nil {
+	if includes == nil && exclude == "" && exts == nil {
 		return nil
+	}
+	matches := func(pat, rel string) bool {
+		return doublestar.MatchUnvalidated(pat, rel) || !strings.Contains(pat, "/") && doublestar.MatchUnvalidated(pat, path.Base(rel))
 	}
 	return &shellparse.Filter{Entry: func(rel string, dir bool) shellparse.EntryVerdict {
 		if dir {
 			return shellparse.EntryDefault
 		}
-		rel = strings.ToLower(rel)
-		base := path.Base(rel)
-		if glob != "" {
-			if doublestar.MatchUnvalidated(glob, rel) || !strings.Contains(glob, "/") && doublestar.MatchUnvalidated(glob, base) {
-				return shellparse.EntryListed
+		if exclude != "" && matches(exclude, rel) {
+			return shellparse.EntrySkip
+		}
+		lower := strings.ToLower(rel)
+		if includes != nil {
+			for _, g := range includes {
+				if matches(g, lower) {
+					return shellparse.EntryListed
+				}
 			}
 			return shellparse.EntrySkip
 		}
+		if exts == nil {
+			return shellparse.EntryDefault
+		}
+		base := path.Base(lower)
 		for _, e := range exts {
 			if strings.HasSuffix(base, e) {
 				return shellparse.EntryDefault
@@ -359,6 +384,30 @@ func searchFilter(glob, typ string) *shellparse.Filter {
 		}
 		return shellparse.EntrySkip
 	}}
+}
+
+// globParts splits a glob string on white space and on commas outside
+// braces, as an agent may before handing each part to rg.
+func globParts(glob string) []string {
+	var parts []string
+	depth, start := 0, 0
+	for i, r := range glob {
+		switch {
+		case r == '{':
+			depth++
+		case r == '}' && depth > 0:
+			depth--
+		case r == ',' && depth == 0, r == ' ' || r == '\t' || r == '\n':
+			if i > start {
+				parts = append(parts, glob[start:i])
+			}
+			start = i + 1
+		}
+	}
+	if start < len(glob) {
+		parts = append(parts, glob[start:])
+	}
+	return parts
 }
 
 // rgTypes are the file name endings of ripgrep's common --type names

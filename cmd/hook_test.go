@@ -176,6 +176,20 @@ func TestSearchFilter(t *testing.T) {
 		{"", "go", "main.go", false, shellparse.EntryDefault},
 		{"", "go", ".env", false, shellparse.EntrySkip},
 		{"", "nosuchtype", ".env", false, shellparse.EntryDefault},
+		// rg's negation: one excluding pattern leaves out what it names,
+		// with its case, and reads everything else.
+		{"!*.pub", "", "id_rsa", false, shellparse.EntryDefault},
+		{"!*.pub", "", "id_rsa.pub", false, shellparse.EntrySkip},
+		{"!*.PUB", "", "id_rsa.pub", false, shellparse.EntryDefault},
+		{"!.env", "", "sub/.env", false, shellparse.EntrySkip},
+		// Several patterns: what any may include is read; a `!` among
+		// them excludes nothing.
+		{"*.go !*_test.go", "", "x_test.go", false, shellparse.EntryListed},
+		{"*.md,*.txt", "", "a.txt", false, shellparse.EntryListed},
+		{"*.md,*.txt", "", ".env", false, shellparse.EntrySkip},
+		{"!*.pub !*.key", "", "id_rsa.pub", false, shellparse.EntryDefault},
+		{"!*.pub,id_rsa", "", "id_rsa", false, shellparse.EntryDefault},
+		{"*.{md,txt}", "", "b.txt", false, shellparse.EntryListed},
 	} {
 		f := searchFilter(c.glob, c.typ)
 		got := shellparse.EntryDefault
