@@ -241,12 +241,17 @@ func (ts trustStore) check(file, sum string) (trusted, changed bool) {
 	return trusted, !trusted
 }
 
-// trustKey is the real path of a file, so that a file reached through
-// different links is one entry.
+// trustKey names a config file by where it is, not by what it links to:
+// the real path of the directory holding its directory (the project root,
+// for <root>/.gatekeep/config.toml) joined with the last two names as
+// written. Trust is for the file at that place with that content; a
+// .gatekeep/config.local.toml that is a link to another project's trusted
+// file is another key, so it inherits nothing.
 func trustKey(file string) string {
 	abs, err := filepath.Abs(file)
 	if err != nil {
 		abs = file
 	}
-	return realOrAbs(abs)
+	dir := filepath.Dir(abs)
+	return filepath.Join(realOrAbs(filepath.Dir(dir)), filepath.Base(dir), filepath.Base(abs))
 }

@@ -35,13 +35,24 @@ func TestTrustStore(t *testing.T) {
 	if ok, changed := store.Check(file, []byte("mode = \"bypassPermissions\"\n")); ok || !changed {
 		t.Errorf("changed file: trusted %v changed %v", ok, changed)
 	}
-	// The same file through a symlink is the same entry.
+	// A link elsewhere to a trusted file is another place: it inherits
+	// nothing (a project's .gatekeep/config.local.toml linked to another
+	// project's trusted file).
 	link := filepath.Join(dir, "link.toml")
 	if err := os.Symlink(file, link); err != nil {
 		t.Fatal(err)
 	}
-	if ok, _ := store.Check(link, []byte("mode = \"plan\"\n")); !ok {
-		t.Error("symlink to a trusted file not trusted")
+	if ok, _ := store.Check(link, []byte("mode = \"plan\"\n")); ok {
+		t.Error("a link to a trusted file inherits its trust")
+	}
+	// The same place reached through a link to the directory above (a
+	// project root reached through a symlink) is the same entry.
+	alias := filepath.Join(t.TempDir(), "alias")
+	if err := os.Symlink(filepath.Dir(dir), alias); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := store.Check(filepath.Join(alias, filepath.Base(dir), "config.toml"), []byte("mode = \"plan\"\n")); !ok {
+		t.Error("the trusted file through a link to its project is not trusted")
 	}
 	fi, err := os.Stat(store.Path)
 	if err != nil {
