@@ -39,7 +39,9 @@ func TestLiteralScriptIsCode(t *testing.T) {
 		{"true | for i in 1; do echo 'rm p' | sh; done", "rm p", false},
 		{"true | { echo 'rm o'; printf 'rm n\\n'; } | bash", "rm n", false},
 		{"true | echo / | xargs rm -rf", "rm -rf /", false},
-		{"{ cat f; echo 'rm m'; } | bash", "", true},
+		// Only part of the input is literal: the shell's code is still
+		// unknown, but the literal piece is judged as code too.
+		{"{ cat f; echo 'rm m'; } | bash", "rm m", true},
 		// echo -e and %b read \0 and up to three more octal digits (the
 		// red team's rows, each run by the real bash).
 		{`echo -e 'echo hi\0073 touch /tmp/M' | sh`, "touch /tmp/M", false},
@@ -54,7 +56,7 @@ func TestLiteralScriptIsCode(t *testing.T) {
 		{`echo -e '\u00e9' | sh`, "", true},
 		{`echo -e 'a\0b' | sh`, "", true},
 		{`printf '%d' 1 | sh`, "", true},
-		{"echo ls | { cat; echo 'rm l'; } | bash", "", true},
+		{"echo ls | { cat; echo 'rm l'; } | bash", "rm l", true},
 	} {
 		s, err := Parse(tc.src, Options{})
 		if err != nil {

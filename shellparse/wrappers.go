@@ -403,6 +403,17 @@ func (p *parser) stdinCode(idx int, kind string) {
 			p.cmds[idx].Inner = inner
 			return
 		}
+		// Only part of the input is literal (`{ cat f; echo 'rm -rf /'; }
+		// | sh`): the shell's code is not known, but each literal piece
+		// is some of it, and is judged as code too.
+		for _, i := range p.upstream {
+			texts, ok := p.literalOutput([]int{i})
+			for _, text := range texts {
+				if ok && strings.TrimSpace(text) != "" {
+					p.reparse(idx, Word{Text: text, Offset: c.Offset}, "pipe", false)
+				}
+			}
+		}
 	}
 	p.cmds[idx].StdinCode = true
 	// Share the list: later stages only append past its end.
