@@ -158,6 +158,8 @@ type verdict struct {
 	code    string
 	message string
 	rule    *RuleRef
+	// final marks an ask nothing may turn into allow (Decision.Final).
+	final bool
 }
 
 // layerFunc is one layer of the chain.
@@ -255,8 +257,11 @@ func evaluate(cfg *Config, req Request) (d Decision) {
 		pd := e.decide(i, p)
 		// Between parts of equal effect, a deny or ask from the harder
 		// boundary explains the call better; an allow names the command.
+		// A final ask explains the call over any other ask: it is what
+		// holds even in bypassPermissions.
 		if first || stricter(pd.Effect, best.Effect) ||
-			pd.Effect == best.Effect && pd.Effect != Allow && layerRank[pd.Layer] > layerRank[best.Layer] {
+			pd.Effect == best.Effect && pd.Effect == Ask && pd.Final && !best.Final ||
+			pd.Effect == best.Effect && pd.Effect != Allow && pd.Final == best.Final && layerRank[pd.Layer] > layerRank[best.Layer] {
 			best, first = pd, false
 		}
 		ok := pd.Effect == Allow && explicitLayer(pd.Layer)
@@ -315,7 +320,7 @@ func (e *evaluation) decide(i int, p *part) Decision {
 		}
 		e.final = append(e.final, step)
 		return Decision{Effect: v.effect, Layer: layer, Code: v.code, Message: v.message,
-			Rule: v.rule, Command: p.subject, Offset: p.offset, Category: p.category}
+			Rule: v.rule, Command: p.subject, Offset: p.offset, Category: p.category, Final: v.final && v.effect == Ask}
 	}
 	// The mode layer always answers; reaching here is a bug. Fail closed.
 	return Decision{Effect: Deny, Layer: LayerInternal, Code: CodeInternalNoAnswer, Message: "no layer decided", Command: p.subject, Offset: p.offset}

@@ -61,6 +61,7 @@ const (
 	CodeSandboxInvalidPath   = pathguard.CodeInvalid
 	CodeSandboxRuntimeTarget = "sandbox.runtime_target"
 	CodeSandboxRootDelete    = "sandbox.root_delete"
+	CodeSandboxRuntimeDelete = "sandbox.runtime_delete"
 	CodeSandboxNetwork       = "sandbox.network"
 	CodeSandboxDevNull       = "sandbox.dev_null"
 	CodeSandboxUnavailable   = "sandbox.unavailable"
@@ -141,6 +142,7 @@ var Codes = []CodeInfo{
 	{CodeSandboxUnresolvable, LayerSandbox, effDeny, "a path that cannot be resolved"},
 	{CodeSandboxInvalidPath, LayerSandbox, effDeny, "a path that is not valid (a NUL byte, empty)"},
 	{CodeSandboxRuntimeTarget, LayerSandbox, effAsk, "a write target with no static directory, only known at run time"},
+	{CodeSandboxRuntimeDelete, LayerSandbox, effAsk, "a recursive delete (`rm -r`, `find -delete`, `rsync --delete` ...) whose target is only known at run time: an ask nothing turns into allow, not even bypassPermissions"},
 	{CodeSandboxRootDelete, LayerSandbox, effAsk, "a recursive delete of a sandbox root, an ancestor of one, or `.git`"},
 	{CodeSandboxNetwork, LayerSandbox, effAsk, "bash's `/dev/tcp` or `/dev/udp`, read or written"},
 	{CodeSandboxDevNull, LayerSandbox, effAllow, "a write to `/dev/null`, `/dev/stdout` or `/dev/stderr`"},

@@ -32,6 +32,11 @@ func (e *evaluation) pathForms(p *part, text string) []string {
 		for _, t := range texts {
 			texts = append(texts, substitute(t, pwd)...)
 		}
+		// `~+` is $PWD (bash's tilde expansion); `~-` ($OLDPWD) stays
+		// only known at run time.
+		if rest, ok := strings.CutPrefix(text, "~+"); ok && (rest == "" || rest[0] == '/') && filepath.IsAbs(p.dir) {
+			texts = append(texts, p.dir+rest)
+		}
 	}
 	var out []string
 	for _, t := range texts {
@@ -62,7 +67,10 @@ func (p *part) inDynamicDir() bool {
 // A target with no static directory (`"$T"`, `$(mktemp)`, a relative path
 // after `cd "$D"`) asks with CodeSandboxRuntimeTarget; bypassPermissions lets
 // that ask through. A word only guessed to be a target (FileEffect.Guess:
-// `sed -n "/$a/p" f`) is left to the mode, which asks about it.
+// `sed -n "/$a/p" f`) is left to the mode, which asks about it. A
+// recursive delete of such a target (recursiveDelete) is a final ask
+// with CodeSandboxRuntimeDelete: nothing turns it into allow, since
+// `rm -rf "$(echo ~)"` deletes the home directory.
 func (e *evaluation) dynamicWrite(p *part) verdict {
 	if p.guess || isNetworkPath(p.path) {
 		return verdict{}
@@ -75,7 +83,7 @@ func (e *evaluation) dynamicWrite(p *part) verdict {
 		if !known || !filepath.IsAbs(dir) && p.inDynamicDir() {
 			// The word as written, when the script gives its variables
 			// values, is judged through those values.
-			if i > 0 || len(forms) == 1 || !strings.Contains(t, "$") {
+			if i > 0 || len(forms) == 1 || !strings.Contains(t, "$") && !strings.HasPrefix(t, "~+") {
 				runtime = t
 			}
 			continue
@@ -99,6 +107,10 @@ func (e *evaluation) dynamicWrite(p *part) verdict {
 	}
 	if runtime != "" && ModeEffect(e.cfg.Mode, CatWrite) != Deny {
 		// (Plan mode denies the write outright.)
+		if p.script != nil && p.index >= 0 && p.index < len(p.script.Commands) && recursiveDelete(p.script.Commands[p.index].Args) {
+			return verdict{ok: true, effect: Ask, final: true, code: CodeSandboxRuntimeDelete,
+				message: fmt.Sprintf("a recursive delete of %s, which is only known at run time (it may be the home directory or /), always needs approval; name the directory in the command", runtime)}
+		}
 		return verdict{ok: true, effect: Ask, code: CodeSandboxRuntimeTarget,
 			message: fmt.Sprintf("where %s writes is only known at run time, so it needs approval; name the file in the command", runtime)}
 	}
@@ -230,6 +242,58 @@ func (e *evaluation) rootDelete(p *part) verdict {
 		}
 	}
 	return verdict{}
+}
+
+// recursiveDelete reports whether a command's words, read from any word
+// on as a command (a wrapper gatekeep does not know, xargs, find -exec),
+// delete a tree: rm or srm with -r, -R or --recursive (rm(1)), find with
+// -delete (find(1)), rsync with a --delete option (rsync(1)), rmdir -p or
+// --parents (rmdir(1)). It errs toward yes: it only turns an ask that
+// is already there into a final one.
+func recursiveDelete(args []shellparse.Word) bool {
+	for i, w := range args {
+		if w.Dynamic {
+			continue
+		}
+		rest := args[i+1:]
+		switch filepath.Base(w.Text) {
+		case "rm", "srm":
+			if r, _ := rmOperands(rest); r {
+				return true
+			}
+			// `rm $OPT "$X"`: with another operand beside it, a dynamic
+			// operand may be -rf.
+			if _, ops := rmOperands(rest); len(ops) > 1 {
+				for _, a := range ops {
+					if a.Dynamic && !a.SubstOnly && !strings.HasPrefix(a.Text, "/") && !strings.HasPrefix(a.Text, ".") {
+						return true
+					}
+				}
+			}
+		case "find":
+			for _, a := range rest {
+				if a.Text == "-delete" {
+					return true
+				}
+			}
+		case "rsync":
+			for _, a := range rest {
+				if strings.HasPrefix(a.Text, "--delete") || strings.HasPrefix(a.Text, "--del") && strings.HasPrefix("--delete", a.Text) || a.Text == "--remove-source-files" {
+					return true
+				}
+			}
+		case "rmdir":
+			for _, a := range rest {
+				if a.Text == "--" {
+					break
+				}
+				if a.Text == "--parents" || len(a.Text) > 1 && a.Text[0] == '-' && a.Text[1] != '-' && strings.ContainsRune(a.Text, 'p') {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // rmOperands splits rm's words (rm(1)): recursive is -r, -R or

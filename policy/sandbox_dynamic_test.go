@@ -54,7 +54,8 @@ func TestDynamicWriteTargets(t *testing.T) {
 			{"X=/etc/x; echo hi > \"$X\"", Deny, "sandbox.outside_root"},
 			{"echo hi > ~/Documents/$NAME.txt", Deny, "sandbox.outside_root"},
 			{"rm -rf {build,/etc}/x", Deny, "sandbox.outside_root"},
-			{"rm -rf \"$T\"", Ask, "sandbox.runtime_target"},
+			{"rm -rf \"$T\"", Ask, "sandbox.runtime_delete"},
+			{"rm -f \"$T\"", Ask, "sandbox.runtime_target"},
 			{"echo x > \"$OUT\"", Ask, "sandbox.runtime_target"},
 			{"touch $(mktemp)", Ask, "sandbox.runtime_target"},
 			{"cd \"$D\" && touch x", Ask, "sandbox.runtime_target"},
@@ -79,6 +80,43 @@ func TestDynamicWriteTargets(t *testing.T) {
 			if d.Layer == LayerSandbox {
 				t.Errorf("%s: %q: %v %s (%s), want no answer from the sandbox", m, cmd, d.Effect, d.Code, d.Message)
 			}
+		}
+	}
+}
+
+// TestRuntimeDelete: a recursive delete whose target is only known at run
+// time is a final ask in every mode but plan (which denies it): nothing
+// turns it into allow, not even bypassPermissions. A plain delete of such
+// a target stays an ordinary ask; `~+` is the working directory.
+func TestRuntimeDelete(t *testing.T) {
+	for _, m := range Modes {
+		cfg, root, _ := sandboxEnv(t, m)
+		for _, cmd := range []string{`rm -rf "$(echo ~)"`, "rm -rf `echo ~`", "printf %s ~ | xargs -0 rm -rf",
+			"xargs rm -rf <<< ~", `read d <<< ~; rm -rf "$d"`, `for d in ~; do rm -rf "$d"; done`, "rm -rf ~-/x",
+			`find "$X" -delete`, `rsync -a --delete a/ "$X"`, `rm -R "$X"`, `rm --recursive "$X"`, `rm $OPT "$X"`,
+			`rmdir -p "$X"`, `echo hi > "$Y"; rm -rf "$X"`, `rm -rf "$X"; echo hi > "$Y"`} {
+			d := Evaluate(cfg, Request{Tool: ToolBash, Command: cmd, Cwd: root})
+			if m == ModePlan {
+				if d.Effect != Deny {
+					t.Errorf("plan: %q: %v %s, want deny", cmd, d.Effect, d.Code)
+				}
+				continue
+			}
+			if d.Effect != Ask || !d.Final || d.Code != CodeSandboxRuntimeDelete {
+				t.Errorf("%s: %q: %v final=%v %s (%s), want final ask %s", m, cmd, d.Effect, d.Final, d.Code, d.Message, CodeSandboxRuntimeDelete)
+			}
+		}
+		for _, cmd := range []string{`rm -f "$X"`, `echo x > "$X"`, `rmdir "$X"`, `find "$X" -name y`} {
+			if d := Evaluate(cfg, Request{Tool: ToolBash, Command: cmd, Cwd: root}); d.Final || d.Code == CodeSandboxRuntimeDelete {
+				t.Errorf("%s: %q: %v final=%v %s, want no final ask", m, cmd, d.Effect, d.Final, d.Code)
+			}
+		}
+		// ~+ is the working directory: ~+/../home is known, and outside.
+		if d := Evaluate(cfg, Request{Tool: ToolBash, Command: "rm -rf ~+/../home", Cwd: root}); d.Effect != Deny || d.Code != CodeSandboxOutside {
+			t.Errorf("%s: rm -rf ~+/../home: %v %s (%s), want deny %s", m, d.Effect, d.Code, d.Message, CodeSandboxOutside)
+		}
+		if d := Evaluate(cfg, Request{Tool: ToolBash, Command: "rm -rf ~+/build", Cwd: root}); d.Final || d.Layer == LayerSandbox {
+			t.Errorf("%s: rm -rf ~+/build: %v %s %s, want no sandbox answer", m, d.Effect, d.Layer, d.Code)
 		}
 	}
 }
