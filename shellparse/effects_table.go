@@ -64,7 +64,10 @@ var effectTable = map[string]spec{
 	"head": {complete: true, flags: "help quiet silent verbose version zero-terminated q v z", args: "bytes lines c n", obsolete: headTailObsolete, ops: readAll},
 	"tail": {complete: true, flags: "r help quiet retry silent verbose version zero-terminated b f l q v z F", args: "bytes lines max-unchanged-stats pid sleep-interval c n s", optional: "follow", obsolete: headTailObsolete, ops: readAll},
 	// wc(1).
-	"wc": {complete: true, flags: "bytes chars debug help lines max-line-length version words c l m w L", reads: "files0-from", ops: readAll},
+	// wc(1), sort(1): --files0-from names a file that lists the files
+	// read; the list is read, and what it names is only known at run time
+	// (acts: the command is not read-only).
+	"wc": {complete: true, flags: "bytes chars debug help lines max-line-length version words c l m w L", reads: "files0-from", acts: "files0-from", ops: readAll},
 	// cut(1), paste(1), fold(1), fmt(1), expand(1), unexpand(1). BSD
 	// fmt's -p takes no argument (loose).
 	"cut":      {complete: true, flags: "complement help only-delimited version zero-terminated n s z", args: "bytes characters delimiter fields output-delimiter b c d f", ops: readAll},
@@ -149,7 +152,7 @@ var effectTable = map[string]spec{
 		flags: "n quiet silent s separate sandbox b binary debug follow-symlinks help null-data z zero-terminated " +
 			"posix r E regexp-extended u unbuffered version", acts: "f file", ops: sedOps},
 	// sort(1): -o writes the output, -T holds temporary files.
-	"sort": {kind: edits, complete: true, flags: "debug dictionary-order general-numeric-sort help human-numeric-sort ignore-case ignore-leading-blanks ignore-nonprinting merge month-sort numeric-sort random-sort reverse stable unique version version-sort zero-terminated b c d f g h i m n r s u z C M R V", args: "compress-program batch-size buffer-size field-separator key parallel sort k t y S", optional: "check", reads: "files0-from random-source", writes: "o output T temporary-directory", acts: "compress-program", ops: readAll},
+	"sort": {kind: edits, complete: true, flags: "debug dictionary-order general-numeric-sort help human-numeric-sort ignore-case ignore-leading-blanks ignore-nonprinting merge month-sort numeric-sort random-sort reverse stable unique version version-sort zero-terminated b c d f g h i m n r s u z C M R V", args: "compress-program batch-size buffer-size field-separator key parallel sort k t y S", optional: "check", reads: "files0-from random-source", writes: "o output T temporary-directory", acts: "compress-program files0-from", ops: readAll},
 	// uniq(1): uniq [INPUT [OUTPUT]].
 	"uniq": {kind: edits, complete: true, flags: "count help ignore-case repeated unique version zero-terminated c d i u z D 0 1 2 3 4 5 6 7 8 9", args: "check-chars skip-chars skip-fields f s w", optional: "all-repeated group", ops: uniqOps},
 	// xxd(1): xxd [options] [infile [outfile]]; its own option syntax.
@@ -586,7 +589,12 @@ func grepOps(l *cmdline, out *effectList) {
 	}
 	recursive := l.has("r", "R", "recursive", "dereference-recursive")
 	for _, d := range l.values("d", "directories") {
-		recursive = recursive || d.Text == "recurse" || d.Dynamic
+		// grep's argmatch takes any unambiguous prefix of read, recurse
+		// or skip (`-d rec`): only a value that can be read or skip alone
+		// keeps the walk out.
+		v := d.Text
+		recursive = recursive || d.Dynamic || v == "" ||
+			!(strings.HasPrefix("read", v) && !strings.HasPrefix("recurse", v)) && !strings.HasPrefix("skip", v)
 	}
 	if !recursive {
 		out.read(ops...)

@@ -158,6 +158,12 @@ func TestEffects(t *testing.T) {
 		{src: `grep -R . ~/.ssh`, opt: home, want: []fx{{"tree /home/u/.ssh", false}}},
 		{src: `grep --recursive x a b`, want: []fx{{"tree a, tree b", false}}},
 		{src: `grep -d recurse x a`, want: []fx{{"tree a", false}}},
+		// grep's argmatch: any unambiguous prefix of recurse (red team).
+		{src: `grep -d rec x a`, want: []fx{{"tree a", false}}},
+		{src: `grep --directories=recu x a`, want: []fx{{"tree a", false}}},
+		{src: `grep -d re x a`, want: []fx{{"tree a", false}}}, // read or recurse: refused by grep, judged as the tree
+		{src: `grep -d read x a`, want: []fx{{"read a", false}}},
+		{src: `grep -d sk x a`, want: []fx{{"read a", false}}},
 		{src: `grep --directories=recurse x`, want: []fx{{"tree .", false}}},
 		{src: `grep x a`, want: []fx{{"read a", false}}},
 		{src: `grep -C foo .env`, want: []fx{{"read .env", false}}},

@@ -89,6 +89,11 @@ func TestReadOnly(t *testing.T) {
 		{"grep -rn '--include=*.go' x .", true},
 		{"grep --col x f", true}, // --color and --colour are one option
 		{"sort -o out f", false},
+		// --files0-from names a file that lists what is read (red team:
+		// printf '%s\0' ~/.ssh/id_rsa | sort --files0-from=- printed the key).
+		{"sort --files0-from=- ", false},
+		{"sort --files0=names", false},
+		{"wc -l --files0-from=names", false},
 		{"sort --out=x f", false},
 		{"sort --compress-program=sh f", false},
 		{"sort -k2 f", true},
