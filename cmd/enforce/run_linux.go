@@ -94,6 +94,9 @@ func execLandlock(p Plan, path string, argv, env []string) error {
 	if err := confineThread(p, abi); err != nil {
 		return &UnavailableError{Err: err}
 	}
+	if err := closeExtraFDs(); err != nil {
+		return &UnavailableError{Err: err}
+	}
 	err = syscall.Exec(path, argv, env)
 	var errno syscall.Errno
 	if errors.As(err, &errno) {
@@ -113,6 +116,42 @@ func confineThread(p Plan, abi int) error {
 	}
 	if !p.Network {
 		if err := installFilter(networkRules); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// closeExtraFDs makes every descriptor above 2 close at exec, so the
+// command gets only stdin, stdout and stderr: a descriptor inherited from
+// gatekeep's caller (a TCP connection, a directory of the outer mount
+// tree, reached through /proc/self/fd/N) would pass by the network filter
+// and the hidden secrets. They are marked close-on-exec rather than
+// closed, so the Go runtime's own descriptors stay usable until exec.
+func closeExtraFDs() error {
+	err := unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC)
+	if err == nil {
+		return nil
+	}
+	if !errors.Is(err, unix.ENOSYS) && !errors.Is(err, unix.EINVAL) {
+		return fmt.Errorf("close_range: %w", err)
+	}
+	// Before Linux 5.11: each open descriptor, as /proc lists it.
+	d, err := os.Open("/proc/self/fd")
+	if err != nil {
+		return err
+	}
+	names, err := d.Readdirnames(-1)
+	d.Close()
+	if err != nil {
+		return err
+	}
+	for _, n := range names {
+		var fd int
+		if _, err := fmt.Sscanf(n, "%d", &fd); err != nil || fd < 3 {
+			continue
+		}
+		if _, err := unix.FcntlInt(uintptr(fd), unix.F_SETFD, unix.FD_CLOEXEC); err != nil && !errors.Is(err, unix.EBADF) {
 			return err
 		}
 	}
@@ -308,7 +347,11 @@ func HelperMain() (int, bool) {
 		}
 		return 0, true
 	}
-	unix.CloseOnExec(statusFD)
+	// The status pipe is among them: it closes at exec, telling the
+	// parent the exec happened.
+	if err := closeExtraFDs(); err != nil {
+		return fail("descriptors", err)
+	}
 	err = unix.Exec(msg.Path, msg.Argv, env)
 	var errno syscall.Errno
 	if errors.As(err, &errno) {
