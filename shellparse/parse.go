@@ -283,6 +283,8 @@ func (p *parser) lang() syntax.LangVariant {
 		return syntax.LangPOSIX
 	case Zsh:
 		return syntax.LangZsh
+	case korn:
+		return syntax.LangMirBSDKorn
 	}
 	return syntax.LangBash
 }

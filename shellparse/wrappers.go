@@ -241,6 +241,51 @@ func (p *parser) reparse(idx int, code Word, via string, same bool) {
 	p.via, p.parent, p.upstream = savedVia, savedParent, savedUp
 }
 
+// shellDialects are the dialects code given to the shell named name is
+// judged in: its own, and for a shell that is not bash or zsh, bash's
+// too (the strictest reading wins). /bin/sh is dash on Debian and bash
+// elsewhere, and a word such as `time` is a keyword in one and a program
+// in the other (`sh -c 'time -o FILE true'` writes FILE under dash).
+// nil for a shell whose language is not parsed (fish).
+func shellDialects(name string) []Dialect {
+	switch path.Base(name) {
+	case "bash", "rbash":
+		return []Dialect{Bash}
+	case "zsh":
+		return []Dialect{Zsh}
+	case "sh", "dash", "ash", "yash", "posix":
+		return []Dialect{Sh, Bash}
+	case "ksh", "mksh", "ksh93", "pdksh", "oksh", "lksh":
+		return []Dialect{korn, Bash}
+	}
+	return nil
+}
+
+// reparseShell parses code a shell runs (`sh -c CODE`, a here-document or
+// a literal script piped into it) in each of the shell's dialects
+// (shellDialects); the command's Inner is the first reading's. Code that
+// does not parse in one of them is a parse error of the script: an ask.
+func (p *parser) reparseShell(idx int, code Word, via string) {
+	c := &p.cmds[idx]
+	ds := shellDialects(c.Args[0].Text)
+	if len(ds) == 0 {
+		c.Unknown = "the shell " + path.Base(c.Args[0].Text) + " runs code in a language that is not analysed"
+		c.Feeders = p.children(idx)
+		return
+	}
+	saved := p.dialect
+	inner := -1
+	for _, d := range ds {
+		p.dialect = d
+		p.reparse(idx, code, via, false)
+		if inner < 0 {
+			inner = p.cmds[idx].Inner
+		}
+	}
+	p.dialect = saved
+	p.cmds[idx].Inner = inner
+}
+
 // evalCode: `eval` joins its arguments with spaces and runs the result.
 func (p *parser) evalCode(idx int) {
 	args := p.cmds[idx].Args[1:]
@@ -342,13 +387,7 @@ func (p *parser) shellCode(idx int) {
 		// -n reads commands without running them.
 	case hasC:
 		if i < len(c.Args) {
-			// The code is in that shell's dialect when it is bash or zsh.
-			saved := p.dialect
-			if d, ok := ParseDialect(c.Args[0].Text); ok && d != Sh {
-				p.dialect = d
-			}
-			p.reparse(idx, c.Args[i], path.Base(c.Args[0].Text)+" -c", false)
-			p.dialect = saved
+			p.reparseShell(idx, c.Args[i], path.Base(c.Args[0].Text)+" -c")
 		} else if c.TrailingArgs {
 			// `... | xargs sh -c`: the code is what xargs reads.
 			p.cmds[idx].Unknown = "a shell runs code that xargs reads from its input"
@@ -376,7 +415,7 @@ func (p *parser) stdinCode(idx int, kind string) {
 		switch r.Op {
 		case "<<", "<<-", "<<<":
 			if kind == "sh" {
-				p.reparse(idx, r.Target, "heredoc", false)
+				p.reparseShell(idx, r.Target, "heredoc")
 			} else if r.Target.Dynamic {
 				p.cmds[idx].Unknown = "a program is fed from text only known at run time"
 				p.cmds[idx].Feeders = p.children(idx)
@@ -395,7 +434,7 @@ func (p *parser) stdinCode(idx int, kind string) {
 			// opens must not hide what another runs.
 			inner := -1
 			for _, text := range texts {
-				p.reparse(idx, Word{Text: text, Offset: c.Offset}, "pipe", false)
+				p.reparseShell(idx, Word{Text: text, Offset: c.Offset}, "pipe")
 				if inner < 0 {
 					inner = p.cmds[idx].Inner
 				}

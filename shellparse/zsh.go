@@ -21,6 +21,9 @@ const (
 	Zsh Dialect = "zsh"
 	// Sh is POSIX sh.
 	Sh Dialect = "sh"
+	// korn is the MirBSD Korn shell's language, for code given to ksh or
+	// mksh (shellDialects); not a dialect a request can name.
+	korn Dialect = "mksh"
 )
 
 // ParseDialect maps a shell's name or path ("/bin/zsh", "bash", "dash")
