@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Shells whose -c takes code (bash(1), dash(1), zsh(1), ksh(1)).
@@ -246,9 +248,12 @@ func (p *parser) reparse(idx int, code Word, via string, same bool) {
 // too (the strictest reading wins). /bin/sh is dash on Debian and bash
 // elsewhere, and a word such as `time` is a keyword in one and a program
 // in the other (`sh -c 'time -o FILE true'` writes FILE under dash).
-// nil for a shell whose language is not parsed (fish).
-func shellDialects(name string) []Dialect {
+// nil for a shell whose language is not parsed (fish); `source` and `.`
+// run code in the current shell, cur.
+func shellDialects(name string, cur Dialect) []Dialect {
 	switch path.Base(name) {
+	case "fish":
+		return nil
 	case "bash", "rbash":
 		return []Dialect{Bash}
 	case "zsh":
@@ -258,7 +263,7 @@ func shellDialects(name string) []Dialect {
 	case "ksh", "mksh", "ksh93", "pdksh", "oksh", "lksh":
 		return []Dialect{korn, Bash}
 	}
-	return nil
+	return []Dialect{cur}
 }
 
 // reparseShell parses code a shell runs (`sh -c CODE`, a here-document or
@@ -267,11 +272,14 @@ func shellDialects(name string) []Dialect {
 // does not parse in one of them is a parse error of the script: an ask.
 func (p *parser) reparseShell(idx int, code Word, via string) {
 	c := &p.cmds[idx]
-	ds := shellDialects(c.Args[0].Text)
+	ds := shellDialects(c.Args[0].Text, p.dialect)
 	if len(ds) == 0 {
 		c.Unknown = "the shell " + path.Base(c.Args[0].Text) + " runs code in a language that is not analysed"
 		c.Feeders = p.children(idx)
 		return
+	}
+	if len(ds) > 1 && !code.Dynamic && sameTree(ds[0], ds[1], code.Text) {
+		ds = ds[:1] // one reading: the dialects parse the code alike
 	}
 	saved := p.dialect
 	inner := -1
@@ -284,6 +292,28 @@ func (p *parser) reparseShell(idx int, code Word, via string) {
 	}
 	p.dialect = saved
 	p.cmds[idx].Inner = inner
+}
+
+// sameTree reports whether text parses to the same syntax tree in the
+// dialects a and b (both without error).
+func sameTree(a, b Dialect, text string) bool {
+	if checkNesting(text) != nil {
+		return false
+	}
+	pa, pb := &parser{dialect: a}, &parser{dialect: b}
+	fa, err := parseFile(pa.lang(), text)
+	if err != nil {
+		return false
+	}
+	fb, err := parseFile(pb.lang(), text)
+	if err != nil {
+		return false
+	}
+	var da, db strings.Builder
+	if syntax.DebugPrint(&da, fa) != nil || syntax.DebugPrint(&db, fb) != nil {
+		return false
+	}
+	return da.String() == db.String()
 }
 
 // evalCode: `eval` joins its arguments with spaces and runs the result.
