@@ -479,7 +479,7 @@ func (p *parser) stdinCode(idx int, kind string) {
 			texts, ok := p.literalOutput([]int{i})
 			for _, text := range texts {
 				if ok && strings.TrimSpace(text) != "" {
-					p.reparse(idx, Word{Text: text, Offset: c.Offset}, "pipe", false)
+					p.reparseShell(idx, Word{Text: text, Offset: c.Offset}, "pipe")
 				}
 			}
 		}
