@@ -2,6 +2,7 @@ package shellparse
 
 import (
 	"path"
+	"regexp"
 	"strings"
 	"sync"
 )
@@ -847,6 +848,11 @@ func treeOps(l *cmdline, out *effectList) {
 
 func jqOps(l *cmdline, out *effectList) {
 	filter := l.has("f", "from-file")
+	// A program read from a file is not known; one that imports or
+	// includes a module reads files from a search path the program itself
+	// may set (`import "x" as $c {search: "~/.claude"}` reads
+	// ~/.claude/x.json): either is more than the named files.
+	out.acted = out.acted || filter
 	values := false
 	for _, it := range l.items {
 		switch {
@@ -855,11 +861,18 @@ func jqOps(l *cmdline, out *effectList) {
 		case it.opt != "":
 		case !filter:
 			filter = true
+			if it.val.Dynamic || jqModules.MatchString(it.val.Text) {
+				out.acted = true
+			}
 		case !values:
 			out.read(it.val)
 		}
 	}
 }
+
+// jqModules finds a jq module directive (jq manual, Modules): import,
+// include, and modulemeta, which reads a module's metadata.
+var jqModules = regexp.MustCompile(`\b(import|include|modulemeta)\b`)
 
 func awkOps(l *cmdline, out *effectList) {
 	ops := l.operands()

@@ -94,6 +94,11 @@ func TestReadOnly(t *testing.T) {
 		{"sort --files0-from=- ", false},
 		{"sort --files0=names", false},
 		{"wc -l --files0-from=names", false},
+		// jq modules read files from a search path the program may set.
+		{`jq '.a' f.json`, true},
+		{`jq -n 'import ".credentials" as $c {search: "~/.claude"}; $c'`, false},
+		{`jq 'include "x"; .' f`, false},
+		{`jq -f prog.jq f.json`, false},
 		{"sort --out=x f", false},
 		{"sort --compress-program=sh f", false},
 		{"sort -k2 f", true},
