@@ -144,6 +144,10 @@ type part struct {
 	// substOnly: the path word is dynamic only through command
 	// substitutions (shellparse.Word.SubstOnly).
 	substOnly bool
+	// suffix: a file of an argument suffix of a command gatekeep does not
+	// know, read as a command of its own (unknownSuffixes); only a deny
+	// from it counts.
+	suffix bool
 }
 
 // verdict is one layer's answer for one part. ok false means "no answer,
@@ -254,7 +258,13 @@ func evaluate(cfg *Config, req Request) (d Decision) {
 	cmdExplicit := map[int]bool{} // script command index -> its command part was explicit
 	for i := range parts {
 		p := &parts[i]
+		nf, nt := len(e.final), len(e.trace)
 		pd := e.decide(i, p)
+		if p.suffix && (pd.Effect != Deny || pd.Layer == LayerMode) {
+			// (Plan mode's deny of every write is not about this file.)
+			e.final, e.trace = e.final[:nf], e.trace[:nt]
+			continue
+		}
 		// Between parts of equal effect, a deny or ask from the harder
 		// boundary explains the call better; an allow names the command.
 		// A final ask explains the call over any other ask: it is what
@@ -419,6 +429,25 @@ func (e *evaluation) shellParts() ([]part, Decision, bool) {
 		// (acceptEdits allows it), unless something changes what runs.
 		if writesOnly && len(c.Args) > 0 && e.notRuleContext(c) == "" && e.resolvesOutsideRoots(c.Args[0].Text) {
 			cp.category = CatWrite
+		}
+		// A command gatekeep does not know may run any suffix of its
+		// words (`flock /tmp/l cat ~/.ssh/id_rsa`): the files each would
+		// read or write are judged toward denial.
+		for _, sc := range unknownSuffixes(c) {
+			sc.Redirects = nil // the command's own, judged below
+			sfx, _ := shellparse.Effects(&sc)
+			for _, fe := range sfx {
+				cat, tool := CatRead, ToolRead
+				if fe.Access == shellparse.Write {
+					cat, tool = CatWrite, ToolWrite
+				}
+				for _, d := range fileDirs(e.cwd, c, fe.Path.Text) {
+					parts = append(parts, part{subject: fe.Path.Text, offset: fe.Path.Offset, category: cat, access: fe.Access,
+						path: fe.Path.Text, dynamic: fe.Path.Dynamic || (c.DirDynamic || d == "") && !filepath.IsAbs(fe.Path.Text) || c.AfterLink,
+						dir: d, tool: tool, script: script, index: i, literal: !fe.Path.Dynamic, guess: fe.Guess,
+						substOnly: fe.Path.SubstOnly, suffix: true})
+				}
+			}
 		}
 		for _, fe := range effects {
 			cat, tool := CatRead, ToolRead

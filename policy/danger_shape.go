@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -36,6 +37,7 @@ func findDangerShapes(x *dangerCtx) *finding {
 		forms = append(forms, inner)
 		forms = append(forms, x.facts.valueForms(&inner)...)
 	}
+	forms = append(forms, unknownSuffixes(orig)...)
 	for i := range forms {
 		x.c, x.seen = &forms[i], nil
 		x.name = commandName(x.c)
@@ -58,6 +60,45 @@ var runWrappers = map[string]bool{
 	"sudo": true, "doas": true, "env": true, "command": true, "builtin": true, "exec": true,
 	"nice": true, "nohup": true, "timeout": true, "time": true, "stdbuf": true, "setsid": true,
 	"ionice": true, "busybox": true, "watch": true, "xargs": true, "chroot": true, "unbuffer": true,
+}
+
+// maxSuffixes bounds the argument suffixes of one unknown command that
+// are judged as commands.
+const maxSuffixes = 64
+
+// unknownSuffixes returns, for a command gatekeep does not know (neither
+// the command model nor the wrappers list it, its name is static), every
+// suffix of its words that starts with a word that could be a command
+// name (static, not an option): `flock /tmp/l rm -rf ~`, `taskset 1 rm
+// -rf ~` and `chrt 1 rm -rf ~` may run `rm -rf ~`. Judged toward denial,
+// the way a name only known at run time is judged as any command.
+func unknownSuffixes(c *shellparse.Command) []shellparse.Command {
+	if !unknownCommand(c) {
+		return nil
+	}
+	var out []shellparse.Command
+	for k := 1; k < len(c.Args) && len(out) < maxSuffixes; k++ {
+		w := c.Args[k]
+		if w.Dynamic || w.Text == "" || strings.HasPrefix(w.Text, "-") {
+			continue
+		}
+		inner := *c
+		inner.Args = c.Args[k:]
+		inner.Inner, inner.Parent, inner.Via = -1, -1, append(slices.Clip(c.Via), c.Name())
+		out = append(out, inner)
+	}
+	return out
+}
+
+// unknownCommand: a command with a static name and arguments that the
+// command model (shellparse.HasEffectSpec) and the wrappers do not know,
+// and whose code is not already unknown.
+func unknownCommand(c *shellparse.Command) bool {
+	if len(c.Args) < 2 || c.Args[0].Dynamic || c.Inner >= 0 || c.Unknown != "" {
+		return false
+	}
+	name := commandName(c)
+	return !runWrappers[name] && !shellparse.HasEffectSpec(name) && !shellparse.HasEffectSpec(c.Name())
 }
 
 // dynamicInner returns, for a wrapper whose command the parser could not

@@ -306,6 +306,23 @@ var dangerCases = []struct {
 	{"r=rm; $r -rf ~", "danger.rm_home"},
 	{"$CMD /dev/sda", "danger.mkfs"},
 	{"\"$@\" -rf /", "danger.rm_root"},
+	// a command gatekeep does not know: every suffix of its words that
+	// starts with a possible command name is judged as a command
+	{"flock /tmp/l rm -rf ~", "danger.rm_home"},
+	{"taskset 1 rm -rf ~", "danger.rm_home"},
+	{"taskset -c 0 rm -rf /", "danger.rm_root"},
+	{"chrt 1 rm -rf ~", "danger.rm_home"},
+	{"unshare -r rm -rf ~", "danger.rm_home"},
+	{"strace -f -o /tmp/t rm -rf ~", "danger.rm_home"},
+	{"prlimit --nofile=10 rm -rf /etc", "danger.rm_system"},
+	{"fakeroot rm -rf ~", "danger.rm_home"},
+	{"sg wheel rm -rf /", "danger.rm_root"},
+	{"runuser -u me rm -rf ~", "danger.rm_home"},
+	{"systemd-run --user rm -rf ~", "danger.rm_home"},
+	{"dbus-run-session rm -rf ~", "danger.rm_home"},
+	{"xvfb-run -a rm -rf ~", "danger.rm_home"},
+	{"parallel rm -rf ::: ~", "danger.rm_home"},
+	{"flock /tmp/l mkfs.ext4 /dev/sda1", "danger.mkfs"},
 	// variables assigned a literal, followed into the words that use them
 	{"X=/; rm -rf \"$X\"", "danger.rm_root"},
 	{"X=~; rm -rf $X", "danger.rm_home"},
@@ -352,6 +369,9 @@ var dangerCases = []struct {
 // notDangerCases are ordinary work, or danger only in text: the danger
 // layer must not deny them (other layers may).
 var notDangerCases = []string{
+	"flock /tmp/l rm -rf build",
+	"taskset 1 make rm",
+	"mytool rm -rf",
 	"rm -rf build",
 	"rm -rf ./node_modules",
 	"rm -rf node_modules dist .cache",

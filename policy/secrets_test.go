@@ -37,6 +37,12 @@ func TestDefaultSecrets(t *testing.T) {
 				}
 			}
 		}
+		// A command gatekeep does not know may run its words as a command.
+		for _, c := range []string{"flock /tmp/l cat ~/.gnupg/secring.gpg", "taskset 1 cp ~/.npmrc x", "strace -f cat ~/.pypirc"} {
+			if d := v.bash(cfg, c); d.Effect != Deny || d.Code != "rule.deny" {
+				t.Errorf("%s: %s: %v %s, want deny", m, c, d.Effect, d.Code)
+			}
+		}
 		if d := v.bash(cfg, "cat /proc/1/environ"); d.Effect != Deny || d.Code != "rule.deny" {
 			t.Errorf("%s: cat /proc/1/environ: %v %s, want deny", m, d.Effect, d.Code)
 		}
