@@ -77,6 +77,13 @@ func TestScript(t *testing.T) {
 			case "bash":
 				_, err := exec.LookPath("bash")
 				return err == nil, nil
+			case "gbk":
+				// localedef and the GBK charmap and zh_CN source
+				// (Debian: locales) to build a zh_CN.GBK locale.
+				_, err := exec.LookPath("localedef")
+				_, err1 := os.Stat("/usr/share/i18n/charmaps/GBK.gz")
+				_, err2 := os.Stat("/usr/share/i18n/locales/zh_CN")
+				return err == nil && err1 == nil && err2 == nil, nil
 			}
 			return false, errors.New("unknown condition " + cond)
 		},

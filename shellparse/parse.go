@@ -892,6 +892,7 @@ func (p *parser) assignIn(a *syntax.Assign, parent int) (Assign, bool, []string)
 // noteAssigns records assignments that stand alone (`X=1`, `export X=1`):
 // they change later commands of the same shell.
 func (p *parser) noteAssigns(as []Assign) {
+	p.checkLocale(as, -1)
 	for _, a := range as {
 		if a.Name == "HOME" {
 			p.homeAssigned = true

@@ -40,6 +40,9 @@ func (p *parser) unwrap(idx int) {
 		p.cmds[idx].Unknown = "the command name is only known at run time"
 		return
 	}
+	if len(c.Assigns) > 0 && p.readsCodeInEnv(&c) {
+		p.checkLocale(c.Assigns, c.Offset) // `LC_ALL=zh_CN.GBK bash -c ...`
+	}
 	name := path.Base(c.Args[0].Text)
 	switch {
 	case name == "eval":
