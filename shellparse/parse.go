@@ -225,6 +225,11 @@ type parser struct {
 	dialect  Dialect  // of the code being walked
 	inFunc   int      // walking a function body
 	dirFuncs []string // functions that may change the caller's directory (dirs.go)
+
+	// walk's stacks and its visitor, built once per parser
+	walkParents []int
+	walkCounted []bool
+	visitFn     func(syntax.Node) bool
 }
 
 // shellState is what earlier commands of the same shell change for later
@@ -507,30 +512,41 @@ func (p *parser) enter() bool {
 
 func (p *parser) leave() { p.depth-- }
 
-// walk is syntax.Walk over a word, an expression or a test, with the nodes
-// that can nest (parameter and arithmetic expansions, double quotes,
-// arithmetic and test operators) counted against MaxDepth.
-func (p *parser) walk(node syntax.Node, fn func(syntax.Node) bool) {
-	var counted []bool
-	syntax.Walk(node, func(n syntax.Node) bool {
-		if n == nil {
-			if counted[len(counted)-1] {
-				p.leave()
-			}
-			counted = counted[:len(counted)-1]
-			return true
-		}
-		if p.err != nil || !fn(n) {
-			return false
-		}
-		c := nests(n)
-		if c && !p.enter() {
+// walk is syntax.Walk over a word, an expression or a test, calling
+// p.nestedNode on each node with parent, and with the nodes that can nest
+// (parameter and arithmetic expansions, double quotes, arithmetic and test
+// operators) counted against MaxDepth. Walks nest (a node's visit can walk
+// again), so the parents and the counted marks are stacks on the parser,
+// and the visitor is one method value per parser: a walk allocates nothing.
+func (p *parser) walk(node syntax.Node, parent int) {
+	if p.visitFn == nil {
+		p.visitFn = p.visit
+	}
+	base := len(p.walkCounted)
+	p.walkParents = append(p.walkParents, parent)
+	syntax.Walk(node, p.visitFn)
+	p.walkParents = p.walkParents[:len(p.walkParents)-1]
+	p.walkCounted = p.walkCounted[:base]
+}
+
+func (p *parser) visit(n syntax.Node) bool {
+	if n == nil {
+		if p.walkCounted[len(p.walkCounted)-1] {
 			p.leave()
-			return false
 		}
-		counted = append(counted, c)
+		p.walkCounted = p.walkCounted[:len(p.walkCounted)-1]
 		return true
-	})
+	}
+	if p.err != nil || !p.nestedNode(n, p.walkParents[len(p.walkParents)-1]) {
+		return false
+	}
+	c := nests(n)
+	if c && !p.enter() {
+		p.leave()
+		return false
+	}
+	p.walkCounted = append(p.walkCounted, c)
+	return true
 }
 
 func nests(n syntax.Node) bool {
@@ -911,52 +927,56 @@ func (p *parser) nested(node syntax.Node, parent int) Word {
 	if isNilNode(node) || p.err != nil {
 		return Word{}
 	}
-	p.walk(node, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.CmdSubst:
-			p.substitution(n.Stmts, "$(...)", parent)
-			return false
-		case *syntax.ProcSubst:
-			p.substitution(n.Stmts, n.Op.String()+"...)", parent)
-			return false
-		case *syntax.ArithmExp:
-			kw := "$(("
-			if n.Bracket {
-				kw = "$["
-			}
-			p.arithSite(n, kw, parent, n.X)
-			return false
-		case *syntax.ParamExp:
-			return p.paramExp(n, parent)
-		case *syntax.DblQuoted:
-			if n.Dollar {
-				// bash translates $"…" when it runs, through the catalogue
-				// TEXTDOMAIN and TEXTDOMAINDIR name, and expands the
-				// translation as a double-quoted string (noexpand_translation
-				// is off by default): a catalogue the agent wrote runs code.
-				p.push(p.codeCommand(n, `$"`, `$"…" is translated at run time and the translation is expanded, which can run commands`, parent))
-			}
-		case *syntax.Word:
-			if p.zsh() {
-				if why := zshCode(n, p.homeParam); why != "" {
-					p.push(p.codeCommand(n, "zsh", why, parent))
-				}
-			}
-		case *syntax.ArrayElem:
-			if n.Index != nil && !p.assoc {
-				p.arithSite(n, "[...]=", parent, n.Index)
-				if n.Value != nil {
-					p.nested(n.Value, parent)
-				}
-				return false
-			}
-		}
-		return true
-	})
+	p.walk(node, parent)
 	if w, ok := node.(*syntax.Word); ok {
 		return p.word(w)
 	}
 	return Word{}
+}
+
+// nestedNode is nested's visit of one node n; false skips n's
+// children.
+func (p *parser) nestedNode(n syntax.Node, parent int) bool {
+	switch n := n.(type) {
+	case *syntax.CmdSubst:
+		p.substitution(n.Stmts, "$(...)", parent)
+		return false
+	case *syntax.ProcSubst:
+		p.substitution(n.Stmts, n.Op.String()+"...)", parent)
+		return false
+	case *syntax.ArithmExp:
+		kw := "$(("
+		if n.Bracket {
+			kw = "$["
+		}
+		p.arithSite(n, kw, parent, n.X)
+		return false
+	case *syntax.ParamExp:
+		return p.paramExp(n, parent)
+	case *syntax.DblQuoted:
+		if n.Dollar {
+			// bash translates $"…" when it runs, through the catalogue
+			// TEXTDOMAIN and TEXTDOMAINDIR name, and expands the
+			// translation as a double-quoted string (noexpand_translation
+			// is off by default): a catalogue the agent wrote runs code.
+			p.push(p.codeCommand(n, `$"`, `$"…" is translated at run time and the translation is expanded, which can run commands`, parent))
+		}
+	case *syntax.Word:
+		if p.zsh() {
+			if why := zshCode(n, p.homeParam); why != "" {
+				p.push(p.codeCommand(n, "zsh", why, parent))
+			}
+		}
+	case *syntax.ArrayElem:
+		if n.Index != nil && !p.assoc {
+			p.arithSite(n, "[...]=", parent, n.Index)
+			if n.Value != nil {
+				p.nested(n.Value, parent)
+			}
+			return false
+		}
+	}
+	return true
 }
 
 func (p *parser) substitution(stmts []*syntax.Stmt, via string, parent int) {
