@@ -98,7 +98,7 @@ func resolve(p string, throughDangling bool) (string, error) {
 			missing = max(0, missing-1)
 			continue
 		}
-		next := join(dest, name)
+		next := joinIn(p, start, end, dest, name)
 		if missing > 0 {
 			dest, missing = next, missing+1
 			continue
@@ -177,6 +177,18 @@ func parent(dest string, volLen int) string {
 		}
 	}
 	return dest[:volLen]
+}
+
+// joinIn is join(dest, name) for name = p[start:end]. While dest is still
+// the text of p before name (no symlink followed, no `.` or `..` or doubled
+// separator on the way), that is p[:end]: no new string.
+func joinIn(p string, start, end int, dest, name string) string {
+	n := len(dest)
+	if n > 0 && n <= start && p[:n] == dest &&
+		(os.IsPathSeparator(dest[n-1]) && start == n || start == n+1 && os.IsPathSeparator(p[n])) {
+		return p[:end]
+	}
+	return join(dest, name)
 }
 
 func join(dir, name string) string {

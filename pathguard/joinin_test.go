@@ -1,0 +1,32 @@
+package pathguard
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+// TestJoinIn: the shortcut that reuses the text of the path gives what
+// join gives, whenever dest is or is not the text before the name.
+func TestJoinIn(t *testing.T) {
+	sep := string(filepath.Separator)
+	for _, c := range []struct{ p, dest string }{
+		{sep + "a" + sep + "b", sep + "a"},
+		{sep + "a", sep},
+		{sep + "a" + sep + sep + "b", sep + "a"},
+		{sep + "a" + sep + "." + sep + "b", sep + "a"},
+		{sep + "x" + sep + "b", sep + "y"},
+		{sep + "ab" + sep + "b", sep + "a"},
+		{sep + "a" + sep + "b", sep + "a" + sep + "z"},
+	} {
+		end := len(c.p)
+		start := end - 1
+		name := c.p[start:end]
+		if got, want := joinIn(c.p, start, end, c.dest, name), join(c.dest, name); got != want {
+			t.Errorf("joinIn(%q, %q, %q) = %q, want %q", c.p, c.dest, name, got, want)
+		}
+	}
+	p := sep + "a" + sep + "b"
+	if n := testing.AllocsPerRun(10, func() { joinIn(p, 3, 4, p[:2], "b") }); n != 0 {
+		t.Errorf("joinIn of a path's own prefix allocates %v times", n)
+	}
+}
