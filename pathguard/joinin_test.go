@@ -1,6 +1,9 @@
 package pathguard
 
 import (
+	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"testing"
 )
@@ -28,5 +31,25 @@ func TestJoinIn(t *testing.T) {
 	p := sep + "a" + sep + "b"
 	if n := testing.AllocsPerRun(10, func() { joinIn(p, 3, 4, p[:2], "b") }); n != 0 {
 		t.Errorf("joinIn of a path's own prefix allocates %v times", n)
+	}
+}
+
+// TestLstatKind: lstatKind tells directories, links and missing paths as
+// os.Lstat does.
+func TestLstatKind(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Symlink("x", filepath.Join(dir, "l")); err != nil {
+		t.Skip(err)
+	}
+	for _, name := range []string{"", "l", "missing"} {
+		p := filepath.Join(dir, name)
+		isDir, link, err := lstatKind(p)
+		fi, osErr := os.Lstat(p)
+		if (err == nil) != (osErr == nil) || errors.Is(err, fs.ErrNotExist) != errors.Is(osErr, fs.ErrNotExist) {
+			t.Fatalf("%s: err %v, os.Lstat %v", name, err, osErr)
+		}
+		if err == nil && (isDir != fi.IsDir() || link != isLink(fi)) {
+			t.Errorf("%s: dir %v link %v, os.Lstat says %v", name, isDir, link, fi.Mode())
+		}
 	}
 }

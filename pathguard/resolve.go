@@ -109,7 +109,7 @@ func resolve(p string, throughDangling bool) (string, error) {
 			dest = next
 			continue
 		}
-		fi, err := os.Lstat(next)
+		isDir, link, err := lstatKind(next)
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
 				return "", err
@@ -120,8 +120,8 @@ func resolve(p string, throughDangling bool) (string, error) {
 			dest, missing = next, 1
 			continue
 		}
-		if !isLink(fi) {
-			if !fi.IsDir() && end < len(p) {
+		if !link {
+			if !isDir && end < len(p) {
 				return "", &fs.PathError{Op: "lookup", Path: next, Err: syscall.ENOTDIR}
 			}
 			dest = next

@@ -29,3 +29,25 @@ func normalize(p string) string { return p }
 
 // isLink reports whether an Lstat result is a symlink to follow.
 func isLink(fi fs.FileInfo) bool { return fi.Mode()&fs.ModeSymlink != 0 }
+
+// lstatKind is os.Lstat reduced to what resolve asks: is the path a
+// directory, is it a link to follow. The Stat_t stays on the stack, and a
+// missing path is the bare errno: os.Lstat allocates a FileInfo for every
+// call and a PathError for every missing path.
+func lstatKind(p string) (dir, link bool, err error) {
+	var st syscall.Stat_t
+	for {
+		err = syscall.Lstat(p, &st)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	switch {
+	case err == syscall.ENOENT:
+		return false, false, err
+	case err != nil:
+		return false, false, &fs.PathError{Op: "lstat", Path: p, Err: err}
+	}
+	m := st.Mode & syscall.S_IFMT
+	return m == syscall.S_IFDIR, m == syscall.S_IFLNK, nil
+}
