@@ -1,6 +1,7 @@
 package shellparse
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -218,8 +219,15 @@ func unescapeDouble(s string) string {
 
 // hasBraceExp reports a brace expansion that bash would perform: `{a,b}`
 // or `{1..3}`, not `{}` or `{x}`. SplitBraces rewrites the word it is
-// given, so it works on a copy.
+// given, so it works on a copy, made only when an unquoted literal holds
+// a `{` (SplitBraces looks at nothing else).
 func hasBraceExp(w *syntax.Word) bool {
+	if !slices.ContainsFunc(w.Parts, func(part syntax.WordPart) bool {
+		lit, ok := part.(*syntax.Lit)
+		return ok && strings.Contains(lit.Value, "{")
+	}) {
+		return false
+	}
 	cp := &syntax.Word{Parts: append([]syntax.WordPart(nil), w.Parts...)}
 	if !syntax.SplitBraces(cp) {
 		return false
