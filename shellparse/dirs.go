@@ -53,7 +53,11 @@ func union(a, b dirSet) dirSet {
 		out.dirs = b.dirs
 		return out.bounded()
 	}
-	out.dirs = append([]string(nil), a.dirs...)
+	if !slices.ContainsFunc(b.dirs, func(d string) bool { return !containsStr(a.dirs, d) }) {
+		out.dirs = a.dirs // b adds nothing (most often the same one directory)
+		return out.bounded()
+	}
+	out.dirs = append(make([]string, 0, len(a.dirs)+len(b.dirs)), a.dirs...)
 	for _, d := range b.dirs {
 		if !containsStr(out.dirs, d) {
 			out.dirs = append(out.dirs, d)
