@@ -90,3 +90,19 @@ func TestLiteralScriptIsCode(t *testing.T) {
 		}
 	}
 }
+
+// TestJoiner: joiner gives what strings.Builder gives, for none, one and
+// several pieces.
+func TestJoiner(t *testing.T) {
+	for _, pieces := range [][]string{nil, {""}, {"a"}, {"a", "b"}, {"", "b"}, {"a", "", "c", "dd"}} {
+		var j joiner
+		var sb strings.Builder
+		for _, s := range pieces {
+			j.WriteString(s)
+			sb.WriteString(s)
+		}
+		if j.String() != sb.String() {
+			t.Errorf("%q: got %q, want %q", pieces, j.String(), sb.String())
+		}
+	}
+}

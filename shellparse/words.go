@@ -7,6 +7,35 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
+// joiner concatenates strings like a strings.Builder, without copying
+// when there is only one (most words are one literal).
+type joiner struct {
+	first string
+	n     int
+	sb    strings.Builder
+}
+
+func (j *joiner) WriteString(s string) {
+	switch j.n {
+	case 0:
+		j.first = s
+	case 1:
+		j.sb.Grow(len(j.first) + len(s))
+		j.sb.WriteString(j.first)
+		j.sb.WriteString(s)
+	default:
+		j.sb.WriteString(s)
+	}
+	j.n++
+}
+
+func (j *joiner) String() string {
+	if j.n <= 1 {
+		return j.first
+	}
+	return j.sb.String()
+}
+
 // word resolves a parsed word without running anything. Quotes and escapes
 // are removed; every part whose value is only known at run time keeps its
 // source text and marks the word dynamic.
@@ -15,7 +44,7 @@ func (p *parser) word(w *syntax.Word) Word {
 		return Word{}
 	}
 	out := Word{Offset: p.off(w.Pos())}
-	var sb strings.Builder
+	var sb joiner
 	other := false // a dynamic part that is not a command substitution
 	for i, part := range w.Parts {
 		switch part := part.(type) {
