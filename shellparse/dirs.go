@@ -432,20 +432,28 @@ func (p *parser) caseClause(c *syntax.CaseClause, d dirSet) {
 // not a plain word, or any function of f. A call of one makes the
 // directory unknown.
 func (p *parser) noteDirFuncs(f *syntax.File) {
-	var funcs []*syntax.FuncDecl
-	names := map[string]bool{}
+	// One variable the walk's closure shares, and the map made only when
+	// there is a function: most scripts define none.
+	var st struct {
+		funcs []*syntax.FuncDecl
+		names map[string]bool
+	}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if fd, ok := n.(*syntax.FuncDecl); ok {
-			funcs = append(funcs, fd)
+			if st.names == nil {
+				st.names = map[string]bool{}
+			}
+			st.funcs = append(st.funcs, fd)
 			if fd.Name != nil {
-				names[fd.Name.Value] = true
+				st.names[fd.Name.Value] = true
 			}
 			for _, n := range fd.Names {
-				names[n.Value] = true
+				st.names[n.Value] = true
 			}
 		}
 		return true
 	})
+	funcs, names := st.funcs, st.names
 	for _, fd := range funcs {
 		moves := false
 		syntax.Walk(fd.Body, func(n syntax.Node) bool {
