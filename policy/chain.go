@@ -247,6 +247,9 @@ func evaluate(cfg *Config, req Request) (d Decision) {
 	}()
 	e := &evaluation{cfg: cfg, req: req, cwd: req.Cwd}
 	parts, d, ok := e.parts()
+	if len(parts) > 0 {
+		e.final = make([]Step, 0, len(parts))
+	}
 	if !ok {
 		d.Mode = cfg.Mode
 		d.UpdatedInput = e.input()
@@ -588,13 +591,13 @@ func modeLayer(e *evaluation, p *part) verdict {
 	case eff == Deny && mode == ModePlan:
 		v.message = "plan mode is read-only: " + string(p.category) + " calls are denied until the plan is approved"
 	case eff == Allow:
-		v.message = fmt.Sprintf("%s mode allows %s calls", mode, p.category)
+		v.message = string(mode) + " mode allows " + string(p.category) + " calls"
 	case p.dynamic && p.why != "":
 		v.message = p.why
 	case p.dynamic:
 		v.message = fmt.Sprintf("%s is only known at run time, so it needs approval", describe(p))
 	default:
-		v.message = fmt.Sprintf("%s mode asks before %s calls", mode, p.category)
+		v.message = string(mode) + " mode asks before " + string(p.category) + " calls"
 	}
 	return v
 }
