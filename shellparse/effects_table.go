@@ -359,18 +359,29 @@ var (
 
 // specs holds the entries of effectTable and wrapperTable with their option
 // maps built, each on its first use: building all of them would cost every
-// gatekeep process its start-up time.
-var specs sync.Map // "e:NAME" or "w:NAME" -> *spec
+// gatekeep process its start-up time. Keyed by the name itself (one map per
+// table), a lookup allocates nothing.
+var specs struct {
+	sync.RWMutex
+	effects, wrappers map[string]*spec
+}
 
 // lookupSpec returns the ready entry for a command name, from effectTable
 // or (wrapper) wrapperTable.
 func lookupSpec(name string, wrapper bool) (*spec, bool) {
-	key, table := "e:"+name, effectTable
+	specs.RLock()
+	ready := specs.effects
 	if wrapper {
-		key, table = "w:"+name, wrapperTable
+		ready = specs.wrappers
 	}
-	if v, ok := specs.Load(key); ok {
-		return v.(*spec), true
+	v, ok := ready[name]
+	specs.RUnlock()
+	if ok {
+		return v, true
+	}
+	table := effectTable
+	if wrapper {
+		table = wrapperTable
 	}
 	s, ok := table[name]
 	if !ok {
@@ -378,8 +389,25 @@ func lookupSpec(name string, wrapper bool) (*spec, bool) {
 	}
 	s.init()
 	s.wrapper = wrapper
-	v, _ := specs.LoadOrStore(key, &s)
-	return v.(*spec), true
+	specs.Lock()
+	defer specs.Unlock()
+	ready = specs.effects
+	if wrapper {
+		ready = specs.wrappers
+	}
+	if v, ok := ready[name]; ok {
+		return v, true
+	}
+	if ready == nil {
+		ready = map[string]*spec{}
+		if wrapper {
+			specs.wrappers = ready
+		} else {
+			specs.effects = ready
+		}
+	}
+	ready[name] = &s
+	return &s, true
 }
 
 // --- operand readers shared by several commands ---
