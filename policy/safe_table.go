@@ -806,7 +806,7 @@ var gitSubcommands = map[string]gitSub{
 	// git-grep: -O/--open-files-in-pager runs a pager program.
 	"grep": {text: true, forbid: forbid("O", "open-files-in-pager", "ext-grep")},
 	// git-cat-file: only -t, -s, -e, -p (--textconv/--filters run programs).
-	"cat-file": {args: allowOnly("-t", "-s", "-e", "-p")},
+	"cat-file": {args: catFileArgs},
 	// git-branch: the listing forms only (see gitBranch).
 	"branch": {args: gitBranch},
 	// git-tag: listing only, -l/--list or no operand; -d, -a, -s, -f, -v
@@ -833,6 +833,30 @@ func allowOnly(opts ...string) func([]shellparse.Word) bool {
 		}
 		return true
 	}
+}
+
+// catFileArgs accepts `git cat-file -t|-s|-e OBJECT` and `-p` of an
+// object named by a path (`HEAD:README.md`, whose file the effects judge);
+// `-p` of an object id may print any file's content, unseen by Read rules.
+func catFileArgs(args []shellparse.Word) bool {
+	if !allowOnly("-t", "-s", "-e", "-p")(args) {
+		return false
+	}
+	for _, w := range args {
+		if !strings.HasPrefix(w.Text, "-") && shellparse.IsObjectID(w.Text) && containsWord(args, "-p") {
+			return false
+		}
+	}
+	return true
+}
+
+func containsWord(ws []shellparse.Word, t string) bool {
+	for _, w := range ws {
+		if w.Text == t && !w.Dynamic {
+			return true
+		}
+	}
+	return false
 }
 
 // firstWordIn accepts a subcommand whose first word is one of words.

@@ -585,3 +585,25 @@ func TestSafeReadersMeetReadRules(t *testing.T) {
 		}
 	}
 }
+
+// TestGitObjectIDs: `git cat-file -p` of an object named by its id may
+// print any file's content, which Read rules cannot see (red team: the
+// id from `git ls-files -s` printed a committed .env).
+func TestGitObjectIDs(t *testing.T) {
+	cfg, dir := safeConfig(t)
+	for _, tc := range []struct {
+		cmd  string
+		safe bool
+	}{
+		{"git cat-file -p b72a231", false},
+		{"git cat-file -p b72a231^{blob}", false},
+		{"git cat-file -t b72a231", true},
+		{"git cat-file -s b72a231", true},
+		{"git cat-file -p HEAD:README.md", true},
+	} {
+		d := Evaluate(cfg, Request{Tool: ToolBash, Command: tc.cmd, Cwd: dir})
+		if got := d.Effect == Allow; got != tc.safe {
+			t.Errorf("%q: %v (%s), want safe=%v", tc.cmd, d.Effect, d.Code, tc.safe)
+		}
+	}
+}

@@ -1624,9 +1624,9 @@ func gitFileReads(sub arg, rest []arg, cdir arg, out *effectList) {
 			j = len(rest)
 		case w.Dynamic || !strings.HasPrefix(t, "-") || t == "-":
 			operands = append(operands, w)
-		case t == "--no-index":
+		case gitLongOpt(t, "--no-index"):
 			noIndex = true
-		case t == "--untracked":
+		case gitLongOpt(t, "--untracked"):
 			untracked = true
 		case (name == "blame" || name == "annotate") && (t == "--contents" || strings.HasPrefix(t, "--contents=")):
 			f := ""
@@ -1683,23 +1683,44 @@ func gitFileReads(sub arg, rest []arg, cdir arg, out *effectList) {
 		}
 	}
 	whole := len(specs) == 0 && !noIndex && !untracked
+	// A pathspec that may match more than one path it names (`.`, `*`,
+	// `:!README`, `:(icase).ENV`, a directory) prints whatever tracked files
+	// it matches: every tracked file is judged (git-glossary(7) pathspec).
+	wide := false
+	for _, p := range specs {
+		wide = wide || p.Dynamic || strings.ContainsAny(p.Text, "*?[:\\") || p.Text == "." || p.Text == "" ||
+			strings.HasSuffix(p.Text, "/") || strings.HasSuffix(p.Text, "/.") || !strings.Contains(path.Base(p.Text), ".")
+	}
 	for _, o := range operands {
 		if _, ok := revPath(o.Text); ok || strings.HasSuffix(o.Text, ":") {
 			whole = false // one blob or tree (`HEAD:.env`, `HEAD:`), not a commit
 		}
 	}
-	switch name {
-	case "show":
-		whole = whole && (hasPatch || !noPatch)
-	case "log", "whatchanged":
-		whole = whole && hasPatch
-	case "diff":
-		whole = whole && (hasPatch || !noPatch)
-	case "grep":
-	default:
-		whole = false
+	if name == "cat-file" {
+		// An object named by its id (`git ls-files -s` shows them) may be
+		// any file's content, and --batch reads the names from stdin:
+		// what is printed is only known at run time.
+		for _, o := range operands {
+			if o.Dynamic || IsObjectID(o.Text) {
+				out.acted = true
+			}
+		}
+		for _, w := range rest {
+			if strings.HasPrefix(w.Text, "--batch") {
+				out.acted = true
+			}
+		}
 	}
-	if whole {
+	prints := false // the command prints the content of the tracked files it touches
+	switch name {
+	case "show", "diff":
+		prints = hasPatch || !noPatch
+	case "log", "whatchanged":
+		prints = hasPatch
+	case "grep":
+		prints = true
+	}
+	if prints && (whole || wide && !noIndex && !untracked) {
 		out.readTracked(joinArg(cdir, made(".", sub, false)))
 	}
 	switch {
@@ -1772,6 +1793,30 @@ func gitFileReads(sub arg, rest []arg, cdir arg, out *effectList) {
 			}
 		}
 	}
+}
+
+// IsObjectID reports a word that may be an abbreviated object id (four or
+// more hex digits, git-rev-parse(1)), with or without a `^{type}` suffix.
+func IsObjectID(t string) bool {
+	t, _, _ = strings.Cut(t, "^")
+	if len(t) < 4 {
+		return false
+	}
+	for _, r := range t {
+		if !('0' <= r && r <= '9' || 'a' <= r && r <= 'f' || 'A' <= r && r <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+// gitLongOpt reports whether t is long option name or a prefix of it:
+// git's parse-options takes an unambiguous prefix (`--untr` is
+// --untracked). An ambiguous one is refused by git; reading it as name
+// errs toward reading more.
+func gitLongOpt(t, name string) bool {
+	v, _, _ := strings.Cut(t, "=")
+	return len(v) > 2 && strings.HasPrefix(name, v)
 }
 
 // revPath returns the path of a `REV:PATH`, `:PATH` or `:N:PATH` object

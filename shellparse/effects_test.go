@@ -197,6 +197,18 @@ func TestEffects(t *testing.T) {
 		{src: `git grep --no-index foo -- ':!x'`, want: []fx{{"tree .", false}}},
 		{src: `git grep --untracked foo -- src`, want: []fx{{"tree src", false}}},
 		{src: `git grep -n foo`, want: []fx{{"tracked .", false}}},
+		// git's parse-options takes a prefix of a long option (red team).
+		{src: `git grep --untr foo`, want: []fx{{"tree .", false}}},
+		{src: `git grep --no-i foo a`, want: []fx{{"tree a", false}}},
+		// A pathspec that may match more than it names prints every
+		// tracked file it matches: every tracked file is judged.
+		{src: `git grep foo -- '*'`, want: []fx{{"tracked ., tree *", false}}},
+		{src: `git show HEAD -- .`, want: []fx{{"tracked ., read .", false}}},
+		{src: `git log -p -- ':!README'`, want: []fx{{"tracked .", false}}},
+		{src: `git log -p -- ':(icase).ENV'`, want: []fx{{"tracked .", false}}},
+		{src: `git log -p -- src/`, want: []fx{{"tracked ., read src/", false}}},
+		{src: `git log -p -- README.md`, want: []fx{{"read README.md", false}}},
+		{src: `git log --stat -- .`, want: []fx{{"read .", false}}},
 		{src: `git grep -f pats.txt`, want: []fx{{"read pats.txt, tracked .", false}}},
 		{src: `git grep foo HEAD:.env`, want: []fx{{"read .env", false}}},
 		{src: `git -C /r grep --no-index foo`, want: []fx{{"tree /r/.", false}}},
@@ -208,7 +220,7 @@ func TestEffects(t *testing.T) {
 		{src: `git show --stat HEAD`, want: []fx{{"", false}}},
 		{src: `git log -p`, want: []fx{{"tracked .", false}}},
 		{src: `git log --oneline`, want: []fx{{"", false}}},
-		{src: `git log -p -- src`, want: []fx{{"read src", false}}},
+		{src: `git log -p -- src`, want: []fx{{"tracked ., read src", false}}}, // src may be a directory
 		{src: `git show HEAD:`, want: []fx{{"", false}}},
 		{src: `git show 'HEAD^{/fix: x}:a/b'`, want: []fx{{"read a/b", false}}},
 		{src: `git cat-file -p main:.env`, want: []fx{{"read .env", false}}},
