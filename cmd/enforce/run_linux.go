@@ -105,8 +105,9 @@ func execLandlock(p Plan, path string, argv, env []string) error {
 	return err
 }
 
-// confineThread applies no_new_privs, Landlock and (network off) the
-// seccomp socket filter to the calling, locked thread.
+// confineThread applies no_new_privs, Landlock and the seccomp filter
+// (terminal injection; sockets when the network is off) to the calling,
+// locked thread.
 func confineThread(p Plan, abi int) error {
 	if err := noNewPrivs(); err != nil {
 		return err
@@ -114,12 +115,11 @@ func confineThread(p Plan, abi int) error {
 	if err := landlockRestrict(abi, p.Writable, p.Network); err != nil {
 		return err
 	}
+	rules := ttyRules
 	if !p.Network {
-		if err := installFilter(networkRules); err != nil {
-			return err
-		}
+		rules = append(append([]sysRule(nil), rules...), networkRules...)
 	}
-	return nil
+	return installFilter(rules)
 }
 
 // closeExtraFDs makes every descriptor above 2 close at exec, so the
@@ -206,12 +206,13 @@ func helperCmd(msg helperMsg, env []string, namespaced bool) (*exec.Cmd, *os.Fil
 	return c, r, nil
 }
 
-// forwarded are the signals gatekeep passes to the command. SIGINT and
-// SIGQUIT from the terminal reach the command directly (same process
-// group); they are forwarded only when gatekeep's group is not the
-// terminal's foreground group (kill -INT sent to gatekeep alone).
+// forwarded are the signals gatekeep passes to the command. The command
+// runs in a session of its own (no controlling terminal), so SIGINT and
+// SIGQUIT typed at the terminal reach gatekeep alone, which passes them
+// to the command's process group; Ctrl-Z (SIGTSTP) stops that group and
+// then gatekeep, and SIGCONT resumes the group.
 var forwarded = []os.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT,
-	syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGALRM, syscall.SIGWINCH, syscall.SIGCONT}
+	syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGALRM, syscall.SIGWINCH, syscall.SIGCONT, syscall.SIGTSTP}
 
 func runFull(p Plan, path string, argv, env []string) (int, error) {
 	c, r, err := helperCmd(helperMsg{Plan: p, Path: path, Argv: argv}, env, true)
@@ -244,10 +245,21 @@ func runFull(p Plan, path string, argv, env []string) (int, error) {
 		for {
 			select {
 			case s := <-sigs:
-				if (s == syscall.SIGINT || s == syscall.SIGQUIT) && foreground() {
-					continue
+				switch s {
+				case syscall.SIGINT, syscall.SIGQUIT, syscall.SIGCONT:
+					// The command leads a session and group of its
+					// own: what the terminal sends its foreground
+					// group goes to the command's whole group.
+					syscall.Kill(-c.Process.Pid, s.(syscall.Signal))
+				case syscall.SIGTSTP:
+					// Ctrl-Z: the command's group stops, then
+					// gatekeep, so the shell sees the job stopped;
+					// its SIGCONT (fg, bg) is passed on.
+					syscall.Kill(-c.Process.Pid, syscall.SIGSTOP)
+					syscall.Kill(os.Getpid(), syscall.SIGSTOP)
+				default:
+					c.Process.Signal(s)
 				}
-				c.Process.Signal(s)
 			case <-done:
 				return
 			}
@@ -281,19 +293,6 @@ func helperFailure(report string) error {
 		}
 	}
 	return &UnavailableError{Err: errors.New(report)}
-}
-
-// foreground reports whether this process's group is the foreground group
-// of its controlling terminal: a SIGINT typed there reached the command
-// too.
-func foreground() bool {
-	f, err := os.Open("/dev/tty")
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	pgrp, err := unix.IoctlGetInt(int(f.Fd()), unix.TIOCGPGRP)
-	return err == nil && pgrp == unix.Getpgrp()
 }
 
 // HelperMain runs the namespace helper when gatekeep was started as one
@@ -346,6 +345,13 @@ func HelperMain() (int, bool) {
 			return fail("seccomp", errors.New("a UDP socket was not refused"))
 		}
 		return 0, true
+	}
+	// A session of its own: the terminal is no longer the command's
+	// controlling terminal, so it cannot open /dev/tty to type into it
+	// (seccomp refuses TIOCSTI on the descriptors it has). gatekeep, in
+	// the terminal's foreground group, passes Ctrl-C on to the group.
+	if _, err := unix.Setsid(); err != nil {
+		return fail("setsid", err)
 	}
 	// The status pipe is among them: it closes at exec, telling the
 	// parent the exec happened.

@@ -51,7 +51,11 @@ type sysRule struct {
 	// domain other than argEq).
 	argMask uint32
 	argNe   int64
-	errno   unix.Errno
+	// When argIn is set, the rule applies only if argument argIdx (its
+	// low 32 bits) is one of its values.
+	argIn  []uint32
+	argIdx int
+	errno  unix.Errno
 }
 
 func buildFilter(rules []sysRule) ([]unix.SockFilter, error) {
@@ -77,6 +81,16 @@ func buildFilter(rules []sysRule) ([]unix.SockFilter, error) {
 	for _, r := range rules {
 		action := ret(unix.SECCOMP_RET_ERRNO | uint32(r.errno))
 		switch {
+		case len(r.argIn) > 0:
+			// nr == r.nr ? (arg in argIn ? errno : allow) : next
+			k := len(r.argIn)
+			p = append(p,
+				jump(bpfJMP|bpfJEQ|bpfK, uint32(r.nr), 0, uint8(k+3)),
+				stmt(bpfLD|bpfW|bpfABS, uint32(offArg0+8*r.argIdx)))
+			for i, v := range r.argIn {
+				p = append(p, jump(bpfJMP|bpfJEQ|bpfK, v, uint8(k-i), 0))
+			}
+			p = append(p, ret(unix.SECCOMP_RET_ALLOW), action)
 		case r.argMask != 0:
 			// nr == r.nr ? (arg0 & mask ? errno : allow) : next
 			p = append(p,
@@ -107,6 +121,14 @@ func buildFilter(rules []sysRule) ([]unix.SockFilter, error) {
 var networkRules = []sysRule{
 	{nr: unix.SYS_SOCKET, argNe: unix.AF_UNIX, errno: unix.EACCES},
 	{nr: unix.SYS_IO_URING_SETUP, argNe: -1, errno: unix.EPERM},
+}
+
+// ttyRules refuse the ioctls that write into a terminal's input (TIOCSTI)
+// or act on the console (TIOCLINUX): a command could type a line that the
+// user's shell runs after gatekeep exits (CVE-2017-5226 in bubblewrap).
+// ioctl's request is an unsigned int: its low 32 bits are all of it.
+var ttyRules = []sysRule{
+	{nr: unix.SYS_IOCTL, argIdx: 1, argIn: []uint32{unix.TIOCSTI, unix.TIOCLINUX}, errno: unix.EPERM},
 }
 
 // installFilter installs a seccomp filter on the calling thread, which has
