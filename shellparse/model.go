@@ -256,6 +256,9 @@ func mayBeOption(w Word) bool {
 func (s *spec) scan(c *Command) *cmdline {
 	l := &cmdline{c: c}
 	words := c.Args
+	// One item per word is the common case; sized once, a command of many
+	// words costs one slice, not a doubling series of them.
+	l.items = make([]item, 0, max(0, len(words)-1))
 	i := 1
 	if s.bundle && i < len(words) && !words[i].Dynamic && words[i].Text != "" && !strings.HasPrefix(words[i].Text, "-") {
 		w, at := words[i], i

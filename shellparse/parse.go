@@ -3,6 +3,7 @@ package shellparse
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -1026,6 +1027,7 @@ func (p *parser) call(c *syntax.CallExpr, s *syntax.Stmt) {
 				cmd.Unknown = why
 			}
 		}
+		cmd.Args = slices.Grow(cmd.Args, len(c.Args))
 		for _, w := range c.Args {
 			cmd.Args = append(cmd.Args, p.nested(w, idx))
 		}
