@@ -51,6 +51,14 @@ func (a *app) config() (*policy.Config, string, error) {
 	for _, w := range warnings {
 		fmt.Fprintf(a.stderr, "gatekeep: %s\n", w)
 	}
+	if a.root == "" && !policy.HasProjectMarker(root) {
+		// A root only guessed from the working directory (no project marks
+		// it) is refused where a write would be a backdoor (~/.ssh).
+		if why := pathguard.RefuseFallbackRoot(root, home); why != "" {
+			fmt.Fprintf(a.stderr, "gatekeep: refuse sandbox root %s: %s, and no .git or .gatekeep marks a project there; pass --root to name one\n", root, why)
+			root = ""
+		}
+	}
 	roots := append(pathguard.DefaultRoots(root), loaded.AllowDirs...)
 	roots = append(roots, a.allowDirs...)
 	guard, errs := pathguard.New(roots, pathguard.Options{Home: home})

@@ -415,3 +415,75 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// fallbackSystemDirs are the system directories a project root is never
+// guessed in (FHS 3.0): configuration, the installed system, boot files,
+// variable state. Their temp dirs (/var/tmp, os.TempDir()) are not refused.
+var fallbackSystemDirs = []string{"/etc", "/usr", "/boot", "/var"}
+
+// RefuseFallbackRoot says why dir may not be a sandbox root that is only
+// guessed (no .git or .gatekeep marks a project there, and no --root or
+// GATEKEEP_ROOT names it): dir, by its own path or its real one, lies in a
+// hidden directory of home (a path component below home starting with
+// '.': ~/.ssh, ~/.config/x), in a hidden directory of /root, or in /etc,
+// /usr, /boot or /var outside their temp dirs. "" when it may be one.
+// The roots of New (/, home) are refused for every root, this one only
+// for a guessed one: `cd ~/.ssh && gatekeep bash -c 'echo k >>
+// authorized_keys'` must not make ~/.ssh writable.
+func RefuseFallbackRoot(dir, home string) string {
+	forms := []string{filepath.Clean(dir)}
+	if r, err := realPath(dir); err == nil && r != forms[0] {
+		forms = append(forms, r)
+	}
+	homes := []string{"/root"}
+	if home != "" {
+		homes = append(homes, filepath.Clean(home))
+		if r, err := realPath(home); err == nil {
+			homes = append(homes, r)
+		}
+	}
+	temps := []string{os.TempDir()}
+	temps = append(temps, systemTempDirs...)
+	for i := range temps {
+		if r, err := realPath(temps[i]); err == nil {
+			temps = append(temps, r)
+		}
+	}
+	for _, d := range forms {
+		for _, h := range homes {
+			rel, ok := below(h, d)
+			if !ok {
+				continue
+			}
+			for _, c := range strings.Split(rel, string(filepath.Separator)) {
+				if strings.HasPrefix(c, ".") {
+					return d + " is inside a hidden directory of " + h
+				}
+			}
+		}
+		inTemp := false
+		for _, t := range temps {
+			if _, ok := below(filepath.Clean(t), d); ok || filepath.Clean(t) == d {
+				inTemp = true
+			}
+		}
+		for _, s := range fallbackSystemDirs {
+			if _, ok := below(s, d); (ok || d == s) && !inTemp {
+				return d + " is a system directory (" + s + ")"
+			}
+		}
+	}
+	return ""
+}
+
+// below returns d relative to dir when d lies strictly below dir.
+func below(dir, d string) (string, bool) {
+	if dir == "" || d == dir {
+		return "", false
+	}
+	prefix := strings.TrimSuffix(dir, string(filepath.Separator)) + string(filepath.Separator)
+	if !strings.HasPrefix(d, prefix) {
+		return "", false
+	}
+	return d[len(prefix):], true
+}

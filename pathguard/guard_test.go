@@ -803,3 +803,43 @@ func TestLookPath(t *testing.T) {
 		}
 	}
 }
+
+// TestRefuseFallbackRoot: a root only guessed from the working directory
+// is refused in a hidden directory of home or /root and in /etc, /usr,
+// /boot, /var (but their temp dirs); elsewhere it may be one.
+func TestRefuseFallbackRoot(t *testing.T) {
+	home, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(home, ".ssh"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(home, ".ssh"), filepath.Join(home, "keys")); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		dir    string
+		refuse bool
+	}{
+		{filepath.Join(home, ".ssh"), true},
+		{filepath.Join(home, ".config", "git"), true},
+		{filepath.Join(home, "keys"), true}, // a link into ~/.ssh
+		{filepath.Join(home, "src", ".hidden", "x"), true},
+		{"/root/.ssh", true},
+		{"/etc", true},
+		{"/etc/ssh", true},
+		{"/usr/local/bin", true},
+		{"/boot", true},
+		{"/var/lib/x", true},
+		{"/var/tmp/x", false},
+		{filepath.Join(home, "src", "proj"), false},
+		{home, false}, // New refuses home itself for every root
+		{"/srv/www", false},
+		{"/etcetera", false},
+	} {
+		if why := RefuseFallbackRoot(tc.dir, home); (why != "") != tc.refuse {
+			t.Errorf("RefuseFallbackRoot(%s) = %q, want refused %v", tc.dir, why, tc.refuse)
+		}
+	}
+}

@@ -105,10 +105,7 @@ func FindRoot(cwd, override string) (string, error) {
 		return r, nil
 	}
 	for dir := cwd; ; {
-		if fi, err := os.Stat(filepath.Join(dir, ProjectConfigDir)); err == nil && fi.IsDir() {
-			return dir, nil
-		}
-		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+		if HasProjectMarker(dir) {
 			return dir, nil
 		}
 		up := filepath.Dir(dir)
@@ -117,6 +114,16 @@ func FindRoot(cwd, override string) (string, error) {
 		}
 		dir = up
 	}
+}
+
+// HasProjectMarker reports whether dir holds what marks a project root
+// for FindRoot: a `.gatekeep` directory or a `.git` entry.
+func HasProjectMarker(dir string) bool {
+	if fi, err := os.Stat(filepath.Join(dir, ProjectConfigDir)); err == nil && fi.IsDir() {
+		return true
+	}
+	_, err := os.Lstat(filepath.Join(dir, ".git"))
+	return err == nil
 }
 
 // ConfigError is one problem in a config file: a syntax error, an unknown
