@@ -317,6 +317,13 @@ func (a *app) hookConfig(p *hookPayload) (*hookCall, error) {
 	if prev != "" {
 		defer os.Chdir(prev)
 	}
+	if a.root == "" {
+		// The agent's project, not the cwd the model moves with `cd`.
+		if dir := agentProjectDir(); dir != "" {
+			a.root = dir
+			defer func() { a.root = "" }()
+		}
+	}
 	cfg, _, err := a.config()
 	if err != nil {
 		var cf *configFailure
@@ -348,6 +355,24 @@ func (a *app) hookConfig(p *hookPayload) (*hookCall, error) {
 		c.root = a.loaded.Root
 	}
 	return c, nil
+}
+
+// agentProjectDir is the project directory the agent gives its hooks in
+// the environment, "" when none (or not an absolute directory): Claude
+// Code sets CLAUDE_PROJECT_DIR (https://code.claude.com/docs/en/hooks),
+// Gemini CLI sets GEMINI_PROJECT_DIR (and CLAUDE_PROJECT_DIR as an alias).
+// Codex sets none; the payload's cwd is all there is then.
+func agentProjectDir() string {
+	for _, k := range []string{"GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"} {
+		v := os.Getenv(k)
+		if !filepath.IsAbs(v) {
+			continue
+		}
+		if fi, err := os.Stat(v); err == nil && fi.IsDir() {
+			return filepath.Clean(v)
+		}
+	}
+	return ""
 }
 
 // agentMode maps an agent's permission_mode onto gatekeep's modes, to
