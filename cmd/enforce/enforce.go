@@ -96,6 +96,7 @@ func Limits(t Tier, abi int) []string {
 		out = append(out,
 			"no user namespaces: protected paths inside a writable root (.git/hooks, .git/config, .gatekeep/, .envrc, agents' settings) stay writable",
 			"no user namespaces: secret files (the Read deny rules) stay readable",
+			"gatekeep execs the command in place: a background process it starts may outlive the run",
 		)
 	}
 	if abi < 3 {

@@ -11,9 +11,11 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -220,6 +222,12 @@ func runFull(p Plan, path string, argv, env []string) (int, error) {
 		return 0, &UnavailableError{Err: err}
 	}
 	defer r.Close()
+	// Every process the command starts stays gatekeep's descendant, even
+	// one that leaves its parent (nohup cmd &, a double fork): it is
+	// re-parented here, not to init, and killed when the command ends.
+	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+		return 0, &UnavailableError{Err: fmt.Errorf("subreaper: %w", err)}
+	}
 	sigs := make(chan os.Signal, 16)
 	signal.Notify(sigs, forwarded...)
 	defer signal.Stop(sigs)
@@ -268,6 +276,7 @@ func runFull(p Plan, path string, argv, env []string) (int, error) {
 	err = c.Wait()
 	close(done)
 	wg.Wait()
+	killOrphans()
 	status := 0
 	if ws, ok := c.ProcessState.Sys().(syscall.WaitStatus); ok {
 		switch {
@@ -280,6 +289,68 @@ func runFull(p Plan, path string, argv, env []string) (int, error) {
 		return 0, err
 	}
 	return status, nil
+}
+
+// killOrphans kills and reaps every remaining child of gatekeep (a
+// subreaper): what the confined command left running in the background,
+// re-parented here. It returns when none is left, so nothing the command
+// started acts after the run (the watched-file check comes after). With
+// /proc unreadable, it gives up after five seconds.
+func killOrphans() {
+	self := os.Getpid()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); {
+		for _, pid := range childrenOf(self) {
+			unix.Kill(pid, unix.SIGKILL)
+		}
+		reaped := false
+		for {
+			pid, err := unix.Wait4(-1, nil, unix.WNOHANG, nil)
+			if errors.Is(err, unix.EINTR) {
+				continue
+			}
+			if errors.Is(err, unix.ECHILD) {
+				return
+			}
+			if err != nil || pid <= 0 {
+				break
+			}
+			reaped = true
+		}
+		if !reaped {
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+}
+
+// childrenOf lists the processes whose parent is pid, from /proc.
+func childrenOf(pid int) []int {
+	d, err := os.Open("/proc")
+	if err != nil {
+		return nil
+	}
+	names, _ := d.Readdirnames(-1)
+	d.Close()
+	var out []int
+	for _, n := range names {
+		child, err := strconv.Atoi(n)
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + n + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces and parens.
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(b[i+1:]))
+		if len(f) > 1 && f[1] == strconv.Itoa(pid) {
+			out = append(out, child)
+		}
+	}
+	return out
 }
 
 // helperFailure turns the helper's report ("STAGE: message" or
