@@ -546,7 +546,8 @@ func TestProtected(t *testing.T) {
 		{".claude/settings.local.json", "agent's or editor's settings"},
 		{"sub/.claude/settings.json", "agent's or editor's settings"},
 		{".claude", "agent's or editor's settings"},
-		{".claude/commands/x.md", ""},
+		{".claude/commands/x.md", "agent's or editor's settings"}, // prompts the agent follows
+		{".claude/CLAUDE.md", ""},
 		{".claude/hooks/pre-tool.sh", "agent's or editor's settings"},
 		{".claude/hooks", "agent's or editor's settings"},
 		{".codex/config.toml", "agent's or editor's settings"},
@@ -840,6 +841,62 @@ func TestRefuseFallbackRoot(t *testing.T) {
 	} {
 		if why := RefuseFallbackRoot(tc.dir, home); (why != "") != tc.refuse {
 			t.Errorf("RefuseFallbackRoot(%s) = %q, want refused %v", tc.dir, why, tc.refuse)
+		}
+	}
+}
+
+// TestHooksPathProtected: the directory core.hooksPath names in the
+// repository's config (or the global one) is protected like .git/hooks;
+// agents' prompt and code directories are protected.
+func TestHooksPathProtected(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, home := filepath.Join(base, "proj"), filepath.Join(base, "home")
+	for _, d := range []string{filepath.Join(root, ".git"), filepath.Join(root, ".husky"), filepath.Join(root, "sub", ".git"), home} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("XDG_CONFIG_HOME", "")
+	write := func(p, s string) {
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(root, ".git", "config"), "[core]\n\tbare = false\n[Core]\n\tHooksPath = \".husky\" ; comment\n")
+	write(filepath.Join(home, ".gitconfig"), "[core]\n\thooksPath = ~/githooks\n")
+	g, errs := New([]string{root}, Options{Home: home, ConfigDirs: []string{}})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	for _, tc := range []struct {
+		path    string
+		protect bool
+	}{
+		{".husky/pre-commit", true},
+		{".husky", true},
+		{"husky/pre-commit", false},
+		{"src/main.go", false},
+		{"sub/x/pre-commit", false}, // sub is its own repository, global hooksPath outside the root
+		{".claude/commands/x.md", true},
+		{".claude/agents/a.md", true},
+		{".claude/skills/s/SKILL.md", true},
+		{".gemini/extensions/e/gemini-extension.json", true},
+		{".gemini/commands/c.toml", true},
+		{".claude/notes.md", false},
+	} {
+		p := filepath.Join(root, tc.path)
+		if why := g.Protected(p); (why != "") != tc.protect {
+			t.Errorf("Protected(%s) = %q, want protected %v", tc.path, why, tc.protect)
+		}
+	}
+	for _, tc := range []struct{ in, want string }{
+		{`"a b"`, "a b"}, {`x # c`, "x"}, {`"x;y" ; c`, "x;y"}, {`a\"b`, `a"b`},
+	} {
+		if got := gitConfigValue(tc.in); got != tc.want {
+			t.Errorf("gitConfigValue(%s) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }

@@ -82,6 +82,9 @@ func (g *Guard) Protected(real string) string {
 	if why := gitDirShape(g.rootOf(real), real); why != "" {
 		return why
 	}
+	if why := g.hooksPathReason(g.rootOf(real), real); why != "" {
+		return why
+	}
 	base := names[len(names)-1]
 	if why := agentSettings(real, names); why != "" {
 		return why
@@ -109,8 +112,9 @@ func (g *Guard) Protected(real string) string {
 // subdirectory can be where the agent is started), whose named files
 // configure a coding agent or an editor to run commands: Claude Code's
 // .claude/settings.json and settings.local.json (hooks, statusLine,
-// apiKeyHelper) and .claude/hooks/ (the scripts those hooks usually
-// run), all of Codex's .codex/ (config.toml: hooks, MCP servers,
+// apiKeyHelper), .claude/hooks/ (the scripts those hooks usually run)
+// and .claude/commands/, agents/, skills/ (prompts and code the agent
+// follows), Gemini CLI's .gemini/extensions/ and commands/, all of Codex's .codex/ (config.toml: hooks, MCP servers,
 // notify), Gemini CLI's .gemini/settings.json (hooks, MCP servers,
 // tools.discoveryCommand) and .gemini/.env, VS Code's (and its forks')
 // .vscode/settings.json, tasks.json (runOn: folderOpen), launch.json and
@@ -122,9 +126,9 @@ var agentDirs = []struct {
 	dir   string
 	files []string
 }{
-	{".claude", []string{"settings.json", "settings.local.json", "hooks/"}},
+	{".claude", []string{"settings.json", "settings.local.json", "hooks/", "commands/", "agents/", "skills/"}},
 	{".codex", nil},
-	{".gemini", []string{"settings.json", ".env"}},
+	{".gemini", []string{"settings.json", ".env", "extensions/", "commands/"}},
 	{".vscode", []string{"settings.json", "tasks.json", "launch.json", "mcp.json"}},
 	{".cursor", []string{"mcp.json"}},
 }

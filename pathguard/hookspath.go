@@ -1,0 +1,145 @@
+package pathguard
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+)
+
+// maxGitConfig bounds how much of a git config file is read.
+const maxGitConfig = 1 << 20
+
+// hooksPathReason says why real is in the hooks directory git is
+// configured to run (core.hooksPath, git-config(1)) for the repository at
+// root, or "". The setting is read without running git, from the
+// repository's own config (root/.git/config) and the global ones
+// ($XDG_CONFIG_HOME/git/config, else ~/.config/git/config, and
+// ~/.gitconfig); the repository's wins. include and includeIf are not
+// followed. A relative value is relative to root, where git runs hooks.
+func (g *Guard) hooksPathReason(root, real string) string {
+	if root == "" {
+		return ""
+	}
+	// The work tree holding real, up to its sandbox root.
+	repo := ""
+	for d := filepath.Dir(real); within(root, d); d = filepath.Dir(d) {
+		if isDir(filepath.Join(d, ".git")) {
+			repo = d
+			break
+		}
+		if d == filepath.Dir(d) {
+			break
+		}
+	}
+	if repo == "" {
+		return ""
+	}
+	root = repo
+	var files []string
+	if x := os.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(x) {
+		files = append(files, filepath.Join(x, "git", "config"))
+	} else if g.home != "" {
+		files = append(files, filepath.Join(g.home, ".config", "git", "config"))
+	}
+	if g.home != "" {
+		files = append(files, filepath.Join(g.home, ".gitconfig"))
+	}
+	files = append(files, filepath.Join(root, ".git", "config"))
+	hp := ""
+	for _, f := range files {
+		if v, ok := readHooksPath(f); ok {
+			hp = v
+		}
+	}
+	if hp == "" {
+		return ""
+	}
+	if rest, ok := strings.CutPrefix(hp, "~/"); ok && g.home != "" {
+		hp = filepath.Join(g.home, rest)
+	} else if !filepath.IsAbs(hp) {
+		hp = filepath.Join(root, hp)
+	}
+	hp = filepath.Clean(hp)
+	if r, err := realPath(hp); err == nil {
+		hp = r
+	}
+	if within(hp, real) {
+		return fmt.Sprintf("%s is in git's configured hooks directory (core.hooksPath %s), which runs code on later git commands", real, hp)
+	}
+	return ""
+}
+
+// readHooksPath returns the last core.hooksPath set in a git config file
+// (git-config(1) "CONFIGURATION FILE": sections and keys compare without
+// case, values may be quoted, # and ; start comments). The file is opened
+// without blocking and read only when it is a regular file.
+func readHooksPath(name string) (string, bool) {
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return "", false
+	}
+	sc := bufio.NewScanner(io.LimitReader(f, maxGitConfig))
+	sc.Buffer(make([]byte, 0, 64*1024), maxGitConfig)
+	section, val, found := "", "", false
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(line, "[") {
+			end := strings.IndexByte(line, ']')
+			if end < 0 {
+				continue
+			}
+			section = strings.ToLower(strings.TrimSpace(line[1:end]))
+			line = strings.TrimSpace(line[end+1:])
+			if line == "" {
+				continue
+			}
+		}
+		if section != "core" {
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if !ok || !strings.EqualFold(strings.TrimSpace(k), "hookspath") {
+			continue
+		}
+		val, found = gitConfigValue(v), true
+	}
+	return val, found
+}
+
+// gitConfigValue decodes a value: quotes removed, \" \\ \n \t decoded, a
+// comment outside quotes cut, surrounding blanks trimmed.
+func gitConfigValue(v string) string {
+	var b strings.Builder
+	quoted := false
+	v = strings.TrimSpace(v)
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case c == '"':
+			quoted = !quoted
+		case c == '\\' && i+1 < len(v):
+			i++
+			switch v[i] {
+			case 'n':
+				b.WriteByte('\n')
+			case 't':
+				b.WriteByte('\t')
+			default:
+				b.WriteByte(v[i])
+			}
+		case (c == '#' || c == ';') && !quoted:
+			return strings.TrimSpace(b.String())
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return strings.TrimSpace(b.String())
+}
