@@ -55,6 +55,9 @@ type Request struct {
 // Config is the effective configuration a decision is made with, plus the
 // few facts about the machine that the core needs, handed in as values.
 type Config struct {
+	// Root is the project root (absolute; Loaded.Root); "" means the
+	// guard's first root.
+	Root string
 	Mode Mode
 	// Guard is the path sandbox. Nil means no roots: every write is outside.
 	Guard *pathguard.Guard

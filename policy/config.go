@@ -304,6 +304,7 @@ type Notice struct {
 // PlanFile afterwards (see ResolvePlanFile).
 func (l *Loaded) Apply(cfg *Config) {
 	cfg.Rules = l.Rules
+	cfg.Root = l.Root
 	cfg.PlanFile = l.PlanFile
 	cfg.PlanTools = append([]string(nil), l.PlanTools...)
 	cfg.Dialects = append([]shellparse.Dialect(nil), l.Dialects...)

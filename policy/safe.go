@@ -67,8 +67,12 @@ func safeLayer(e *evaluation, p *part) verdict {
 	// The table first: it is cheap, and most commands that are not safe
 	// stop there without a PATH lookup.
 	sc := c
-	if g := e.plainGit(c); g != nil {
+	g, gdirs := e.plainGitIn(c)
+	if g != nil {
 		sc = g // `cd DIR && git diff`, `git -C DIR status` in the same repository
+	}
+	if commandName(c) == "git" && !e.projectGit(c, gdirs) {
+		return verdict{}
 	}
 	if !c.Bare() || !safeCommand(sc) || !e.resolvesOutsideRoots(c.Args[0].Text) {
 		return verdict{}

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -604,6 +605,53 @@ func TestGitObjectIDs(t *testing.T) {
 		d := Evaluate(cfg, Request{Tool: ToolBash, Command: tc.cmd, Cwd: dir})
 		if got := d.Effect == Allow; got != tc.safe {
 			t.Errorf("%q: %v (%s), want safe=%v", tc.cmd, d.Effect, d.Code, tc.safe)
+		}
+	}
+}
+
+// TestGitInHostileGitDir: a directory inside the project shaped like a git
+// directory, with a config that runs code (core.fsmonitor), is a
+// repository of its own: git run there (cwd, cd, or a hook's cwd) is not
+// safe; git in the project's own repository still is.
+func TestGitInHostileGitDir(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join(base, "clone")
+	for _, d := range []string{filepath.Join(root, ".git", "objects"), filepath.Join(root, ".git", "refs"), filepath.Join(root, "d", "objects"), filepath.Join(root, "d", "refs"), filepath.Join(root, "src")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for f, s := range map[string]string{
+		".git/HEAD": "ref: refs/heads/main\n",
+		"d/HEAD":    "ref: refs/heads/main\n",
+		"d/config":  "[core]\n\tworktree = .\n\tfsmonitor = \"touch pwned\"\n",
+	} {
+		if err := os.WriteFile(filepath.Join(root, f), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g, errs := pathguard.New([]string{root}, pathguard.Options{Home: filepath.Join(base, "home"), ConfigDirs: []string{}})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	cfg := &Config{Mode: ModeDefault, Guard: g, Root: root}
+	for _, tc := range []struct {
+		cwd, cmd string
+		safe     bool
+	}{
+		{root, "git status", true},
+		{filepath.Join(root, "src"), "git status", true},
+		{filepath.Join(root, "d"), "git status", false},
+		{root, "cd d && git status", false},
+		{root, "cd d; git log", false},
+		{filepath.Join(root, "d"), "git diff", false},
+	} {
+		d := Evaluate(cfg, Request{Tool: ToolBash, Command: tc.cmd, Cwd: tc.cwd})
+		if (d.Effect == Allow && d.Layer == LayerSafe) != tc.safe {
+			t.Errorf("%q in %s: %v %s %s, want safe %v", tc.cmd, tc.cwd, d.Effect, d.Layer, d.Code, tc.safe)
 		}
 	}
 }

@@ -166,3 +166,33 @@ func isGitDirShape(d string) bool {
 	}
 	return true
 }
+
+// projectGit reports whether git, run in every directory c may run in
+// (dirs from plainGitIn, else the command's directories), finds the
+// project root's own git directory, or no repository where the project
+// has none either. A directory inside the project shaped like a git
+// directory (HEAD, objects/, refs/ and a config with core.fsmonitor or
+// core.worktree) is a repository of its own, whose config runs code on
+// `git status`; such a git is not safe.
+func (e *evaluation) projectGit(c *shellparse.Command, dirs []string) bool {
+	root := e.cfg.Root
+	if root == "" && e.cfg.Guard != nil && len(e.cfg.Guard.Roots()) > 0 {
+		root = e.cfg.Guard.Roots()[0]
+	}
+	if root == "" || c.DirDynamic || !filepath.IsAbs(e.cwd) {
+		return false
+	}
+	want, wantOK := e.gitDirOf(root)
+	if dirs == nil {
+		for _, d := range c.Dirs() {
+			dirs = append(dirs, joinPath(e.cwd, d))
+		}
+	}
+	for _, d := range dirs {
+		got, ok := e.gitDirOf(d)
+		if ok != wantOK || got != want {
+			return false
+		}
+	}
+	return len(dirs) > 0
+}
