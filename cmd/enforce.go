@@ -175,10 +175,16 @@ func (a *app) runShell(shell, script string, args []string) error {
 
 // runConfined runs path under a.enf's plan and returns its exit status.
 func (a *app) runConfined(path string, argv []string) error {
+	anchors := a.watchAnchors()
+	defer func() {
+		for _, an := range anchors {
+			an.Close()
+		}
+	}()
 	status, err := enforce.Run(a.enf.plan, path, argv, shellEnv(), func(msg string) {
 		fmt.Fprintf(a.stderr, "gatekeep: %s\n", msg)
 	})
-	a.checkWatched()
+	a.checkWatched(anchors)
 	var ue *enforce.UnavailableError
 	var ee *enforce.ExecError
 	switch {
@@ -208,25 +214,66 @@ func (a *app) mode0() policy.Mode {
 	return ""
 }
 
+// watchAnchors opens, before the command runs, each writable dir that
+// holds a watched path (keyed by the dir).
+func (a *app) watchAnchors() map[string]*enforce.Anchor {
+	anchors := map[string]*enforce.Anchor{}
+	for _, p := range a.enf.plan.Watched {
+		w := writableRoot(a.enf.plan.Writable, p)
+		if w == "" || anchors[w] != nil {
+			continue
+		}
+		if an, err := enforce.OpenAnchor(w); err == nil {
+			anchors[w] = an
+		}
+	}
+	return anchors
+}
+
+// writableRoot is the innermost writable dir holding p, or "".
+func writableRoot(writable []string, p string) string {
+	best := ""
+	for _, w := range writable {
+		if w != p && within(w, p) && len(w) > len(best) {
+			best = w
+		}
+	}
+	return best
+}
+
 // checkWatched removes the protected files that did not exist when the
 // command started and do now: a mount cannot keep a missing path from
 // being created, so the full tier takes it away afterwards and says so.
-func (a *app) checkWatched() {
+// Only a regular file is removed, found from the writable dir's handle
+// taken before the run with no symbolic link on the way (the command may
+// have swapped a directory for a link elsewhere); anything else is
+// reported and left.
+func (a *app) checkWatched(anchors map[string]*enforce.Anchor) {
 	for _, p := range a.enf.plan.Watched {
 		if _, err := os.Lstat(p); err != nil {
 			continue
 		}
-		// The command may have swapped a directory on the way for a link
-		// elsewhere: remove only where the path still is what was planned.
-		if real, err := filepath.EvalSymlinks(filepath.Dir(p)); err != nil || real != filepath.Dir(p) {
+		w := writableRoot(a.enf.plan.Writable, p)
+		an := anchors[w]
+		if an == nil {
+			fmt.Fprintf(a.stderr, "gatekeep: the confined command created the protected path %s; it was not removed (no handle of its directory)\n", p)
+			continue
+		}
+		rel, err := filepath.Rel(w, p)
+		if err == nil {
+			err = an.RemoveFile(rel)
+		}
+		switch {
+		case errors.Is(err, enforce.ErrNotRegular):
+			fmt.Fprintf(a.stderr, "gatekeep: the confined command created the protected path %s, which is not a regular file; it was not removed\n", p)
+		case errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.EXDEV):
 			fmt.Fprintf(a.stderr, "gatekeep: the confined command created the protected path %s through a link; it was not removed\n", p)
-			continue
-		}
-		if err := os.RemoveAll(p); err != nil {
+		case errors.Is(err, syscall.ENOENT):
+		case err != nil:
 			fmt.Fprintf(a.stderr, "gatekeep: the confined command created the protected path %s, which could not be removed: %v\n", p, err)
-			continue
+		default:
+			fmt.Fprintf(a.stderr, "gatekeep: removed %s: the confined command created it, and it is a protected path\n", p)
 		}
-		fmt.Fprintf(a.stderr, "gatekeep: removed %s: the confined command created it, and it is a protected path\n", p)
 	}
 }
 

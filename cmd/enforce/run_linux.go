@@ -606,3 +606,56 @@ func Confined(p Plan, fn func() error) error {
 	}()
 	return <-done
 }
+
+// Anchor is an O_PATH handle of a directory, taken before the command
+// runs: what is removed after it is found from there, never by a path the
+// command could have redirected meanwhile.
+type Anchor struct{ fd int }
+
+// OpenAnchor opens dir (no symbolic link in its last part).
+func OpenAnchor(dir string) (*Anchor, error) {
+	fd, err := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	return &Anchor{fd: fd}, nil
+}
+
+// Close releases the handle.
+func (a *Anchor) Close() { unix.Close(a.fd) }
+
+// ErrNotRegular is RemoveFile's refusal of anything but a regular file.
+var ErrNotRegular = errors.New("not a regular file")
+
+// RemoveFile unlinks rel, a relative path beneath the anchor, when it is a
+// regular file. Its directory is opened with openat2 beneath the anchor
+// with no symbolic link on the way, so a directory swapped for a link
+// leads nowhere; nothing is removed recursively.
+func (a *Anchor) RemoveFile(rel string) error {
+	dir, name := filepath.Split(filepath.Clean(rel))
+	if filepath.IsAbs(rel) || name == ".." || name == "." {
+		return fmt.Errorf("%s: not beneath the project", rel)
+	}
+	if dir == "" {
+		dir = "."
+	}
+	dfd, err := unix.Openat2(a.fd, dir, &unix.OpenHow{
+		Flags:   unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC,
+		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS | unix.RESOLVE_NO_XDEV,
+	})
+	if err != nil {
+		return err
+	}
+	defer unix.Close(dfd)
+	var st unix.Stat_t
+	if err := unix.Fstatat(dfd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		return err
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return ErrNotRegular
+	}
+	// Swapped for a directory meanwhile, unlinkat without AT_REMOVEDIR
+	// fails; swapped for another file or a link, that entry (beneath the
+	// anchor) is what goes.
+	return unix.Unlinkat(dfd, name, 0)
+}

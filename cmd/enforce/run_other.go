@@ -40,3 +40,18 @@ func LandlockABI() int { return 0 }
 
 // Confined never runs fn off Linux.
 func Confined(Plan, func() error) error { return &UnavailableError{Err: errNotLinux} }
+
+// Anchor is a directory handle; off Linux none can be taken.
+type Anchor struct{}
+
+// OpenAnchor fails off Linux.
+func OpenAnchor(string) (*Anchor, error) { return nil, errors.New("not supported") }
+
+// Close does nothing.
+func (a *Anchor) Close() {}
+
+// ErrNotRegular is RemoveFile's refusal of anything but a regular file.
+var ErrNotRegular = errors.New("not a regular file")
+
+// RemoveFile fails off Linux.
+func (a *Anchor) RemoveFile(string) error { return errors.New("not supported") }
