@@ -198,6 +198,8 @@ type evaluation struct {
 	facts     *scriptFacts                   // the danger checks' facts about factsOf
 	factsOf   *shellparse.Script
 	gitDirs   map[string]string // gitDirOf per real directory ("" for none)
+	callParts []part            // every part of the call, for completesGitDir
+	gitShape  map[string]bool   // completesGitDir's directories, worked out once
 }
 
 // Evaluate runs the chain for one request and returns its Decision with the
@@ -250,6 +252,7 @@ func evaluate(cfg *Config, req Request) (d Decision) {
 	}()
 	e := &evaluation{cfg: cfg, req: req, cwd: req.Cwd}
 	parts, d, ok := e.parts()
+	e.callParts = parts
 	if len(parts) > 0 {
 		e.final = make([]Step, 0, len(parts))
 	}
@@ -659,6 +662,10 @@ func sandboxLayer(e *evaluation, p *part) verdict {
 	}
 	if isDevSink(p.path) {
 		return verdict{ok: true, effect: Allow, code: CodeSandboxDevNull, message: "writes to " + p.path + " discard or pass through output"}
+	}
+	if d := e.completesGitDir(p); d != "" {
+		return verdict{ok: true, effect: Ask, code: pathguard.CodeProtected,
+			message: fmt.Sprintf("%s would complete a git directory in %s (HEAD, objects/, refs/), whose config git obeys when run there", p.path, d)}
 	}
 	g := e.cfg.Guard
 	if g == nil {

@@ -196,3 +196,52 @@ func (e *evaluation) projectGit(c *shellparse.Command, dirs []string) bool {
 	}
 	return len(dirs) > 0
 }
+
+// completesGitDir returns the directory a write of the call would make
+// shaped like a git directory (HEAD, objects/, refs/: isGitDirShape) when
+// it holds them with what the call's other static writes create in the
+// same directory (`mkdir -p d/objects d/refs && echo ... > d/HEAD`), or "".
+// Such a directory is a repository of its own; its config runs code when
+// git runs there (core.fsmonitor), so the writes are protected.
+func (e *evaluation) completesGitDir(p *part) string {
+	if e.gitShape == nil {
+		e.gitShape = map[string]bool{}
+		made := map[string]map[string]bool{}
+		for i := range e.callParts {
+			q := &e.callParts[i]
+			if q.access != shellparse.Write || q.dynamic || q.path == "" || !filepath.IsAbs(q.dir) {
+				continue
+			}
+			abs := joinPath(q.dir, q.path)
+			dir, name := filepath.Dir(abs), filepath.Base(abs)
+			switch name {
+			case "HEAD", "objects", "refs", "config":
+			default:
+				continue
+			}
+			if made[dir] == nil {
+				made[dir] = map[string]bool{}
+			}
+			made[dir][name] = true
+		}
+		for dir, names := range made {
+			has := func(n string, wantDir bool) bool {
+				if names[n] {
+					return true
+				}
+				fi, err := os.Stat(filepath.Join(dir, n))
+				return err == nil && fi.IsDir() == wantDir
+			}
+			if has("HEAD", false) && has("objects", true) && has("refs", true) {
+				e.gitShape[dir] = true
+			}
+		}
+	}
+	if p.dynamic || p.path == "" || !filepath.IsAbs(p.dir) {
+		return ""
+	}
+	if dir := filepath.Dir(joinPath(p.dir, p.path)); e.gitShape[dir] {
+		return dir
+	}
+	return ""
+}

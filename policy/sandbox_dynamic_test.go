@@ -174,3 +174,23 @@ func TestStaticDir(t *testing.T) {
 		}
 	}
 }
+
+// TestCompletesGitDir: writes that make a directory git-dir-shaped (HEAD,
+// objects/, refs/) in one call are protected (ask), in acceptEdits too.
+func TestCompletesGitDir(t *testing.T) {
+	cfg, root, _ := sandboxEnv(t, ModeAcceptEdits)
+	for _, tc := range []struct {
+		cmd     string
+		protect bool
+	}{
+		{"mkdir -p d/objects d/refs && printf '[core]\\n\\tfsmonitor = x\\n' > d/config && echo 'ref: refs/heads/main' > d/HEAD", true},
+		{"mkdir -p d/objects d/refs; echo x > d/HEAD", true},
+		{"mkdir -p d/objects d/src && echo x > d/HEAD", false},
+		{"mkdir -p d/refs && echo x > d/config", false},
+	} {
+		d := Evaluate(cfg, Request{Tool: ToolBash, Command: tc.cmd, Cwd: root})
+		if got := d.Effect == Ask && d.Code == CodeSandboxProtected; got != tc.protect {
+			t.Errorf("%q: %v %s (%s), want protected %v", tc.cmd, d.Effect, d.Code, d.Message, tc.protect)
+		}
+	}
+}
