@@ -212,6 +212,23 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 		}
 		p.Hidden = appendUnique(p.Hidden, real)
 	}
+	if !p.Network {
+		// Unix sockets reachable by path let a command ask a process
+		// outside to act for it (tmux new-window, an X client, the
+		// user's systemd and D-Bus): the dirs that hold them are
+		// covered with empty ones, unless one holds a writable dir.
+		for _, d := range socketDirs(os.Getenv) {
+			real, err := filepath.EvalSymlinks(d)
+			if err != nil {
+				continue
+			}
+			if fi, err := os.Stat(real); err != nil || !fi.IsDir() ||
+				slices.ContainsFunc(p.Writable, func(w string) bool { return within(real, w) }) {
+				continue
+			}
+			p.Hidden = appendUnique(p.Hidden, real)
+		}
+	}
 	for _, d := range mkdirs {
 		if !writable(d) {
 			continue
@@ -256,6 +273,17 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 	slices.Sort(p.Hidden)
 	p.Limits = append(p.Limits, enforce.Limits(tier, enforce.LandlockABI())...)
 	return p
+}
+
+// socketDirs are the dirs where per-user Unix sockets live: the runtime
+// dir (systemd, D-Bus, Wayland, ssh-agent, gpg-agent), tmux's and X's.
+func socketDirs(getenv func(string) string) []string {
+	dirs := []string{fmt.Sprintf("/run/user/%d", os.Getuid()), "/tmp/.X11-unix"}
+	if v := getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(v) {
+		dirs = append(dirs, filepath.Clean(v))
+	}
+	m, _ := filepath.Glob("/tmp/tmux-*")
+	return append(dirs, m...)
 }
 
 func appendUnique(list []string, s string) []string {
