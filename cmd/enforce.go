@@ -131,8 +131,14 @@ func (a *app) autoAllow(cfg *policy.Config, req policy.Request, d policy.Decisio
 	if !s.AutoAllow || d.Effect != policy.Ask || req.Tool != policy.ToolBash {
 		return d
 	}
-	return policy.SandboxAutoAllow(cfg, req, d, policy.AutoAllowOptions{Network: s.Network, Unconfined: s.Unconfined,
+	ad := policy.SandboxAutoAllow(cfg, req, d, policy.AutoAllowOptions{Network: s.Network, Unconfined: s.Unconfined,
 		Tier: string(a.support().Tier())})
+	if ad.Code == policy.CodeSandboxAutoAllow && a.enforcePlan(cfg, enforce.TierFull, false).Incomplete {
+		// The plan may miss a secret or a protected path: the call asks
+		// as it would without auto_allow.
+		return d
+	}
+	return ad
 }
 
 // unavailableDeny is the deny for a call that must be confined and

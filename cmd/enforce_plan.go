@@ -148,6 +148,7 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 			return nil
 		}
 		if n++; n > maxWalk {
+			p.Incomplete = true
 			p.Limits = append(p.Limits, fmt.Sprintf("the project has more than %d entries: secrets and nested repositories beyond them were not looked for", maxWalk))
 			return filepath.SkipAll
 		}

@@ -48,6 +48,10 @@ type Plan struct {
 	Watched []string `json:"watched,omitempty"`
 	// Network lets the command open sockets other than Unix ones.
 	Network bool `json:"network"`
+	// Incomplete says the walk of the project for secrets and protected
+	// paths was cut short: some may be neither hidden nor kept read-only,
+	// so nothing is auto-allowed under this plan.
+	Incomplete bool `json:"incomplete,omitempty"`
 	// Limits say, in lowercase sentences, what this tier does not enforce.
 	Limits []string `json:"limits,omitempty"`
 	// RequireFull forbids falling back to the landlock tier when the full
