@@ -322,15 +322,38 @@ func needsNetwork(c *shellparse.Command) bool {
 // call holding one keeps asking even with auto_allow. Options that make
 // them destructive are listed ("" for any use).
 var projectDestroyers = map[string][]string{
-	"reset":         {"--hard", "--merge", "--keep"},
-	"clean":         {""},
-	"checkout":      {"--", "-f", "--force", "."},
-	"restore":       {""},
-	"switch":        {"-f", "--force", "--discard-changes"},
-	"stash":         {"drop", "clear"},
-	"branch":        {"-D"},
-	"rebase":        {""},
-	"filter-branch": {""},
+	"reset":          {"--hard", "--merge", "--keep"},
+	"clean":          {""},
+	"checkout":       {"--", "-f", "--force", "."},
+	"restore":        {""},
+	"switch":         {"-f", "--force", "--discard-changes"},
+	"stash":          {"drop", "clear", "pop"},
+	"branch":         {"-D", "-f", "--force"},
+	"rebase":         {""},
+	"filter-branch":  {""},
+	"read-tree":      {"-u", "--reset"},
+	"checkout-index": {"-f", "--force"},
+	"update-ref":     {""},
+	"symbolic-ref":   {""},
+	"reflog":         {"expire", "delete"},
+	"gc":             {"--prune"},
+	"prune":          {""},
+	"rm":             {"-r"},
+	"replace":        {""},
+}
+
+// destroyerOption reports whether the word a is option o: o itself, an
+// abbreviation of a long option (with or without =value), or a cluster
+// of short options holding o's letter.
+func destroyerOption(o, a string) bool {
+	if a == o {
+		return true
+	}
+	if strings.HasPrefix(o, "--") {
+		name, _, _ := strings.Cut(a, "=")
+		return len(name) > 2 && strings.HasPrefix(name, "--") && strings.HasPrefix(o, name)
+	}
+	return len(o) == 2 && o[0] == '-' && len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a[1:], rune(o[1]))
 }
 
 // destroysProjectWork reports a command that throws away the project's
@@ -366,10 +389,21 @@ func destroysProjectWork(c *shellparse.Command) bool {
 				return true
 			}
 			for _, a := range args[2:] {
-				if a.Text == o || strings.HasPrefix(o, "--") && len(a.Text) > 2 && strings.HasPrefix(o, a.Text) {
+				if destroyerOption(o, a.Text) {
 					return true
 				}
 			}
+		}
+		if strings.ToLower(args[1].Text) == "checkout" {
+			// git checkout REV FILE...: the files are overwritten from
+			// REV (two words that are not options).
+			n := 0
+			for _, a := range args[2:] {
+				if !strings.HasPrefix(a.Text, "-") {
+					n++
+				}
+			}
+			return n >= 2
 		}
 	}
 	return false

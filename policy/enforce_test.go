@@ -144,6 +144,18 @@ ask = "Bash(make deploy *)"
 		{cmd: "find . -name '*.pyc' -delete", tier: "full", want: "mode.ask"},
 		{cmd: "git checkout -b feature", tier: "full", want: "sandbox.auto_allow"},
 		{cmd: "git reset HEAD file.txt", tier: "full", want: "sandbox.auto_allow"},
+		{cmd: "git read-tree -u -m HEAD", tier: "full", want: "mode.ask"},
+		{cmd: "git checkout-index -a -f", tier: "full", want: "mode.ask"},
+		{cmd: "git update-ref refs/heads/main HEAD~3", tier: "full", want: "mode.ask"},
+		{cmd: "git reflog expire --expire=now --all", tier: "full", want: "mode.ask"},
+		{cmd: "git gc --prune=now", tier: "full", want: "mode.ask"},
+		{cmd: "git checkout HEAD~1 src/main.go", tier: "full", want: "mode.ask"},
+		{cmd: "git branch -f main HEAD~2", tier: "full", want: "mode.ask"},
+		{cmd: "git branch --delete --force old", tier: "full", want: "mode.ask"},
+		{cmd: "git stash pop", tier: "full", want: "mode.ask"},
+		{cmd: "git rm -rf src", tier: "full", want: "mode.ask"},
+		{cmd: "git gc", tier: "full", want: "sandbox.auto_allow"},
+		{cmd: "git branch feature", tier: "full", want: "sandbox.auto_allow"},
 	}
 	for _, tt := range tests {
 		req := Request{Tool: ToolBash, Command: tt.cmd, Cwd: v.root}
