@@ -265,10 +265,23 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 			p.Watched = appendUnique(p.Watched, f)
 		}
 	}
+	// The directories holding protected paths at the root are pinned:
+	// renaming .git or .claude away and copying it back writable would
+	// undo the read-only binds inside.
+	if entries, err := os.ReadDir(root); err == nil {
+		for _, e := range entries {
+			if !e.IsDir() || e.Name() != ".git" && !pathguard.IsAgentDir(e.Name()) {
+				continue
+			}
+			if d := filepath.Join(root, e.Name()); writable(d) {
+				p.Pinned = appendUnique(p.Pinned, d)
+			}
+		}
+	}
 	if tier != enforce.TierFull {
 		// Without a mount namespace none of them is enforced; Limits
 		// say so.
-		p.ReadOnly, p.Hidden, p.Watched = []string{}, []string{}, nil
+		p.ReadOnly, p.Hidden, p.Watched, p.Pinned = []string{}, []string{}, nil, nil
 	}
 	slices.Sort(p.ReadOnly)
 	slices.Sort(p.Hidden)

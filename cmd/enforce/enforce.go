@@ -46,6 +46,11 @@ type Plan struct {
 	// started; a mount cannot cover what is missing, so after the command
 	// ends any of them it created is removed and reported (full tier).
 	Watched []string `json:"watched,omitempty"`
+	// Pinned are directories holding protected paths, bound onto
+	// themselves (still writable) so that the command cannot rename them
+	// away and put a writable copy in their place: a mount point cannot
+	// be renamed (full tier).
+	Pinned []string `json:"pinned,omitempty"`
 	// Network lets the command open sockets other than Unix ones.
 	Network bool `json:"network"`
 	// Incomplete says the walk of the project for secrets and protected

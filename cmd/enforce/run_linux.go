@@ -445,6 +445,16 @@ func HelperMain() (int, bool) {
 // without following a final symlink and mounted through its /proc/self/fd
 // link, so a path swapped after planning cannot redirect the mount.
 func setupMounts(p Plan) error {
+	for _, path := range p.Pinned {
+		if err := withPath(path, func(fdPath string, dir bool) error {
+			if !dir {
+				return errors.New("not a directory")
+			}
+			return unix.Mount(fdPath, fdPath, "", unix.MS_BIND|unix.MS_REC, "")
+		}); err != nil {
+			return fmt.Errorf("pinning %s: %w", path, err)
+		}
+	}
 	for _, path := range p.ReadOnly {
 		if err := withPath(path, func(fdPath string, dir bool) error {
 			if err := unix.Mount(fdPath, fdPath, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
