@@ -110,7 +110,10 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 	if fi, err := os.Lstat(filepath.Join(root, ".git")); err == nil && fi.IsDir() {
 		git := filepath.Join(root, ".git")
 		mkdirs = append(mkdirs, filepath.Join(git, "hooks"), filepath.Join(git, "info"))
-		files = append(files, filepath.Join(git, "config"), filepath.Join(git, "config.worktree"))
+		// commondir and objects/info/alternates steer git to another
+		// repository's config and objects.
+		files = append(files, filepath.Join(git, "config"), filepath.Join(git, "config.worktree"),
+			filepath.Join(git, "commondir"), filepath.Join(git, "objects", "info", "alternates"))
 		for _, pat := range []string{"modules/*/hooks", "modules/*/config", "modules/*/info", "worktrees/*/config.worktree"} {
 			m, _ := filepath.Glob(filepath.Join(git, pat))
 			files = append(files, m...)
