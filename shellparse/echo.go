@@ -206,28 +206,7 @@ func bashEcho(args []string, xpg bool) (string, bool) {
 		}
 		args = args[1:]
 	}
-	var sb strings.Builder
-	for i, a := range args {
-		if i > 0 {
-			sb.WriteByte(' ')
-		}
-		if !escapes {
-			sb.WriteString(a)
-			continue
-		}
-		s, stop, ok := decodeEscapes(a, escBashEcho)
-		if !ok {
-			return "", false
-		}
-		sb.WriteString(s)
-		if stop {
-			return sb.String(), true
-		}
-	}
-	if newline {
-		sb.WriteByte('\n')
-	}
-	return sb.String(), true
+	return echoWords(args, escapes, escBashEcho, newline)
 }
 
 // dashEcho is what dash's echo prints (src/bltin/printf.c echocmd): only
@@ -237,12 +216,23 @@ func dashEcho(args []string) (string, bool) {
 	if len(args) > 0 && args[0] == "-n" {
 		newline, args = false, args[1:]
 	}
+	return echoWords(args, true, escDashEcho, newline)
+}
+
+// echoWords is what an echo prints for its operands: the words joined by
+// spaces, with escapes read as reader reads them (or as written), output
+// ending at `\c`, then a newline unless it is off.
+func echoWords(args []string, escapes bool, reader escReader, newline bool) (string, bool) {
 	var sb strings.Builder
 	for i, a := range args {
 		if i > 0 {
 			sb.WriteByte(' ')
 		}
-		s, stop, ok := decodeEscapes(a, escDashEcho)
+		if !escapes {
+			sb.WriteString(a)
+			continue
+		}
+		s, stop, ok := decodeEscapes(a, reader)
 		if !ok {
 			return "", false
 		}
