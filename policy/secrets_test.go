@@ -38,9 +38,17 @@ func TestDefaultSecrets(t *testing.T) {
 			}
 		}
 		// A command gatekeep does not know may run its words as a command.
-		for _, c := range []string{"flock /tmp/l cat ~/.gnupg/secring.gpg", "taskset 1 cp ~/.npmrc x", "strace -f cat ~/.pypirc"} {
+		for _, c := range []string{"flock /tmp/l cat ~/.gnupg/secring.gpg", "taskset 1 cp ~/.npmrc x", "strace -f cat ~/.pypirc",
+			"flock /tmp/l -c 'cat ~/.npmrc'", "su -c 'cp ~/.pypirc x' me", "script -qc \"su -c 'cat ~/.npmrc'\" /dev/null"} {
 			if d := v.bash(cfg, c); d.Effect != Deny || d.Code != "rule.deny" {
 				t.Errorf("%s: %s: %v %s, want deny", m, c, d.Effect, d.Code)
+			}
+		}
+		for _, f := range []string{"/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/ssh/ssh_host_ed25519_key"} {
+			for _, d := range []Decision{Evaluate(cfg, Request{Tool: ToolRead, Path: f, Cwd: v.root}), v.bash(cfg, "cat "+f)} {
+				if d.Effect != Deny || d.Code != "rule.deny" {
+					t.Errorf("%s: read %s: %v %s, want deny", m, f, d.Effect, d.Code)
+				}
 			}
 		}
 		if d := v.bash(cfg, "cat /proc/1/environ"); d.Effect != Deny || d.Code != "rule.deny" {
