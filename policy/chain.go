@@ -444,18 +444,25 @@ func (e *evaluation) shellParts() ([]part, Decision, bool) {
 		// read or write are judged toward denial.
 		for _, sc := range unknownSuffixes(c) {
 			sc.Redirects = nil // the command's own, judged below
-			sfx, _ := shellparse.Effects(&sc)
-			for _, fe := range sfx {
-				cat, tool := CatRead, ToolRead
-				if fe.Access == shellparse.Write {
-					cat, tool = CatWrite, ToolWrite
-				}
-				for _, d := range fileDirs(e.cwd, c, fe.Path.Text) {
-					parts = append(parts, part{subject: fe.Path.Text, offset: fe.Path.Offset, category: cat, access: fe.Access,
-						path: fe.Path.Text, dynamic: fe.Path.Dynamic || (c.DirDynamic || d == "") && !filepath.IsAbs(fe.Path.Text) || c.AfterLink,
-						dir: d, tool: tool, script: script, index: i, literal: !fe.Path.Dynamic, guess: fe.Guess,
-						substOnly: fe.Path.SubstOnly, suffix: true})
-				}
+			parts = suffixParts(parts, &sc, func(p string) []string { return fileDirs(e.cwd, c, p) }, c, script, i)
+		}
+		// Its words may be code it runs with `sh -c` (`flock f -c
+		// 'cat ~/.ssh/id_rsa'`): that code's files likewise.
+		if code := codeArgCommands(c, e.cfg.Home); len(code) > 0 {
+			for j := range code {
+				sc := &code[j]
+				parts = suffixParts(parts, sc, func(p string) []string {
+					var dirs []string
+					for _, od := range fileDirs(e.cwd, c, ".") {
+						for _, d := range fileDirs(od, sc, p) {
+							if !filepath.IsAbs(d) {
+								d = "" // only known at run time
+							}
+							dirs = append(dirs, d)
+						}
+					}
+					return dirs
+				}, c, script, i)
 			}
 		}
 		for _, fe := range effects {
@@ -537,6 +544,27 @@ func fileDirs(cwd string, c *shellparse.Command, path string) []string {
 		}
 	}
 	return out
+}
+
+// suffixParts appends the files sc opens, each judged in the directories
+// dirs gives for its path ("" for one only known at run time), as parts
+// of the command c at index i that only a deny may come from
+// (part.suffix).
+func suffixParts(parts []part, sc *shellparse.Command, dirs func(path string) []string, c *shellparse.Command, script *shellparse.Script, i int) []part {
+	sfx, _ := shellparse.Effects(sc)
+	for _, fe := range sfx {
+		cat, tool := CatRead, ToolRead
+		if fe.Access == shellparse.Write {
+			cat, tool = CatWrite, ToolWrite
+		}
+		for _, d := range dirs(fe.Path.Text) {
+			parts = append(parts, part{subject: fe.Path.Text, offset: c.Offset, category: cat, access: fe.Access,
+				path: fe.Path.Text, dynamic: fe.Path.Dynamic || (c.DirDynamic || sc.DirDynamic || d == "") && !filepath.IsAbs(fe.Path.Text) || c.AfterLink,
+				dir: d, tool: tool, script: script, index: i, literal: !fe.Path.Dynamic, guess: fe.Guess,
+				substOnly: fe.Path.SubstOnly, suffix: true})
+		}
+	}
+	return parts
 }
 
 // commandDir is the absolute directory d (one of Command.Dirs) names

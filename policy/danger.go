@@ -1033,6 +1033,7 @@ func forkBomb(x *dangerCtx) (string, bool) {
 type scriptFacts struct {
 	fetches bool                // some command is a remoteSource
 	vals    map[string][]string // literal values assigned to variables (scriptValues)
+	depth   int                 // how deep in words read as code (codeArgs)
 }
 
 func newScriptFacts(s *shellparse.Script) *scriptFacts {

@@ -38,6 +38,9 @@ func findDangerShapes(x *dangerCtx) *finding {
 		forms = append(forms, x.facts.valueForms(&inner)...)
 	}
 	forms = append(forms, unknownSuffixes(orig)...)
+	if f := codeArgDanger(x, orig); f != nil {
+		return f
+	}
 	for i := range forms {
 		x.c, x.seen = &forms[i], nil
 		x.name = commandName(x.c)
@@ -99,6 +102,78 @@ func unknownCommand(c *shellparse.Command) bool {
 	}
 	name := commandName(c)
 	return !runWrappers[name] && !shellparse.HasEffectSpec(name) && !shellparse.HasEffectSpec(c.Name())
+}
+
+// maxCodeDepth bounds how deeply words given to unknown commands are
+// read as code (a string in a string in a string).
+const maxCodeDepth = 3
+
+// maxCodeWord is the longest word read as code.
+const maxCodeWord = 64 << 10
+
+// codeArgs returns, for a command gatekeep does not know, the scripts its
+// static argument words make when read as shell code: many programs run
+// a word with `sh -c` (`flock /tmp/l -c 'rm -rf ~'`, `su -c '...'`,
+// util-linux script(1) `-c`, `sg group '...'`, `tmux new '...'`). Only
+// a word that could be more than a name (it holds a blank or an
+// operator) and parses is taken; like the suffixes, these are judged
+// toward denial only.
+func codeArgs(c *shellparse.Command, home string, depth int) []*shellparse.Script {
+	if depth >= maxCodeDepth || !unknownCommand(c) {
+		return nil
+	}
+	var out []*shellparse.Script
+	for _, w := range c.Args[1:] {
+		if w.Dynamic || len(w.Text) > maxCodeWord || !strings.ContainsAny(w.Text, " \t\n;&|<>()`$") {
+			continue
+		}
+		if s, err := shellparse.Parse(w.Text, shellparse.Options{Home: home}); err == nil {
+			out = append(out, s)
+		}
+		if len(out) == maxSuffixes {
+			break
+		}
+	}
+	return out
+}
+
+// codeArgDanger judges the code an unknown command's words make
+// (codeArgs) with the whole danger table, in the directory the command
+// runs in.
+func codeArgDanger(x *dangerCtx, c *shellparse.Command) *finding {
+	depth := 0
+	if x.facts != nil {
+		depth = x.facts.depth
+	}
+	for _, sub := range codeArgs(c, x.home, depth) {
+		facts := newScriptFacts(sub)
+		facts.depth = depth + 1
+		for j := range sub.Commands {
+			if f := findDangerIn(sub, j, x.home, x.dir, facts); f != nil {
+				return f
+			}
+		}
+	}
+	return nil
+}
+
+// codeArgCommands returns every command of the code an unknown command's
+// words make (codeArgs), to depth maxCodeDepth: the files they open are
+// judged like the suffixes' (only a deny counts).
+func codeArgCommands(c *shellparse.Command, home string) []shellparse.Command {
+	var out []shellparse.Command
+	var walk func(c *shellparse.Command, depth int)
+	walk = func(c *shellparse.Command, depth int) {
+		for _, sub := range codeArgs(c, home, depth) {
+			for j := range sub.Commands {
+				sc := sub.Commands[j]
+				out = append(out, sc)
+				walk(&sc, depth+1)
+			}
+		}
+	}
+	walk(c, 0)
+	return out
 }
 
 // dynamicInner returns, for a wrapper whose command the parser could not

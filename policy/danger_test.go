@@ -323,6 +323,15 @@ var dangerCases = []struct {
 	{"xvfb-run -a rm -rf ~", "danger.rm_home"},
 	{"parallel rm -rf ::: ~", "danger.rm_home"},
 	{"flock /tmp/l mkfs.ext4 /dev/sda1", "danger.mkfs"},
+	// ... and each of its words that parses as code it may run with sh -c
+	{"flock /tmp/l -c 'rm -rf ~'", "danger.rm_home"},
+	{"su -c 'rm -rf ~' root", "danger.rm_home"},
+	{"su root -c 'cd / && rm -rf etc'", "danger.rm_system"},
+	{"script -qc 'rm -rf /' /dev/null", "danger.rm_root"},
+	{"sg wheel 'rm -rf ~'", "danger.rm_home"},
+	{"tmux new-session -d 'dd if=/dev/zero of=/dev/sda'", "danger.dd_device"},
+	{"flock f -c \"su -c 'rm -rf ~'\"", "danger.rm_home"},
+	{"runuser -u me -c 'X=/; rm -rf $X'", "danger.rm_root"},
 	// variables assigned a literal, followed into the words that use them
 	{"X=/; rm -rf \"$X\"", "danger.rm_root"},
 	{"X=~; rm -rf $X", "danger.rm_home"},
@@ -370,6 +379,8 @@ var dangerCases = []struct {
 // layer must not deny them (other layers may).
 var notDangerCases = []string{
 	"flock /tmp/l rm -rf build",
+	"flock /tmp/l -c 'rm -rf build && make'",
+	"mytool 'hello world; ls -la'",
 	"taskset 1 make rm",
 	"mytool rm -rf",
 	"rm -rf build",
