@@ -187,10 +187,25 @@ func (a *app) runConfined(path string, argv []string) error {
 			an.Close()
 		}
 	}()
+	var git *enforce.Anchor
+	var head []byte
+	if d := a.enf.plan.GitDir; d != "" {
+		if an, err := enforce.OpenAnchor(d); err == nil {
+			git, head = an, an.ReadHead()
+			defer an.Close()
+		}
+	}
 	status, err := enforce.Run(a.enf.plan, path, argv, shellEnv(), func(msg string) {
 		fmt.Fprintf(a.stderr, "gatekeep: %s\n", msg)
 	})
 	a.checkWatched(anchors)
+	if git != nil {
+		// The project's git dir stays a repository: else git would
+		// look above the project for one.
+		for _, msg := range git.RepairGitDir(head) {
+			fmt.Fprintf(a.stderr, "gatekeep: the confined command changed %s: %s\n", a.enf.plan.GitDir, msg)
+		}
+	}
 	var ue *enforce.UnavailableError
 	var ee *enforce.ExecError
 	switch {

@@ -105,18 +105,19 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 	// directories are created empty first; any other missing one is
 	// watched.
 	root := realOrSelf(a.loaded.Root)
-	var mkdirs, files []string
+	var mkdirs, files, pinned []string
 	mkdirs = append(mkdirs, filepath.Join(root, policy.ProjectConfigDir))
 	if fi, err := os.Lstat(filepath.Join(root, ".git")); err == nil && fi.IsDir() {
 		git := filepath.Join(root, ".git")
-		mkdirs = append(mkdirs, filepath.Join(git, "hooks"), filepath.Join(git, "info"))
-		// commondir and objects/info/alternates steer git to another
-		// repository's config and objects.
-		files = append(files, filepath.Join(git, "config"), filepath.Join(git, "config.worktree"),
-			filepath.Join(git, "commondir"), filepath.Join(git, "objects", "info", "alternates"))
-		for _, pat := range []string{"modules/*/hooks", "modules/*/config", "modules/*/info", "worktrees/*/config.worktree"} {
+		m, f := gitSteering(git)
+		mkdirs, files = append(mkdirs, m...), append(files, f...)
+		for _, pat := range []string{"modules/*/hooks", "modules/*/config", "modules/*/info", "modules/*/commondir",
+			"worktrees/*/config.worktree", "worktrees/*/commondir"} {
 			m, _ := filepath.Glob(filepath.Join(git, pat))
 			files = append(files, m...)
+		}
+		if tier == enforce.TierFull && writable(git) {
+			p.GitDir = git
 		}
 	} else if err == nil {
 		// A .git file (worktree, submodule) points git elsewhere.
@@ -126,7 +127,29 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 		files = append(files, filepath.Join(root, f))
 	}
 	files = append(files, pathguard.AgentSettingsPaths(root)...)
+	// The agents' dirs are read-only as a whole, so that no file can be
+	// added to them either (.claude/commands/x.md, a hook script): those
+	// of the agents gatekeep serves are created empty when missing; an
+	// editor's dir is kept read-only when it exists (its named files are
+	// watched otherwise).
+	for _, name := range agentDirsMade {
+		mkdirs = append(mkdirs, filepath.Join(root, name))
+	}
+	if entries, err := os.ReadDir(root); err == nil {
+		for _, e := range entries {
+			if e.IsDir() && pathguard.IsAgentDir(e.Name()) {
+				mkdirs = append(mkdirs, filepath.Join(root, e.Name()))
+			}
+		}
+	}
 	mkdirs = append(mkdirs, pathguard.DefaultConfigDirs(home)...)
+	// The person's own agent settings, when a writable dir holds them
+	// (a dir given as writable itself is the person's choice).
+	for _, f := range userAgentPaths(home) {
+		if writable(f) && !slices.Contains(p.Writable, realOrSelf(f)) {
+			files = append(files, f)
+		}
+	}
 	if d, err := os.UserCacheDir(); err == nil {
 		mkdirs = append(mkdirs, filepath.Join(d, "gatekeep"))
 	}
@@ -160,7 +183,10 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 			switch name {
 			case ".git":
 				if filepath.Dir(path) != root {
-					files = append(files, filepath.Join(path, "hooks"), filepath.Join(path, "config"))
+					// A nested repository is kept like the project's.
+					m, f := gitSteering(path)
+					mkdirs, files = append(mkdirs, m...), append(files, f...)
+					pinned = append(pinned, path)
 				}
 				return filepath.SkipDir
 			case policy.ProjectConfigDir:
@@ -171,12 +197,13 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 				return filepath.SkipDir
 			}
 			if pathguard.IsAgentDir(name) && filepath.Dir(path) != root {
-				for _, f := range pathguard.AgentSettingsPaths(filepath.Dir(path)) {
-					if _, err := os.Lstat(f); err == nil {
-						files = append(files, f)
-					}
-				}
+				files = append(files, path)
 			}
+		}
+		if name == ".git" && !d.IsDir() && filepath.Dir(path) != root {
+			// A nested .git file (submodule, worktree) says where its
+			// repository is.
+			files = append(files, path)
 		}
 		if name == ".envrc" && filepath.Dir(path) != root {
 			files = append(files, path)
@@ -268,28 +295,69 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 			p.Watched = appendUnique(p.Watched, f)
 		}
 	}
-	// The directories holding protected paths at the root are pinned:
-	// renaming .git or .claude away and copying it back writable would
-	// undo the read-only binds inside.
-	if entries, err := os.ReadDir(root); err == nil {
-		for _, e := range entries {
-			if !e.IsDir() || e.Name() != ".git" && !pathguard.IsAgentDir(e.Name()) {
-				continue
-			}
-			if d := filepath.Join(root, e.Name()); writable(d) {
-				p.Pinned = appendUnique(p.Pinned, d)
-			}
+	// The git dirs holding protected paths are pinned: renaming .git
+	// away and copying it back writable would undo the read-only binds
+	// inside. (A read-only dir is a mount point too.)
+	if fi, err := os.Lstat(filepath.Join(root, ".git")); err == nil && fi.IsDir() {
+		pinned = append(pinned, filepath.Join(root, ".git"))
+	}
+	for _, d := range pinned {
+		if real, err := filepath.EvalSymlinks(d); err == nil && writable(real) && !slices.Contains(p.ReadOnly, real) {
+			p.Pinned = appendUnique(p.Pinned, real)
 		}
 	}
+	// A path below a read-only dir needs no mount of its own.
+	p.ReadOnly = slices.DeleteFunc(p.ReadOnly, func(r string) bool {
+		return slices.ContainsFunc(p.ReadOnly, func(d string) bool { return d != r && within(d, r) })
+	})
+	p.Watched = slices.DeleteFunc(p.Watched, func(w string) bool {
+		return slices.ContainsFunc(p.ReadOnly, func(d string) bool { return within(d, w) })
+	})
 	if tier != enforce.TierFull {
 		// Without a mount namespace none of them is enforced; Limits
 		// say so.
-		p.ReadOnly, p.Hidden, p.Watched, p.Pinned = []string{}, []string{}, nil, nil
+		p.ReadOnly, p.Hidden, p.Watched, p.Pinned, p.GitDir = []string{}, []string{}, nil, nil, ""
 	}
 	slices.Sort(p.ReadOnly)
 	slices.Sort(p.Hidden)
 	p.Limits = append(p.Limits, enforce.Limits(tier, enforce.LandlockABI())...)
 	return p
+}
+
+// agentDirsMade are the agents' dirs created empty at the project root
+// when missing, to be kept read-only: the agents gatekeep serves, which
+// read commands, hooks and settings from there when they next start.
+var agentDirsMade = []string{".claude", ".codex", ".gemini"}
+
+// gitSteering lists what in the git dir git (a repository's .git) makes
+// a later git run code or follow another repository, to be kept
+// read-only: the dirs harmless to create empty (hooks/, info/:
+// attributes, sparse-checkout, grafts) and the files (config,
+// config.worktree, commondir, objects/info/alternates), watched when
+// missing. HEAD, refs/, objects/, logs/, index and the lock files stay
+// writable: commit, checkout -b, switch, add and rebase write them, and
+// none of them runs code.
+func gitSteering(git string) (mkdirs, files []string) {
+	return []string{filepath.Join(git, "hooks"), filepath.Join(git, "info")},
+		[]string{filepath.Join(git, "config"), filepath.Join(git, "config.worktree"),
+			filepath.Join(git, "commondir"), filepath.Join(git, "objects", "info", "alternates")}
+}
+
+// userAgentPaths are the person's own agent settings in the home
+// directory: Claude Code's ~/.claude and ~/.claude.json (hooks, MCP
+// servers), Codex's ~/.codex, Gemini CLI's ~/.gemini.
+func userAgentPaths(home string) []string {
+	if home == "" {
+		return nil
+	}
+	var out []string
+	for _, n := range []string{".claude", ".claude.json", ".codex", ".gemini"} {
+		out = append(out, filepath.Join(home, n))
+	}
+	if v := os.Getenv("CODEX_HOME"); filepath.IsAbs(v) {
+		out = append(out, filepath.Clean(v))
+	}
+	return out
 }
 
 // socketDirs are the dirs where per-user Unix sockets live: the runtime

@@ -51,6 +51,13 @@ type Plan struct {
 	// away and put a writable copy in their place: a mount point cannot
 	// be renamed (full tier).
 	Pinned []string `json:"pinned,omitempty"`
+	// GitDir is the project's git dir. After the command ends it must
+	// still be a repository to git (a valid HEAD, refs/ and objects/):
+	// otherwise a later git run in the project would look for one above
+	// it, outside the project. A HEAD the command left invalid is put
+	// back as it was, a missing refs/ or objects/ made again, and the
+	// repair reported (full tier).
+	GitDir string `json:"git_dir,omitempty"`
 	// Network lets the command open sockets other than Unix ones.
 	Network bool `json:"network"`
 	// Incomplete says the walk of the project for secrets and protected

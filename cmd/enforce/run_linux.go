@@ -634,11 +634,14 @@ func OpenAnchor(dir string) (*Anchor, error) {
 // Close releases the handle.
 func (a *Anchor) Close() { unix.Close(a.fd) }
 
-// ErrNotRegular is RemoveFile's refusal of anything but a regular file.
+// ErrNotRegular is RemoveFile's refusal of anything but a regular file
+// or a symbolic link.
 var ErrNotRegular = errors.New("not a regular file")
 
 // RemoveFile unlinks rel, a relative path beneath the anchor, when it is a
-// regular file. Its directory is opened with openat2 beneath the anchor
+// regular file or a symbolic link (the link itself goes, never what it
+// points to: a link at .git/commondir would steer git as a file does).
+// Its directory is opened with openat2 beneath the anchor
 // with no symbolic link on the way, so a directory swapped for a link
 // leads nowhere; nothing is removed recursively.
 func (a *Anchor) RemoveFile(rel string) error {
@@ -661,11 +664,121 @@ func (a *Anchor) RemoveFile(rel string) error {
 	if err := unix.Fstatat(dfd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
 		return err
 	}
-	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+	if m := st.Mode & unix.S_IFMT; m != unix.S_IFREG && m != unix.S_IFLNK {
 		return ErrNotRegular
 	}
 	// Swapped for a directory meanwhile, unlinkat without AT_REMOVEDIR
 	// fails; swapped for another file or a link, that entry (beneath the
 	// anchor) is what goes.
 	return unix.Unlinkat(dfd, name, 0)
+}
+
+// beneath is how a path below an anchor is opened: no step out of it, no
+// symbolic link on the way.
+var beneath = unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS | unix.RESOLVE_NO_XDEV
+
+// ReadHead returns the HEAD file of the git dir the anchor holds, or nil
+// when it is missing, not a regular file or not a valid HEAD.
+func (a *Anchor) ReadHead() []byte {
+	fd, err := unix.Openat2(a.fd, "HEAD", &unix.OpenHow{Flags: unix.O_RDONLY | unix.O_NOFOLLOW | unix.O_NONBLOCK | unix.O_CLOEXEC, Resolve: uint64(beneath)})
+	if err != nil {
+		return nil
+	}
+	f := os.NewFile(uintptr(fd), "HEAD")
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	b, err := io.ReadAll(io.LimitReader(f, 4096))
+	if err != nil || !ValidHead(b) {
+		return nil
+	}
+	return b
+}
+
+// ValidHead reports whether b is a HEAD git accepts when it looks for a
+// repository (validate_headref in git's setup.c): "ref: refs/..." or an
+// object name (40 or 64 hex digits).
+func ValidHead(b []byte) bool {
+	s := string(b)
+	if rest, ok := strings.CutPrefix(s, "ref:"); ok {
+		rest = strings.TrimLeft(rest, " \t")
+		return strings.HasPrefix(rest, "refs/")
+	}
+	s = strings.TrimRight(s, "\n")
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// RepairGitDir keeps the git dir the anchor holds a repository to git
+// after a confined command ran: a HEAD that is no longer valid gets head
+// back (what ReadHead read before the run; nothing when nil), a missing
+// refs/ or objects/ is made again (empty). It returns what it repaired
+// and what it could not, one sentence each.
+func (a *Anchor) RepairGitDir(head []byte) []string {
+	var out []string
+	if head != nil && a.ReadHead() == nil {
+		if err := a.replace("HEAD", head); err != nil {
+			out = append(out, fmt.Sprintf("HEAD is no longer valid and could not be put back: %v", err))
+		} else {
+			out = append(out, "HEAD was no longer valid and was put back as it was")
+		}
+	}
+	for _, d := range []string{"refs", "objects"} {
+		var st unix.Stat_t
+		err := unix.Fstatat(a.fd, d, &st, unix.AT_SYMLINK_NOFOLLOW)
+		if err == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR {
+			continue
+		}
+		if err == nil {
+			if m := st.Mode & unix.S_IFMT; m != unix.S_IFREG && m != unix.S_IFLNK {
+				out = append(out, fmt.Sprintf("%s/ is no longer a directory and was left", d))
+				continue
+			}
+			if err := unix.Unlinkat(a.fd, d, 0); err != nil {
+				out = append(out, fmt.Sprintf("%s/ is no longer a directory and could not be removed: %v", d, err))
+				continue
+			}
+		} else if !errors.Is(err, unix.ENOENT) {
+			out = append(out, fmt.Sprintf("%s/: %v", d, err))
+			continue
+		}
+		if err := unix.Mkdirat(a.fd, d, 0o755); err != nil {
+			out = append(out, fmt.Sprintf("%s/ is missing and could not be made again: %v", d, err))
+		} else {
+			out = append(out, fmt.Sprintf("%s/ was missing and was made again (empty)", d))
+		}
+	}
+	return out
+}
+
+// replace writes b to name beneath the anchor: a new file renamed over
+// whatever is there (a file or a link; not a directory).
+func (a *Anchor) replace(name string, b []byte) error {
+	tmp := name + ".gatekeep-restore"
+	unix.Unlinkat(a.fd, tmp, 0)
+	fd, err := unix.Openat2(a.fd, tmp, &unix.OpenHow{Flags: unix.O_WRONLY | unix.O_CREAT | unix.O_EXCL | unix.O_NOFOLLOW | unix.O_CLOEXEC,
+		Mode: 0o644, Resolve: uint64(beneath)})
+	if err != nil {
+		return err
+	}
+	f := os.NewFile(uintptr(fd), tmp)
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = unix.Renameat(a.fd, tmp, a.fd, name)
+	}
+	if err != nil {
+		unix.Unlinkat(a.fd, tmp, 0)
+	}
+	return err
 }

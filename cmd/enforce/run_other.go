@@ -55,3 +55,9 @@ var ErrNotRegular = errors.New("not a regular file")
 
 // RemoveFile fails off Linux.
 func (a *Anchor) RemoveFile(string) error { return errors.New("not supported") }
+
+// ReadHead reads nothing off Linux.
+func (a *Anchor) ReadHead() []byte { return nil }
+
+// RepairGitDir repairs nothing off Linux.
+func (a *Anchor) RepairGitDir([]byte) []string { return nil }
