@@ -504,72 +504,6 @@ func braceList(s string) (pre string, alts []string, post string, ok bool) {
 	return "", nil, "", false
 }
 
-// optScan is a command's words after the name, split into options and
-// operands.
-type optScan struct {
-	opts []string // short letters and long names
-	vals []string // the arguments of withArg options, as "name=value"
-	ops  []shellparse.Word
-}
-
-// splitArgs splits words GNU style: options may follow operands, `--` ends
-// them, withArg lists the short letters and long names that take the next
-// word as their argument. A dynamic word that starts with "-" and holds an
-// expansion yields the option "?" (unknown).
-func splitArgs(words []shellparse.Word, withArg ...string) optScan {
-	var a optScan
-	for j := 0; j < len(words); j++ {
-		w := words[j]
-		t := w.Text
-		switch {
-		case t == "--":
-			a.ops = append(a.ops, words[j+1:]...)
-			return a
-		case len(t) < 2 || t[0] != '-':
-			a.ops = append(a.ops, w)
-		case w.Dynamic && strings.ContainsAny(t, "$`"):
-			a.opts = append(a.opts, "?")
-		case strings.HasPrefix(t, "--"):
-			name, val, hasVal := strings.Cut(t[2:], "=")
-			a.opts = append(a.opts, name)
-			if !hasVal && slices.Contains(withArg, name) && j+1 < len(words) {
-				j++
-				val = words[j].Text
-			}
-			a.vals = append(a.vals, name+"="+val)
-		default:
-			for k := 1; k < len(t); k++ {
-				l := t[k : k+1]
-				a.opts = append(a.opts, l)
-				if slices.Contains(withArg, l) {
-					val := t[k+1:]
-					if val == "" && j+1 < len(words) {
-						j++
-						val = words[j].Text
-					}
-					a.vals = append(a.vals, l+"="+val)
-					break
-				}
-			}
-		}
-	}
-	return a
-}
-
-// has reports the short option letter short (if not ""), or the long
-// option long given in full or by a prefix of at least minLen letters
-// (getopt_long(3) accepts a unique prefix: `--rec`).
-func (a optScan) has(short, long string, minLen int) bool {
-	for _, o := range a.opts {
-		if o == short && len(short) == 1 || len(o) >= minLen && len(o) > 1 && strings.HasPrefix(long, o) {
-			return true
-		}
-	}
-	return false
-}
-
-func (a optScan) unknown() bool { return slices.Contains(a.opts, "?") }
-
 // rmCheck: rm -r of a place, or rm of every name in / or a system dir.
 func rmCheck(want place) func(x *dangerCtx) (string, bool) {
 	return func(x *dangerCtx) (string, bool) {
@@ -735,30 +669,42 @@ func deviceOperand(x *dangerCtx) (string, bool) {
 }
 
 // wipesDevice: wipefs, blkdiscard, shred on a device; badblocks only in its
-// destructive write mode (-w).
+// destructive write mode (-w), read by the command model: a line it does
+// not understand may hold -w.
 func wipesDevice(x *dangerCtx) (string, bool) {
-	if x.name == "badblocks" && !splitArgs(x.c.Args[1:], "b", "c", "d", "e", "i", "o", "p", "t").has("w", "", 0) {
-		return "", false
+	if x.name == "badblocks" {
+		if line, _ := shellparse.ReadLine(x.c, "badblocks"); line.Understood() && !line.Has("w") {
+			return "", false
+		}
 	}
 	return deviceOperand(x)
 }
 
 // diskVerb: diskutil's erasing verbs (diskutil(8), also under `diskutil
 // apfs` and `diskutil cs`) and cryptsetup's formatting ones
-// (cryptsetup(8)).
+// (cryptsetup(8)), found among the operands by the command model. A line
+// the model does not understand is judged in every reading: any word
+// may be the verb.
 func diskVerb(x *dangerCtx) (string, bool) {
 	verbs := diskutilVerbs
 	if x.name == "cryptsetup" {
 		verbs = cryptsetupVerbs
 	}
-	ops := splitArgs(x.c.Args[1:]).ops
+	line, _ := shellparse.ReadLine(x.c, x.name)
+	ops, understood := line.Operands(), line.Understood()
+	if !understood {
+		ops = x.c.Args[1:]
+	}
 	for k, w := range ops {
 		v := strings.ToLower(w.Text)
 		if verbs[v] {
 			return x.name + " " + w.Text, true
 		}
-		if x.name == "diskutil" && (k > 0 || v != "apfs" && v != "cs" && v != "corestorage" && v != "appleraid") {
-			break // diskutil's verb is its first word, after apfs or cs
+		if !understood {
+			continue
+		}
+		if k > 0 || x.name == "cryptsetup" || v != "apfs" && v != "cs" && v != "corestorage" && v != "appleraid" {
+			break // the verb is the first operand (diskutil: after apfs or cs)
 		}
 	}
 	return "", false
@@ -773,39 +719,48 @@ var diskutilVerbs = map[string]bool{
 var cryptsetupVerbs = map[string]bool{"luksformat": true, "erase": true, "lukserase": true}
 
 // partitions: a partitioner given a device, unless only listing it
-// (fdisk(8), sfdisk(8), sgdisk(8), parted(8)). A partitioner given a
-// device and no command is interactive and reads its commands from
-// standard input, which can be a script.
+// (fdisk(8), sfdisk(8), cfdisk(8), gdisk(8), sgdisk(8), parted(8)), read
+// by the command model. A partitioner given a device and no command is
+// interactive and reads its commands from standard input, which can be a
+// script. A line the model does not understand is not a listing.
 func partitions(x *dangerCtx) (string, bool) {
-	a := splitArgs(x.c.Args[1:], "a", "align")
+	line, _ := shellparse.ReadLine(x.c, x.name)
 	readOnly := false
 	switch x.name {
-	case "fdisk", "cfdisk", "gdisk":
-		readOnly = a.has("l", "list", 3) || a.has("s", "getsz", 3)
+	case "fdisk":
+		readOnly = line.Has("l", "list", "x", "list-details", "s", "getsz") &&
+			!line.Has("B", "protect-boot", "n", "noauto-pt", "w", "wipe", "W", "wipe-partitions")
+	case "cfdisk":
+		readOnly = line.Has("r", "read-only") && !line.Has("z", "zero")
+	case "gdisk":
+		readOnly = line.Has("l")
 	case "sfdisk":
-		readOnly = a.has("l", "list", 3) || a.has("d", "dump", 2) || a.has("J", "json", 2) ||
-			a.has("s", "show-size", 3) || a.has("V", "verify", 2) || a.has("g", "show-geometry", 6) ||
-			a.has("F", "list-free", 6) || a.has("", "backup-pt-sectors", 3)
+		// One of the listing commands and nothing that changes a table.
+		readOnly = line.Has("l", "list", "d", "dump", "J", "json", "s", "show-size", "V", "verify", "g",
+			"show-geometry", "G", "show-pt-geometry", "F", "list-free", "B", "backup-pt-sectors", "T", "list-types")
+		for _, o := range line.Options() {
+			readOnly = readOnly && slices.Contains(sfdiskListing, o)
+		}
 	case "sgdisk":
-		readOnly = len(a.opts) > 0
-		for _, o := range a.opts {
-			if !slices.Contains([]string{"p", "print", "i", "info", "v", "verify", "O", "print-mbr", "P", "pretend", "L", "list-types"}, o) {
-				readOnly = false
-			}
+		opts := line.Options()
+		readOnly = len(opts) > 0
+		for _, o := range opts {
+			readOnly = readOnly && slices.Contains(sgdiskListing, o)
 		}
 	case "parted":
 		// parted [options] [device [command [args]...]]
-		readOnly = a.has("l", "list", 2)
-		if len(a.ops) > 1 {
+		ops := line.Operands()
+		readOnly = line.Has("l", "list")
+		if len(ops) > 1 {
 			readOnly = true
-			for _, w := range a.ops[1:] {
+			for _, w := range ops[1:] {
 				if partedWrites[strings.ToLower(w.Text)] {
 					readOnly = false
 				}
 			}
 		}
 	}
-	if readOnly {
+	if readOnly && line.Understood() {
 		return "", false
 	}
 	for _, w := range x.c.Args[1:] {
@@ -815,6 +770,18 @@ func partitions(x *dangerCtx) (string, bool) {
 	}
 	return "", false
 }
+
+// sfdiskListing are sfdisk's options that list or tune the listing
+// (sfdisk(8), util-linux 2.38).
+var sfdiskListing = []string{"l", "list", "d", "dump", "J", "json", "s", "show-size", "V", "verify", "g",
+	"show-geometry", "G", "show-pt-geometry", "F", "list-free", "B", "backup-pt-sectors", "T", "list-types",
+	"bytes", "color", "lock", "o", "output", "q", "quiet", "X", "label", "Y", "label-nested", "u", "unit", "L", "Linux"}
+
+// sgdiskListing are sgdisk's options that only print, or make every
+// change pretend (sgdisk(8), GPT fdisk 1.0.9).
+var sgdiskListing = []string{"p", "print", "i", "info", "v", "verify", "O", "print-mbr", "P", "pretend", "L",
+	"list-types", "D", "display-alignment", "E", "end-of-largest", "f", "first-in-largest", "F",
+	"first-aligned-in-largest"}
 
 // partedWrites are parted's commands that change a disk (parted(8)).
 var partedWrites = map[string]bool{
@@ -845,7 +812,14 @@ func writesDevice(x *dangerCtx) (string, bool) {
 	}
 	switch x.name {
 	case "tee":
-		for _, w := range splitArgs(x.c.Args[1:]).ops {
+		// Every operand is written; a line the model does not understand
+		// may write any word.
+		line, _ := shellparse.ReadLine(x.c, "tee")
+		written := line.Operands()
+		if !line.Understood() {
+			written = x.c.Args[1:]
+		}
+		for _, w := range written {
 			if x.device(w) {
 				return w.Text, true
 			}
@@ -936,41 +910,18 @@ func (x *dangerCtx) descends(j, anc int) bool {
 }
 
 // permCheck: chmod, chown, chgrp -R of / or a system directory, or of /
-// itself without -R. The first operand is the mode or owner unless
-// --reference gives it; for chmod a mode may look like an option (`-x`).
+// itself without -R. The files changed are the command model's (the
+// first operand is the mode or owner unless --reference, or for chmod a
+// mode given as options, says otherwise). A line the model does not
+// understand may be recursive, and any operand may be a file.
 func permCheck(x *dangerCtx) (string, bool) {
-	words := x.c.Args[1:]
-	modeGiven := false
-	if x.name == "chmod" {
-		// chmod's own options are c, f, v, R; any other letter is a mode.
-		var rest []shellparse.Word
-		for _, w := range words {
-			if t := w.Text; !w.Dynamic && len(t) > 1 && t[0] == '-' && t[1] != '-' && strings.Trim(t[1:], "cfvR") != "" {
-				modeGiven = true
-				continue
-			}
-			rest = append(rest, w)
-		}
-		words = rest
+	line, _ := shellparse.ReadLine(x.c, x.name)
+	files := line.Written()
+	recursive := line.Has("R", "recursive") || !line.Understood()
+	if !line.Understood() {
+		files = append(files, line.Operands()...)
 	}
-	var ops []shellparse.Word
-	recursive, reference := false, false
-	if line, ok := shellparse.ReadLine(x.c, x.name); ok {
-		// chown, chgrp: the command model.
-		ops = line.Operands()
-		recursive = line.Has("R", "recursive") || !line.Understood()
-		reference = line.Has("reference")
-	} else {
-		// chmod: its modes look like options, so it is read here.
-		a := splitArgs(words, "reference")
-		ops = a.ops
-		recursive = a.has("R", "recursive", 3) || a.unknown()
-		reference = a.has("", "reference", 3)
-	}
-	if !modeGiven && !reference && len(ops) > 0 {
-		ops = ops[1:]
-	}
-	for _, w := range ops {
+	for _, w := range files {
 		t := x.classify(w)
 		if t.place == placeRoot && (recursive || !t.glob) || recursive && t.place == placeSystem {
 			return t.text, true
@@ -997,24 +948,32 @@ func mvSource(x *dangerCtx) (string, bool) {
 	return "", false
 }
 
-// rsyncDelete: rsync with any --delete* option (or --del) whose
-// destination, the last operand, is /, the home directory or a system
-// directory.
+// rsyncDelete: rsync with any --delete* option (or --del, or
+// --remove-source-files' kin) whose destination, the last operand, is /,
+// the home directory or a system directory; read by the command model. A
+// line the model does not understand may delete, and its destination may
+// be the last word.
 func rsyncDelete(x *dangerCtx) (string, bool) {
-	a := splitArgs(x.c.Args[1:], "e", "rsh", "f", "filter", "exclude", "include", "exclude-from", "include-from",
-		"files-from", "rsync-path", "B", "block-size", "T", "temp-dir", "port", "password-file", "log-file",
-		"backup-dir", "suffix", "chmod", "chown", "M", "remote-option", "compare-dest", "copy-dest", "link-dest",
-		"partial-dir", "max-size", "min-size", "max-delete", "timeout", "contimeout", "bwlimit", "out-format", "info", "debug")
-	deletes := false
-	for _, o := range a.opts {
+	line, _ := shellparse.ReadLine(x.c, "rsync")
+	deletes := !line.Understood()
+	for _, o := range line.Options() {
 		deletes = deletes || o == "del" || strings.HasPrefix(o, "delete")
 	}
-	if !deletes || len(a.ops) < 2 {
+	ops := line.Operands()
+	if !deletes || len(ops) < 2 && line.Understood() {
 		return "", false
 	}
-	dest := a.ops[len(a.ops)-1]
-	if t := x.classify(dest); t.place != placeOther {
-		return t.text, true
+	var dests []shellparse.Word
+	if len(ops) > 0 {
+		dests = append(dests, ops[len(ops)-1])
+	}
+	if !line.Understood() && len(x.c.Args) > 2 {
+		dests = append(dests, x.c.Args[len(x.c.Args)-1])
+	}
+	for _, dest := range dests {
+		if t := x.classify(dest); t.place != placeOther {
+			return t.text, true
+		}
 	}
 	return "", false
 }

@@ -184,8 +184,10 @@ func (p *parser) afterCommand(idx int) {
 		ok := p.cd(c, d)
 		p.state.ok, p.state.fail = ok, d
 	case "popd":
-		// The directory stack is not followed.
-		if !hasOpt(c.Args[1:], "n") {
+		// The directory stack is not followed: popd changes the
+		// directory unless -n (by the command model; a line it does not
+		// understand may).
+		if line, _ := ReadLine(c, "popd"); !line.Understood() || !line.Has("n") {
 			p.state.ok, p.state.fail = d.withUnknown(), d
 		}
 	case "exit":

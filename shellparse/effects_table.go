@@ -162,7 +162,8 @@ var effectTable = map[string]spec{
 	"split": {kind: edits, args: "a suffix-length additional-suffix b bytes C line-bytes l lines n number t separator filter",
 		optional: "numeric-suffixes hex-suffixes", acts: "filter", ops: splitOps},
 	// tee(1).
-	"tee": {kind: edits, optional: "output-error", ops: writeAll},
+	"tee": {kind: edits, complete: true, flags: "a append i ignore-interrupts p help version",
+		optional: "output-error", ops: writeAll},
 	// rm(1), rmdir(1) (-p removes each parent too), unlink(1), shred(1).
 	"rm": {kind: edits, complete: true, flags: "f force i I d dir r R recursive v verbose one-file-system " +
 		"no-preserve-root help version", optional: "interactive preserve-root", ops: writeAll},
@@ -174,9 +175,11 @@ var effectTable = map[string]spec{
 	"mkfifo":   {kind: edits, args: "m mode", optional: "context", ops: writeAll},
 	"touch":    {kind: edits, args: "d date t time", reads: "r reference", ops: writeAll},
 	"truncate": {kind: edits, args: "s size", reads: "r reference", ops: writeAll},
-	// chmod(1): MODE may look like an option (`chmod -w f`). chown(1),
+	// chmod(1), GNU coreutils 9.1: MODE may look like an option (`chmod
+	// -w f`; see chmodOps). chown(1),
 	// chgrp(1): OWNER/GROUP is the first operand unless --reference.
-	"chmod": {kind: edits, raw: true, ops: chmodOps},
+	"chmod": {kind: edits, complete: true, flags: "c|changes f|silent|quiet v|verbose R|recursive preserve-root " +
+		"no-preserve-root help version", optional: chmodModes, reads: "reference", ops: chmodOps},
 	"chown": {kind: edits, complete: true, flags: ownerFlags, args: "from", reads: "reference", ops: ownerOps},
 	"chgrp": {kind: edits, complete: true, flags: ownerFlags, reads: "reference", ops: ownerOps},
 	// cp(1), install(1) (GNU coreutils 9.1; newer cp and mv take
@@ -228,18 +231,35 @@ var effectTable = map[string]spec{
 	"gzip": gzipSpec, "gunzip": gzipSpec, "bzip2": compressSpec, "bunzip2": compressSpec,
 	"xz": xzSpec, "unxz": xzSpec, "lzma": xzSpec, "unlzma": xzSpec,
 	"zstd": zstdSpec, "unzstd": zstdSpec,
-	// tar(1) (GNU): the mode and -C decide; see tarOps.
-	"tar": {kind: acts, bundle: true,
+	// tar(1), GNU tar 1.34 (argp: getopt_long's abbreviations): the mode
+	// and -C decide; see tarOps. -I, --to-command, --rsh-command,
+	// --rmt-command, -F and --checkpoint-action=exec run programs.
+	"tar": {kind: acts, bundle: true, complete: true,
 		args: "f file C directory b blocking-factor K starting-file N newer after-date L tape-length " +
 			"H format V label I use-compress-program F info-script new-volume-script to-command checkpoint-action " +
 			"rsh-command rmt-command exclude transform xform owner group mode mtime strip-components suffix " +
 			"newer-mtime record-size quoting-style quote-chars no-quote-chars sort hole-detection level " +
-			"pax-option sparse-version xattrs-include xattrs-exclude warning exclude-tag exclude-tag-all exclude-tag-under",
+			"pax-option sparse-version xattrs-include xattrs-exclude warning exclude-tag exclude-tag-all " +
+			"exclude-tag-under program-name",
 		reads:    "T files-from X exclude-from owner-map group-map add-file exclude-ignore exclude-ignore-recursive",
 		writes:   "g listed-incremental index-file volno-file",
 		optional: "occurrence backup checkpoint atime-preserve one-top-level totals",
-		flags: "create extract get list append update catenate concatenate diff compare delete " +
-			"to-stdout absolute-names force-local",
+		flags: "a c d h i j k l m n o p r s t u v w x z A B G J M O P R S U W Z 0 1 2 3 4 5 6 7 8 9 " +
+			"absolute-names acls anchored append auto-compress block-number bzip2 catenate check-device " +
+			"check-links clamp-mtime compare compress concatenate confirmation create delay-directory-restore " +
+			"delete dereference diff exclude-backups exclude-caches exclude-caches-all exclude-caches-under " +
+			"exclude-vcs exclude-vcs-ignores extract force-local full-time get gunzip gzip hard-dereference help " +
+			"ignore-case ignore-command-error ignore-failed-read ignore-zeros incremental interactive " +
+			"keep-directory-symlink keep-newer-files keep-old-files list lzip lzma lzop multi-volume no-acls " +
+			"no-anchored no-auto-compress no-check-device no-delay-directory-restore no-ignore-case " +
+			"no-ignore-command-error no-null no-overwrite-dir no-recursion no-same-owner no-same-permissions " +
+			"no-seek no-selinux no-unquote no-verbatim-files-from no-wildcards no-wildcards-match-slash no-xattrs " +
+			"null numeric-owner old-archive one-file-system overwrite overwrite-dir portability posix " +
+			"preserve-order preserve-permissions read-full-records recursion recursive-unlink remove-files " +
+			"restrict same-order same-owner same-permissions seek selinux show-defaults show-omitted-dirs " +
+			"show-snapshot-field-ranges show-stored-names show-transformed-names skip-old-files sparse test-label " +
+			"to-stdout touch uncompress ungzip unlink-first unquote update usage utc verbatim-files-from verbose " +
+			"verify version wildcards wildcards-match-slash xattrs xz zstd",
 		ops: tarOps},
 	// unzip(1): unzip [-opts] file[.zip] [list] [-x xlist] [-d exdir].
 	"unzip": {kind: acts, args: "d P O I", ops: unzipOps},
@@ -268,14 +288,51 @@ var effectTable = map[string]spec{
 	// operands are remote. With -r (rsync: -r, -a) the sources are
 	// copied whole.
 	"scp": {kind: acts, args: "c J l o P S X D", reads: "F i", acts: "S", ops: scpOps},
-	"rsync": {kind: acts, args: "e rsh rsync-path f filter exclude include chmod chown usermap groupmap B block-size " +
-		"bwlimit max-size min-size timeout contimeout port sockopts out-format log-file-format @ modify-window " +
-		"M remote-option info debug suffix iconv checksum-choice cc compress-choice zc compress-level zl " +
-		"skip-compress max-delete address protocol outbuf stop-after stop-at max-alloc checksum-seed " +
-		"partial-dir copy-as",
-		reads:  "exclude-from include-from files-from password-file compare-dest copy-dest link-dest read-batch early-input",
-		writes: "log-file backup-dir T temp-dir write-batch only-write-batch",
-		flags:  "list-only remove-source-files remove-sent-files recursive archive", acts: "e rsh rsync-path", ops: rsyncOps},
+	// rsync(1) 3.x as `rsync --help` lists it, with the hidden aliases
+	// (--del, --remove-sent-files, --protect-args, --log-format, --cc,
+	// --zc, --zl, --zt, --i-d) and the --no-OPTION forms it takes (popt:
+	// long options spelled whole). --server, --sender and --daemon start
+	// the other side's modes.
+	"rsync": {kind: acts, complete: true, exact: true,
+		args: "info debug stderr suffix confine-root chmod checksum-choice|cc B|block-size rsh|e rsync-path " +
+			"max-delete max-size min-size max-alloc usermap groupmap chown timeout contimeout modify-window|@ " +
+			"compress-choice|zc compress-level|zl compress-threads|zt skip-compress f|filter exclude include " +
+			"copy-as address port sockopts outbuf M|remote-option out-format|log-format log-file-format " +
+			"bwlimit stop-after stop-at protocol iconv checksum-seed partial-dir config dparam",
+		reads: "exclude-from include-from files-from password-file compare-dest copy-dest link-dest read-batch " +
+			"early-input",
+		writes: "log-file backup-dir T|temp-dir write-batch only-write-batch",
+		flags: "v|verbose q|quiet no-motd c|checksum a|archive r|recursive inc-recursive|i-r no-inc-recursive|no-i-r " +
+			"R|relative no-implied-dirs|no-i-d b|backup u|update inplace append append-verify d|dirs old-dirs|old-d " +
+			"mkpath l|links L|copy-links copy-unsafe-links safe-links insecure-links munge-links k|copy-dirlinks " +
+			"K|keep-dirlinks H|hard-links p|perms E|executability A|acls X|xattrs o|owner g|group devices " +
+			"copy-devices write-devices specials drop-D D t|times U|atimes open-noatime N|crtimes " +
+			"O|omit-dir-times J|omit-link-times super fake-super S|sparse preallocate n|dry-run W|whole-file " +
+			"no-whole-file|no-W x|one-file-system existing|ignore-non-existing ignore-existing " +
+			"remove-source-files|remove-sent-files del delete delete-before delete-during delete-delay " +
+			"delete-after delete-excluded ignore-missing-args delete-missing-args ignore-errors force partial " +
+			"delay-updates m|prune-empty-dirs numeric-ids I|ignore-times size-only y|fuzzy z|compress " +
+			"C|cvs-exclude F 0|from0 old-args s|secluded-args|protect-args trust-sender blocking-io stats " +
+			"8|8-bit-output h|human-readable progress P i|itemize-changes list-only fsync 4|ipv4 6|ipv6 " +
+			"V|version help old-compress new-compress implied-dirs|i-d server sender daemon detach no-detach " +
+			"no-verbose no-checksum no-recursive no-relative no-backup no-inplace no-append no-dirs " +
+			"no-mkpath no-links no-insecure-links no-munge-links no-hard-links no-perms no-acls no-xattrs " +
+			"no-owner no-group no-devices no-write-devices no-specials no-D no-times no-atimes " +
+			"no-open-noatime no-crtimes no-omit-dir-times no-omit-link-times no-super no-sparse " +
+			"no-one-file-system no-ignore-errors no-force no-partial no-delay-updates no-prune-empty-dirs " +
+			"no-numeric-ids no-fuzzy no-compress no-from0 no-old-args no-secluded-args|no-protect-args " +
+			"no-blocking-io no-8-bit-output no-human-readable no-progress no-itemize-changes no-iconv " +
+			"no-c no-v no-r no-R no-d no-l no-H no-p no-A no-X no-o no-g no-t no-U no-N no-O no-J no-S " +
+			"no-x no-m no-y no-z no-s no-i no-h no-8",
+		acts: "e rsh rsync-path server sender daemon", ops: rsyncOps},
+	// popd (bash(1) SHELL BUILTIN COMMANDS): `popd [-n] [+N | -N]`; -n
+	// keeps the directory. It changes the shell's directory, beyond files.
+	"popd": {kind: acts, complete: true, exact: true, flags: "n", obsolete: dirStackIndex},
+	// Disk tools and the archivers cpio and pax (device_table.go).
+	"badblocks": badblocksSpec, "fdisk": fdiskSpec, "sfdisk": sfdiskSpec, "cfdisk": cfdiskSpec,
+	"gdisk": gdiskSpec, "sgdisk": sgdiskSpec, "parted": partedSpec, "wipefs": wipefsSpec,
+	"blkdiscard": blkdiscardSpec, "cryptsetup": cryptsetupSpec, "diskutil": diskutilSpec,
+	"cpio": cpioSpec, "pax": paxSpec,
 	// find(1): -delete removes under the starting points; -fprint*, -fls
 	// write a file. The commands of -exec are reported on their own.
 	"find": {kind: acts, raw: true, ops: findOps},
@@ -408,6 +465,12 @@ func lookupSpec(name string, wrapper bool) (*spec, bool) {
 	}
 	ready[name] = &s
 	return &s, true
+}
+
+// dirStackIndex recognizes popd's `-N`, an index into the directory
+// stack counted from the right, which is no option.
+func dirStackIndex(t string, _ int) bool {
+	return len(t) > 1 && t[0] == '-' && strings.Trim(t[1:], "0123456789") == ""
 }
 
 // --- operand readers shared by several commands ---
@@ -570,42 +633,23 @@ func ownerOps(l *cmdline, out *effectList) {
 	out.write(ops...)
 }
 
-// chmodOps follows chmod(1): a word like `-w` or `-x,g+r` is the MODE, not
-// options (-R -c -f -v). A dynamic word that looks like an option may be
-// the mode too; then every later operand counts as a file.
+// chmodOps follows chmod(1): the first operand is the MODE, unless a
+// mode was given as options (`-w`, `-rwx`, `-x,g+r`: GNU chmod parses
+// its mode letters as options with an optional argument and takes the
+// whole word as the mode) or --reference names the file to copy it from.
 func chmodOps(l *cmdline, out *effectList) {
 	ops := l.operands()
-	mode, done := false, false
-	var files []arg
-	for i := 0; i < len(ops); i++ {
-		w := ops[i]
-		t := w.Text
-		switch {
-		case done || len(t) < 2 || t[0] != '-':
-			files = append(files, w)
-		case t == "--":
-			done = true
-		case strings.HasPrefix(t, "--"):
-			name, val, hasVal := strings.Cut(t[2:], "=")
-			if len(name) < 3 || !strings.HasPrefix("reference", name) {
-				continue
-			}
-			mode = true
-			if hasVal {
-				out.read(arg{Word: Word{Text: val, Dynamic: w.Dynamic, Offset: w.Offset}, at: w.at})
-			} else if i+1 < len(ops) {
-				out.read(ops[i+1])
-				i++
-			}
-		case w.Dynamic || strings.ContainsAny(t[1:], "rwxXstugoa,+=01234567"):
-			mode = true
-		}
+	if !l.has(chmodModeLetters...) && !l.has("reference") && len(ops) > 0 {
+		ops = ops[1:]
 	}
-	if !mode && len(files) > 0 {
-		files = files[1:]
-	}
-	out.write(files...)
+	out.write(ops...)
 }
+
+// chmodModes are the letters of a symbolic or octal mode, which GNU chmod
+// reads as options (chmod.c: "Rcfvr::w::x::X::s::t::u::g::o::a::,::+::=::0::1::2::3::4::5::6::7::").
+const chmodModes = "r w x X s t u g o a , + = 0 1 2 3 4 5 6 7"
+
+var chmodModeLetters = strings.Fields(chmodModes)
 
 // grepOps: the pattern is the first operand unless -e/-f give it. With
 // -r, -R or -d recurse every operand is read as a tree (the working

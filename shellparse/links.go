@@ -105,14 +105,16 @@ func createsLinks(c *Command) bool {
 		}
 		return false
 	case "tar", "gtar", "bsdtar":
-		if len(args) > 0 && !args[0].Dynamic && !strings.HasPrefix(args[0].Text, "-") && strings.Contains(args[0].Text, "x") {
-			return true // old style: `tar xzf a.tgz`
-		}
-		return hasOpt(args, "x", "extract", "get")
+		// The command model (old style `tar xzf a.tgz` too); a line it
+		// does not understand may extract.
+		line, _ := ReadLine(c, "tar")
+		return !line.Understood() || line.Has("x", "extract", "get")
 	case "cpio":
-		return hasOpt(args, "ip", "extract", "pass-through")
+		line, _ := ReadLine(c, "cpio")
+		return !line.Understood() || line.Has("i", "extract", "p", "pass-through")
 	case "pax":
-		return hasOpt(args, "r")
+		line, _ := ReadLine(c, "pax")
+		return !line.Understood() || line.Has("r")
 	case "7z", "7za", "7zr", "unrar":
 		for _, w := range args {
 			if w.Dynamic || w.Text == "x" || w.Text == "e" {
@@ -125,38 +127,6 @@ func createsLinks(c *Command) bool {
 			"stash", "worktree", "submodule", "init", "cherry-pick", "rebase", "revert", "bisect",
 			"checkout-index", "read-tree", "sparse-checkout", "mv":
 			return true
-		}
-	}
-	return false
-}
-
-// hasOpt reports an option among the short letters or the long names
-// (a long name with "=value" matches only that value; any prefix of at
-// least two letters counts, as getopt_long(3) accepts abbreviations). A
-// dynamic word that could be an option counts too.
-func hasOpt(args []Word, short string, long ...string) bool {
-	for _, w := range args {
-		t := w.Text
-		switch {
-		case w.Dynamic && (strings.HasPrefix(t, "-") || strings.HasPrefix(t, "$")):
-			return true
-		case t == "--":
-			return false
-		case strings.HasPrefix(t, "--"):
-			name, val, hasVal := strings.Cut(t[2:], "=")
-			for _, l := range long {
-				lname, lval, lhasVal := strings.Cut(l, "=")
-				if len(name) < 2 || !strings.HasPrefix(lname, name) {
-					continue
-				}
-				if !lhasVal || hasVal && strings.Contains(val, lval) {
-					return true
-				}
-			}
-		case strings.HasPrefix(t, "-") && len(t) > 1:
-			if strings.ContainsAny(t[1:], short) {
-				return true
-			}
 		}
 	}
 	return false

@@ -523,6 +523,7 @@ func ReadOnly(c *Command) (ok bool, why string) {
 // Line is a command line as the command model reads it (ReadLine).
 type Line struct {
 	l *cmdline
+	s *spec
 }
 
 // ReadLine reads c's words by the model of the command called name (the
@@ -534,7 +535,7 @@ func ReadLine(c *Command, name string) (Line, bool) {
 	if !found || !s.complete || s.raw {
 		return Line{}, false
 	}
-	return Line{l: s.scan(c)}, true
+	return Line{l: s.scan(c), s: s}, true
 }
 
 // Understood reports whether every word was read: no unknown option, no
@@ -561,6 +562,38 @@ func (x Line) Values(names ...string) []Word {
 		return nil
 	}
 	return words(x.l.values(names...))
+}
+
+// Options returns the options given, in order, each named as the model
+// lists it (a long option by its full name, however abbreviated).
+func (x Line) Options() []string {
+	if x.l == nil {
+		return nil
+	}
+	var out []string
+	for _, it := range x.l.items {
+		if it.opt != "" {
+			out = append(out, it.opt)
+		}
+	}
+	return out
+}
+
+// Written returns the files the command line writes by the model (the
+// operands chmod or chown change, tee's files ...), in order.
+func (x Line) Written() []Word {
+	if x.l == nil {
+		return nil
+	}
+	out := effectList{}
+	x.s.applyLine(x.l, &out)
+	var ws []Word
+	for _, e := range out.list {
+		if e.Access == Write {
+			ws = append(ws, e.Path)
+		}
+	}
+	return ws
 }
 
 func words(as []arg) []Word {

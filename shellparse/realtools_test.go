@@ -153,6 +153,10 @@ var modelledTools = []struct {
 	{name: "setsid", wrapper: true}, {name: "ionice", wrapper: true}, {name: "xargs", wrapper: true},
 	{name: "time", wrapper: true, argv: []string{"/usr/bin/time"}}, {name: "sudo", wrapper: true},
 	{name: "watch", wrapper: true},
+	// The danger layer's and the link check's commands: coreutils chmod
+	// and tee, util-linux's partitioners and wipers, GNU parted, tar, cpio.
+	{name: "chmod"}, {name: "tee"}, {name: "fdisk"}, {name: "sfdisk"}, {name: "cfdisk"}, {name: "parted"},
+	{name: "wipefs"}, {name: "blkdiscard"}, {name: "tar"}, {name: "cpio"},
 }
 
 // TestRealTools checks the command model against the real tools: (a) the
@@ -374,6 +378,111 @@ func TestRealToolsExact(t *testing.T) {
 					t.Errorf("%s: the model has --%s, the tool refuses it: %s", tt.name, n, firstLine(out))
 				}
 			}
+		})
+	}
+}
+
+var (
+	// poptUsageRe matches one option of a popt `--usage` list:
+	// `[-c|--cipher=STRING]`, `[--debug]`, `[-?|--help]`.
+	poptUsageRe = regexp.MustCompile(`\[(?:-(\S)\|)?--([A-Za-z0-9][-A-Za-z0-9_]*)(=?)`)
+	// shortUsageRe matches a getopt synopsis' short options: a cluster
+	// of flags `[-svwnfBX]` or one option with its argument `[-b size]`.
+	shortUsageRe = regexp.MustCompile(`\[-([A-Za-z0-9?]+)(?: ([^\]\[-][^\]]*))?\]`)
+)
+
+// helpOptions reads a tool's own list of its options: from popt's
+// `--usage`, from rsync's `--help` (`--block-size=SIZE, -B`), or from a
+// getopt synopsis. Each name maps to its argument kind (plain or flag).
+func helpOptions(format, text string) map[string]optKind {
+	out := map[string]optKind{}
+	set := func(n string, arg bool) {
+		if arg {
+			out[n] = plain
+		} else if _, ok := out[n]; !ok {
+			out[n] = flag
+		}
+	}
+	switch format {
+	case "popt":
+		for _, m := range poptUsageRe.FindAllStringSubmatch(text, -1) {
+			set(m[2], m[3] == "=")
+			if m[1] != "" {
+				set(m[1], m[3] == "=")
+			}
+		}
+		for _, m := range shortUsageRe.FindAllStringSubmatch(text, -1) {
+			if m[2] == "" && !strings.Contains(m[0], "|") {
+				for _, l := range m[1] {
+					set(string(l), false)
+				}
+			}
+		}
+	case "rsync":
+		_, opts, _ := strings.Cut(text, "\nOptions\n")
+		for _, line := range strings.Split(opts, "\n") {
+			head, _, _ := strings.Cut(line, "  ")
+			if !strings.HasPrefix(head, "-") || strings.Contains(head, "OPTION") {
+				continue
+			}
+			names := strings.Split(head, ", ")
+			arg := strings.Contains(head, "=")
+			for _, n := range names {
+				n, _, _ = strings.Cut(strings.TrimLeft(n, "-"), "=")
+				n = strings.TrimSuffix(n, " (*)")
+				set(n, arg)
+			}
+		}
+	case "synopsis":
+		for _, m := range shortUsageRe.FindAllStringSubmatch(text, -1) {
+			if m[2] != "" && len(m[1]) == 1 {
+				set(m[1], true)
+				continue
+			}
+			for _, l := range m[1] {
+				set(string(l), false)
+			}
+		}
+	}
+	return out
+}
+
+// TestRealToolsHelp checks the commands whose parsers list every option
+// in their own help (popt's --usage, rsync --help, a getopt synopsis):
+// every option listed there is in the model with the same argument kind.
+func TestRealToolsHelp(t *testing.T) {
+	for _, tt := range []struct {
+		name, format string
+		argv         []string
+		drop         string // names the help lists that are not options (rsync's `-h` on its own)
+	}{
+		{name: "rsync", format: "rsync", argv: []string{"--help"}, drop: "h"},
+		{name: "sgdisk", format: "popt", argv: []string{"--usage"}},
+		{name: "cryptsetup", format: "popt", argv: []string{"--usage"}},
+		{name: "badblocks", format: "synopsis"},
+		{name: "pax", format: "synopsis", argv: []string{"-Q"}},
+		{name: "gdisk", format: "synopsis", argv: []string{"x", "y"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			bin := needBinary(t, tt.name)
+			s, ok := lookupSpec(tt.name, false)
+			if !ok || !s.complete {
+				t.Fatalf("%s is not modelled complete", tt.name)
+			}
+			listed := helpOptions(tt.format, run(t, t.TempDir(), append([]string{bin}, tt.argv...)...))
+			if len(listed) < 3 && tt.name != "gdisk" || len(listed) == 0 {
+				t.Fatalf("%s: only %d options found in its help; the reader does not work here", tt.name, len(listed))
+			}
+			for n, k := range listed {
+				mk, ok := s.opts[n]
+				switch {
+				case !ok && n != tt.drop:
+					t.Errorf("%s -%s (argument %s) is not in the model", tt.name, n, kindClass(k))
+				case ok && n != tt.drop && kindClass(mk) != kindClass(k):
+					t.Errorf("%s -%s: the model says argument %s, the help %s", tt.name, n, kindClass(mk), kindClass(k))
+				}
+			}
+			t.Logf("%d options listed and checked", len(listed))
 		})
 	}
 }
