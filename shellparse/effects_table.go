@@ -1632,6 +1632,7 @@ globals:
 		}
 	}
 	gitFileReads(sub, rest, cdir, out)
+	gitConfigWrites(sub, rest, cdir, out)
 }
 
 // gitFileReads reports the files a git subcommand prints that Read rules

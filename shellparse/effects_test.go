@@ -354,6 +354,22 @@ func TestEffects(t *testing.T) {
 		{src: `git clone --depth 1 https://x/y.git`, want: []fx{{"write .", false}}},
 		{src: `git init /tmp/r`, want: []fx{{"write /tmp/r", false}}},
 		{src: `git worktree add ../wt main`, want: []fx{{"write ../wt", false}}},
+		// git config writes the file a later git obeys (git-config(1)).
+		{src: `git config core.fsmonitor 'touch x'`, want: []fx{{"write .git/config", false}}},
+		{src: `git config --unset core.pager`, want: []fx{{"write .git/config", false}}},
+		{src: `git config set alias.st status`, want: []fx{{"write .git/config", false}}},
+		{src: `git config --worktree a.b c`, want: []fx{{"write .git/config.worktree", false}}},
+		{src: `git config --glob core.pager less`, want: []fx{{"write ~/.gitconfig", false}}},
+		{src: `git config --system a.b c`, want: []fx{{"write /etc/gitconfig", false}}},
+		{src: `git config -f .gitmodules a.b c`, want: []fx{{"write .gitmodules", false}}},
+		{src: `git config --file=x.cfg a.b c`, want: []fx{{"write x.cfg", false}}},
+		{src: `git -C sub config -e`, want: []fx{{"write sub, write sub/.git/config", false}}},
+		{src: `git config a.b $V`, want: []fx{{"write .git/config, write ~$V", false}}},
+		{src: `git config user.name`, want: []fx{{"", false}}},
+		{src: `git config --get-regexp 'alias\..*'`, want: []fx{{"", false}}},
+		{src: `git config --global --list`, want: []fx{{"", false}}},
+		{src: `git config list --show-origin`, want: []fx{{"", false}}},
+		{src: `git config get --all remote.origin.url`, want: []fx{{"", false}}},
 
 		// Archives and transfers.
 		{src: `tar -xf a.tar -C /etc`, want: []fx{{"read a.tar, write /etc", false}}},
