@@ -26,7 +26,9 @@ func gitConfigWrites(sub arg, rest []arg, cdir arg, out *effectList) {
 	file := arg{Word: Word{Text: ".git/config", Offset: sub.Offset}, at: sub.at}
 	var operands []arg
 	reads, writes := false, false
-	set := func(w arg, text string) { file = arg{Word: Word{Text: text, Dynamic: w.Dynamic, Offset: w.Offset}, at: w.at} }
+	set := func(w arg, text string) {
+		file = arg{Word: Word{Text: text, Dynamic: w.Dynamic, Offset: w.Offset}, at: w.at}
+	}
 	for j := 0; j < len(rest); j++ {
 		w := rest[j]
 		t := w.Text
