@@ -14,11 +14,12 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/gatekeep/gatekeep/policy"
+	"github.com/gatekeep/gatekeep/policy/config"
 )
 
 // localConfigPath is the local config file of a project root.
 func localConfigPath(root string) string {
-	return filepath.Join(root, policy.ProjectConfigDir, policy.LocalConfigName)
+	return filepath.Join(root, config.ProjectConfigDir, config.LocalConfigName)
 }
 
 // appendLocalRules appends one [[rule]] block to the project's local config
@@ -37,7 +38,7 @@ func localConfigPath(root string) string {
 // with the project. Temp files of an interrupted earlier write are removed.
 // Afterwards the configuration is loaded again, and an error is returned
 // unless every rule added is in force.
-func appendLocalRules(opts policy.LoadOptions, effect string, rules []string, reason string) (string, error) {
+func appendLocalRules(opts config.LoadOptions, effect string, rules []string, reason string) (string, error) {
 	root := opts.Root
 	if len(rules) == 0 {
 		return "", errors.New("no rule to add")
@@ -46,14 +47,14 @@ func appendLocalRules(opts policy.LoadOptions, effect string, rules []string, re
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		return file, err
 	}
-	lock := policy.NewLock(file + ".lock")
+	lock := config.NewLock(file + ".lock")
 	if err := lock.Lock(); err != nil {
 		return file, fmt.Errorf("locking %s: %w", file, err)
 	}
 	defer lock.Unlock()
-	policy.RemoveStaleTemps(file)
+	config.RemoveStaleTemps(file)
 
-	old, err := policy.ReadRegular(file, policy.MaxConfigSize)
+	old, err := policy.ReadRegular(file, config.MaxConfigSize)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return file, err
 	}
@@ -61,7 +62,7 @@ func appendLocalRules(opts policy.LoadOptions, effect string, rules []string, re
 	if fi, err := os.Stat(file); err == nil {
 		mode = fi.Mode().Perm()
 	}
-	store := policy.TrustStore{Path: opts.Paths.Trust}
+	store := config.TrustStore{Path: opts.Paths.Trust}
 	own := len(old) == 0
 	if !own {
 		own, _ = store.Check(file, old)
@@ -92,7 +93,7 @@ func appendLocalRules(opts policy.LoadOptions, effect string, rules []string, re
 			return file, fmt.Errorf("recording the new version's trust failed, so nothing was written: %w", err)
 		}
 	}
-	if err := policy.WriteFileAtomic(file, next, mode); err != nil {
+	if err := config.WriteFileAtomic(file, next, mode); err != nil {
 		if own {
 			store.Commit(file, old)
 		}
@@ -103,14 +104,14 @@ func appendLocalRules(opts policy.LoadOptions, effect string, rules []string, re
 		// settles: not an error.
 		store.Commit(file, next)
 	}
-	excludeFromGit(root, "/"+policy.ProjectConfigDir+"/"+policy.LocalConfigName+"*")
+	excludeFromGit(root, "/"+config.ProjectConfigDir+"/"+config.LocalConfigName+"*")
 	return file, verifyRules(opts, file, effect, rules)
 }
 
 // verifyRules loads the configuration as the next call will and checks that
 // every rule of rules (with effect) from file is in force.
-func verifyRules(opts policy.LoadOptions, file, effect string, rules []string) error {
-	l, err := policy.Load(opts)
+func verifyRules(opts config.LoadOptions, file, effect string, rules []string) error {
+	l, err := config.Load(opts)
 	if err != nil {
 		return fmt.Errorf("the rule was written to %s, but the configuration does not load, so it is not in force: %w", file, err)
 	}
@@ -159,7 +160,7 @@ func excludeFromGit(root, pattern string) {
 		return
 	}
 	path := filepath.Join(gitDir, "info", "exclude")
-	data, err := policy.ReadRegular(path, policy.MaxConfigSize)
+	data, err := policy.ReadRegular(path, config.MaxConfigSize)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return
 	}
@@ -175,7 +176,7 @@ func excludeFromGit(root, pattern string) {
 		data = append(data, '\n')
 	}
 	data = append(data, []byte("# gatekeep's local rules are this machine's only\n"+pattern+"\n")...)
-	policy.WriteFileAtomic(path, data, 0o644)
+	config.WriteFileAtomic(path, data, 0o644)
 }
 
 // ruleHeaderRe matches a `[[rule]]` header line; tableHeaderRe any table
@@ -192,17 +193,17 @@ var (
 // keeps others is written again without them. The file's hash stays
 // trusted only when it was trusted before. It returns how many rules were
 // removed; none is an error.
-func removeLocalRules(opts policy.LoadOptions, rules []string) (string, int, error) {
+func removeLocalRules(opts config.LoadOptions, rules []string) (string, int, error) {
 	file := localConfigPath(opts.Root)
-	lock := policy.NewLock(file + ".lock")
+	lock := config.NewLock(file + ".lock")
 	if _, err := os.Stat(filepath.Dir(file)); err == nil {
 		if err := lock.Lock(); err != nil {
 			return file, 0, fmt.Errorf("locking %s: %w", file, err)
 		}
 		defer lock.Unlock()
-		policy.RemoveStaleTemps(file)
+		config.RemoveStaleTemps(file)
 	}
-	old, err := policy.ReadRegular(file, policy.MaxConfigSize)
+	old, err := policy.ReadRegular(file, config.MaxConfigSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return file, 0, fmt.Errorf("%s does not exist", file)
 	}
@@ -212,7 +213,7 @@ func removeLocalRules(opts policy.LoadOptions, rules []string) (string, int, err
 	var doc struct {
 		Rule []map[string]any `toml:"rule"`
 	}
-	if err := policy.CheckTOMLShape(file, old); err != nil {
+	if err := config.CheckTOMLShape(file, old); err != nil {
 		return file, 0, err
 	}
 	if _, err := toml.Decode(string(old), &doc); err != nil {
@@ -307,14 +308,14 @@ func removeLocalRules(opts policy.LoadOptions, rules []string) (string, int, err
 	if fi, err := os.Stat(file); err == nil {
 		mode = fi.Mode().Perm()
 	}
-	store := policy.TrustStore{Path: opts.Paths.Trust}
+	store := config.TrustStore{Path: opts.Paths.Trust}
 	own, _ := store.Check(file, old)
 	if own {
 		if err := store.Begin(file, old, data); err != nil {
 			return file, 0, fmt.Errorf("recording the new version's trust failed, so nothing was written: %w", err)
 		}
 	}
-	if err := policy.WriteFileAtomic(file, data, mode); err != nil {
+	if err := config.WriteFileAtomic(file, data, mode); err != nil {
 		if own {
 			store.Commit(file, old)
 		}
@@ -323,7 +324,7 @@ func removeLocalRules(opts policy.LoadOptions, rules []string) (string, int, err
 	if own {
 		store.Commit(file, data)
 	}
-	l, err := policy.Load(opts)
+	l, err := config.Load(opts)
 	if err != nil {
 		return file, removed, fmt.Errorf("the rules were removed from %s, but the configuration does not load: %w", file, err)
 	}

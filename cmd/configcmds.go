@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gatekeep/gatekeep/policy"
+	"github.com/gatekeep/gatekeep/policy/config"
 )
 
 // rulesCmd: `gatekeep rules [--json]` lists the effective rules in the
@@ -116,7 +117,7 @@ func (a *app) configCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			files := policy.ConfigFiles(opts)
+			files := config.ConfigFiles(opts)
 			if asJSON {
 				writeJSONLine(a.stdout, files)
 				return nil
@@ -143,12 +144,12 @@ rule in an untrusted file. Warnings alone exit 0.`,
 			if err != nil {
 				return err
 			}
-			_, lints, err := policy.Validate(opts)
+			_, lints, err := config.Validate(opts)
 			if err != nil {
-				for _, ce := range policy.ConfigErrors(err) {
+				for _, ce := range config.ConfigErrors(err) {
 					fmt.Fprintf(a.stdout, "error: %s\n", ce)
 				}
-				if len(policy.ConfigErrors(err)) == 0 {
+				if len(config.ConfigErrors(err)) == 0 {
 					fmt.Fprintf(a.stdout, "error: %v\n", err)
 				}
 				return silentExit(ExitConfig)
@@ -164,7 +165,7 @@ rule in an untrusted file. Warnings alone exit 0.`,
 	return c
 }
 
-func fileState(f policy.FileInfo) string {
+func fileState(f config.FileInfo) string {
 	switch {
 	case !f.Exists:
 		return "absent"
@@ -196,11 +197,11 @@ again. FILE defaults to the project file of the current project.`,
 			if err != nil {
 				return err
 			}
-			file := filepath.Join(opts.Root, policy.ProjectConfigDir, policy.ProjectConfigName)
+			file := filepath.Join(opts.Root, config.ProjectConfigDir, config.ProjectConfigName)
 			if len(args) == 1 {
 				file, _ = filepath.Abs(args[0])
 			}
-			store := policy.TrustStore{Path: opts.Paths.Trust}
+			store := config.TrustStore{Path: opts.Paths.Trust}
 			if revoke {
 				ok, err := store.Revoke(file)
 				if err != nil {
@@ -217,7 +218,7 @@ again. FILE defaults to the project file of the current project.`,
 				return withCode(ExitFailure, fmt.Errorf("%s does not exist", file))
 			}
 			// Refuse to trust a file that does not even load.
-			if _, err := policy.Load(opts); err != nil {
+			if _, err := config.Load(opts); err != nil {
 				return a.reportConfigFailure(err)
 			}
 			e, err := store.Trust(file)
@@ -248,7 +249,7 @@ pass, 1 otherwise.`,
 			if err != nil {
 				return a.configError(err)
 			}
-			results := policy.RunTests(cfg, a.loaded.Root, a.loaded.Tests)
+			results := config.RunTests(cfg, a.loaded.Root, a.loaded.Tests)
 			failed := 0
 			for _, r := range results {
 				if !r.Pass {

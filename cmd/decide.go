@@ -14,6 +14,7 @@ import (
 
 	"github.com/gatekeep/gatekeep/pathguard"
 	"github.com/gatekeep/gatekeep/policy"
+	"github.com/gatekeep/gatekeep/policy/config"
 	"github.com/gatekeep/gatekeep/prompt"
 	"github.com/gatekeep/gatekeep/shellparse"
 )
@@ -27,7 +28,7 @@ func (a *app) config() (*policy.Config, string, error) {
 		return nil, "", err
 	}
 	home, root := opts.Home, opts.Root
-	loaded, err := policy.Load(opts)
+	loaded, err := config.Load(opts)
 	if err != nil {
 		return nil, "", &configFailure{err: err}
 	}
@@ -44,14 +45,14 @@ func (a *app) config() (*policy.Config, string, error) {
 	if a.modeFromEnv {
 		flagMode, envMode = "", a.mode
 	}
-	mode, warnings, err := policy.ResolveMode(flagMode, envMode, loaded)
+	mode, warnings, err := config.ResolveMode(flagMode, envMode, loaded)
 	if err != nil {
 		return nil, "", withCode(ExitUsage, err)
 	}
 	for _, w := range warnings {
 		fmt.Fprintf(a.stderr, "gatekeep: %s\n", w)
 	}
-	if a.root == "" && !policy.HasProjectMarker(root) {
+	if a.root == "" && !config.HasProjectMarker(root) {
 		// A root only guessed from the working directory (no project marks
 		// it) is refused where a write would be a backdoor (~/.ssh).
 		if why := pathguard.RefuseFallbackRoot(root, home); why != "" {
@@ -78,7 +79,7 @@ func (a *app) config() (*policy.Config, string, error) {
 	}
 	cfg.CDPATH = os.Getenv("CDPATH") != ""
 	if a.planFile != "" {
-		cfg.PlanFile = policy.ResolvePlanFile(cwd, home, a.planFile)
+		cfg.PlanFile = config.ResolvePlanFile(cwd, home, a.planFile)
 	}
 	if a.auditFile == "" {
 		a.auditFile = loaded.AuditFile
@@ -91,25 +92,25 @@ func (a *app) config() (*policy.Config, string, error) {
 
 // loadOptions finds the working directory, the home directory, the project
 // root and the config files' paths.
-func (a *app) loadOptions() (string, policy.LoadOptions, error) {
+func (a *app) loadOptions() (string, config.LoadOptions, error) {
 	cwd, err := os.Getwd()
 	if err != nil {
-		return "", policy.LoadOptions{}, withCode(ExitInternal, fmt.Errorf("reading the working directory: %w", err))
+		return "", config.LoadOptions{}, withCode(ExitInternal, fmt.Errorf("reading the working directory: %w", err))
 	}
 	home, _ := os.UserHomeDir()
-	root, err := policy.FindRoot(cwd, a.root)
+	root, err := config.FindRoot(cwd, a.root)
 	if err != nil {
-		return "", policy.LoadOptions{}, withCode(ExitUsage, err)
+		return "", config.LoadOptions{}, withCode(ExitUsage, err)
 	}
-	paths := policy.DefaultPaths(os.Getenv, home)
-	return cwd, policy.LoadOptions{Root: root, Home: home, Paths: paths}, nil
+	paths := config.DefaultPaths(os.Getenv, home)
+	return cwd, config.LoadOptions{Root: root, Home: home, Paths: paths}, nil
 }
 
 // firstNotice reports whether n is shown for the first time for its file
 // and version, and records that it was: a marker file named by the digest
 // of both, created exclusively in the notices directory beside the trust
 // store. When that cannot be recorded, it is shown.
-func firstNotice(trustPath string, n policy.Notice) bool {
+func firstNotice(trustPath string, n config.Notice) bool {
 	if trustPath == "" {
 		return true
 	}
@@ -142,12 +143,12 @@ type configFailLine struct {
 	Layer   string                `json:"layer"`
 	Code    string                `json:"code"`
 	Message string                `json:"message"`
-	Errors  []*policy.ConfigError `json:"errors"`
+	Errors  []*config.ConfigError `json:"errors"`
 }
 
 // reportConfigFailure prints the config error line and returns exit 78.
 func (a *app) reportConfigFailure(err error) error {
-	errs := policy.ConfigErrors(err)
+	errs := config.ConfigErrors(err)
 	msg := err.Error()
 	if len(errs) > 0 {
 		msg = fmt.Sprintf("the configuration is invalid (%d problem(s)), so nothing runs: %s", len(errs), errs[0].Error())
@@ -287,7 +288,7 @@ func (a *app) resolveAsk(cfg *policy.Config, req policy.Request, d policy.Decisi
 
 // localForeign: the local config file exists and is not trusted, so an
 // allow rule appended to it would not apply.
-func localForeign(l *policy.Loaded) bool {
+func localForeign(l *config.Loaded) bool {
 	for _, f := range l.Files {
 		if f.Source == policy.SourceLocal {
 			return f.Exists && f.NeedsTrust && !f.Trusted

@@ -23,6 +23,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gatekeep/gatekeep/policy"
+	"github.com/gatekeep/gatekeep/policy/config"
 	"github.com/gatekeep/gatekeep/shellparse"
 )
 
@@ -339,7 +340,7 @@ func probeHook(agent, bin string, args []string, cwd string) error {
 
 // readJSONSettings reads a JSON settings file; a missing file is nil.
 func readJSONSettings(r *doctorReport, path string) map[string]any {
-	b, err := policy.ReadRegular(path, policy.MaxConfigSize) // never blocks on a FIFO
+	b, err := policy.ReadRegular(path, config.MaxConfigSize) // never blocks on a FIFO
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
@@ -550,7 +551,7 @@ func (e *doctorEnv) codexHooks(r *doctorReport) []hookEntry {
 
 // readTOMLSettings reads a TOML file; a missing file is nil.
 func readTOMLSettings(r *doctorReport, path string) map[string]any {
-	b, err := policy.ReadRegular(path, policy.MaxConfigSize) // never blocks on a FIFO
+	b, err := policy.ReadRegular(path, config.MaxConfigSize) // never blocks on a FIFO
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
@@ -559,7 +560,7 @@ func readTOMLSettings(r *doctorReport, path string) map[string]any {
 		return nil
 	}
 	var v map[string]any
-	if err := policy.CheckTOMLShape(path, b); err != nil {
+	if err := config.CheckTOMLShape(path, b); err != nil {
 		r.note("%s cannot be read: %v", path, err)
 		return nil
 	}

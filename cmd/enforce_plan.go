@@ -13,6 +13,7 @@ import (
 	"github.com/gatekeep/gatekeep/cmd/enforce"
 	"github.com/gatekeep/gatekeep/pathguard"
 	"github.com/gatekeep/gatekeep/policy"
+	"github.com/gatekeep/gatekeep/policy/config"
 )
 
 // DefaultCaches are the toolchain caches a confined command may write when
@@ -106,7 +107,7 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 	// watched.
 	root := realOrSelf(a.loaded.Root)
 	var mkdirs, files, pinned []string
-	mkdirs = append(mkdirs, filepath.Join(root, policy.ProjectConfigDir))
+	mkdirs = append(mkdirs, filepath.Join(root, config.ProjectConfigDir))
 	if fi, err := os.Lstat(filepath.Join(root, ".git")); err == nil && fi.IsDir() {
 		git := filepath.Join(root, ".git")
 		m, f := gitSteering(git)
@@ -189,7 +190,7 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 					pinned = append(pinned, path)
 				}
 				return filepath.SkipDir
-			case policy.ProjectConfigDir:
+			case config.ProjectConfigDir:
 				files = append(files, path)
 			case "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache", ".pytest_cache", "target", ".gradle":
 				// Dependencies and build output: large, and not where

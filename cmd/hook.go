@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gatekeep/gatekeep/policy"
+	"github.com/gatekeep/gatekeep/policy/config"
 	"github.com/gatekeep/gatekeep/prompt"
 )
 
@@ -330,7 +331,7 @@ func (a *app) hookConfig(p *hookPayload) (*hookCall, error) {
 		var ee *exitError
 		switch {
 		case errors.As(err, &cf):
-			errs := policy.ConfigErrors(cf.err)
+			errs := config.ConfigErrors(cf.err)
 			if len(errs) > 0 {
 				err = fmt.Errorf("the configuration is invalid (%d problem(s)): %s", len(errs), errs[0].Error())
 			}

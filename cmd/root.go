@@ -11,6 +11,7 @@ import (
 
 	"github.com/gatekeep/gatekeep/cmd/enforce"
 	"github.com/gatekeep/gatekeep/policy"
+	"github.com/gatekeep/gatekeep/policy/config"
 	"github.com/gatekeep/gatekeep/shellparse"
 )
 
@@ -36,7 +37,7 @@ type app struct {
 
 	chk checkOpts // check's flags
 
-	loaded           *policy.Loaded // the config layers, once config() ran
+	loaded           *config.Loaded // the config layers, once config() ran
 	modeFromEnv      bool           // a.mode came from GATEKEEP_MODE, not --mode
 	promptTimeoutSet bool
 

@@ -53,7 +53,7 @@ func BenchmarkEvaluate(b *testing.B) {
 	dir := b.TempDir()
 	home := os.Getenv("HOME")
 	g, _ := pathguard.New([]string{dir, os.TempDir()}, pathguard.Options{Home: home})
-	loaded, err := Load(LoadOptions{Root: dir, Home: home, Paths: Paths{Managed: dir + "/none", User: dir + "/none", Trust: dir + "/trust.json"}})
+	loaded, err := testLoad(dir, home, TestPaths{Managed: dir + "/none", User: dir + "/none", Trust: dir + "/trust.json"})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/gatekeep/gatekeep/shellparse"
 )
 
-// Lint codes of Validate.
+// Lint codes of LintRules.
 const (
 	LintShadowed        = "lint.shadowed"         // a later rule of the same file matches everything this one does
 	LintDuplicate       = "lint.duplicate"        // the same rule, with the same effect, twice in one file
@@ -30,18 +30,16 @@ type Lint struct {
 
 // String renders "FILE:LINE: KEY: MSG".
 func (l Lint) String() string {
-	ce := ConfigError{File: l.File, Line: l.Line, Key: l.Key, Msg: l.Msg}
-	return ce.Error()
-}
-
-// Validate loads the configuration as Load does and, when it loads, lints
-// its rules (LintRules). The error is Load's: every *ConfigError joined.
-func Validate(opts LoadOptions) (*Loaded, []Lint, error) {
-	l, err := Load(opts)
-	if err != nil {
-		return nil, nil, err
+	var b strings.Builder
+	b.WriteString(l.File)
+	if l.Line > 0 {
+		fmt.Fprintf(&b, ":%d", l.Line)
 	}
-	return l, LintRules(l.Rules), nil
+	if l.Key != "" {
+		b.WriteString(": " + l.Key)
+	}
+	b.WriteString(": " + l.Msg)
+	return b.String()
 }
 
 // LintRules checks the rules of every layer but the embedded default, in

@@ -1,11 +1,13 @@
 // Package policy decides whether a tool call may run: allow, ask or deny.
 //
-// It owns the Request and Decision types, the configuration and its rules,
-// and the decision chain: plan exception, safe read-only commands, dangerous
+// It owns the Request and Decision types, the compiled rules and the
+// decision chain: plan exception, safe read-only commands, dangerous
 // commands, the path sandbox, Tool(pattern) rules and the permission mode, in
 // that fixed order. The first layer with a definite answer ends the chain for
 // each part of a call, and the call's answer is the strictest of its parts.
 //
 // It never runs anything, never reads a terminal and never touches the
-// network: resolving an ask with a person is the caller's job.
+// network: resolving an ask with a person is the caller's job. Reading and
+// writing config files is package config's (policy/config), which builds
+// the Config this package decides with.
 package policy

@@ -3,79 +3,8 @@ package policy
 import (
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 )
-
-// TestEnforceSettings: the stricter enforcement counts from any file; a
-// setting that loosens (network, writable, auto_allow, unconfined) only
-// from a file that needs no trust or is trusted.
-func TestEnforceSettings(t *testing.T) {
-	tests := []struct {
-		name                     string
-		files                    map[string]string
-		trust                    bool
-		enforce                  EnforceLevel
-		network, autoAllow, wset bool
-		unconfined               int
-		warn                     string
-	}{
-		{name: "nothing set"},
-		{name: "user required", files: map[string]string{SourceUser: "[sandbox]\nenforce = \"required\""}, enforce: EnforceRequired},
-		{name: "untrusted project makes it stricter", files: map[string]string{
-			SourceUser: "[sandbox]\nenforce = \"best-effort\"", SourceProject: "[sandbox]\nenforce = \"required\""}, enforce: EnforceRequired},
-		{name: "off never loosens", files: map[string]string{
-			SourceManaged: "[sandbox]\nenforce = \"required\"", SourceUser: "[sandbox]\nenforce = \"off\""}, enforce: EnforceRequired},
-		{name: "untrusted project cannot open the network", files: map[string]string{
-			SourceProject: "[sandbox]\nnetwork = true\nauto_allow = true\nwritable = [\"~/x\"]\nunconfined = [\"Bash(docker *)\"]"},
-			warn: "sandbox.network, sandbox.auto_allow, sandbox.writable, sandbox.unconfined"},
-		{name: "trusted project opens the network", trust: true, files: map[string]string{
-			SourceProject: "[sandbox]\nnetwork = true\nauto_allow = true\nwritable = []\nunconfined = [\"Bash(docker *)\"]"},
-			network: true, autoAllow: true, wset: true, unconfined: 1},
-		{name: "user on, untrusted project off", files: map[string]string{
-			SourceUser: "[sandbox]\nnetwork = true\nauto_allow = true", SourceProject: "[sandbox]\nnetwork = false\nauto_allow = false"}},
-		{name: "managed off wins over user on", files: map[string]string{
-			SourceManaged: "[sandbox]\nnetwork = false", SourceUser: "[sandbox]\nnetwork = true\nauto_allow = true"}, autoAllow: true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			v := newCfgEnv(t)
-			for src, text := range tt.files {
-				v.write(v.file(src), text+"\n")
-			}
-			if tt.trust {
-				if _, err := (TrustStore{Path: v.paths.Trust}).Trust(v.projectFile()); err != nil {
-					t.Fatal(err)
-				}
-			}
-			l := v.load()
-			s := l.Enforce
-			if s.Enforce != tt.enforce || s.Network != tt.network || s.AutoAllow != tt.autoAllow || s.WritableSet != tt.wset || len(s.Unconfined) != tt.unconfined {
-				t.Errorf("got enforce=%v network=%v auto_allow=%v writable set=%v unconfined=%d", s.Enforce, s.Network, s.AutoAllow, s.WritableSet, len(s.Unconfined))
-			}
-			if tt.warn != "" && !slices.ContainsFunc(l.Untrusted, func(n Notice) bool { return strings.Contains(n.Text, tt.warn) }) {
-				t.Errorf("untrusted notices %v lack %q", l.Untrusted, tt.warn)
-			}
-		})
-	}
-}
-
-func TestEnforceSettingsErrors(t *testing.T) {
-	for _, text := range []string{
-		"[sandbox]\nenforce = \"yes\"",
-		"[sandbox]\nnetwork = \"true\"",
-		"[sandbox]\nauto_allow = 1",
-		"[sandbox]\nunconfined = [\"Read(x)\"]",
-		"[sandbox]\nwritable = [1]",
-		"[sandbox]\nenforced = \"required\"",
-	} {
-		v := newCfgEnv(t)
-		v.write(v.file(SourceUser), text+"\n")
-		if _, err := Load(v.opts()); err == nil || !IsConfigError(err) {
-			t.Errorf("%q: got %v, want a config error", text, err)
-		}
-	}
-}
 
 // TestSecretGlobs: the default policy's secrets, and ReadDenied honours
 // the allow exceptions carved out of them.

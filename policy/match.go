@@ -12,6 +12,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/mattn/go-shellwords"
 
+	"github.com/gatekeep/gatekeep/pathguard"
 	"github.com/gatekeep/gatekeep/shellparse"
 )
 
@@ -45,9 +46,9 @@ var KnownTools = []string{
 	"shell", "local_shell", "exec_command", "write_stdin", "apply_patch", "update_plan", "view_image", "web_search",
 }
 
-// checkToolName returns why name is not a tool name a config may use, or
+// CheckToolName returns why name is not a tool name a config may use, or
 // "".
-func checkToolName(name string) string {
+func CheckToolName(name string) string {
 	if rest, ok := strings.CutPrefix(name, "mcp__"); ok {
 		// mcp__server (every tool of the server), mcp__server__tool, and
 		// mcp__server__* or mcp__server__prefix* (a prefix of its tools).
@@ -98,6 +99,10 @@ func toolKind(tool string) ruleKind {
 	return kindOther
 }
 
+// IsFileTool reports whether name is a file tool whose rules take path
+// patterns: Read, Write, Edit and their aliases.
+func IsFileTool(name string) bool { return toolKind(name) != kindOther }
+
 // splitRule reads `Tool` or `Tool(pattern)`.
 func splitRule(text string) (tool, pattern string, has bool, err error) {
 	t := strings.TrimSpace(text)
@@ -113,7 +118,7 @@ func splitRule(text string) (tool, pattern string, has bool, err error) {
 		}
 		tool, pattern, has = strings.TrimSpace(t[:i]), t[i+1:len(t)-1], true
 	}
-	if msg := checkToolName(tool); msg != "" {
+	if msg := CheckToolName(tool); msg != "" {
 		return "", "", false, errors.New(msg)
 	}
 	return tool, pattern, has, nil
@@ -127,8 +132,53 @@ type matcher interface {
 	match(s *subject, eff Effect) bool
 }
 
+// Compiler compiles rule patterns as a config file's are read: file
+// patterns against the project root and the home directory, each both as
+// written and as its real path (symlinks resolved).
+type Compiler struct {
+	root, home         string
+	realRoot, realHome string
+}
+
+// NewCompiler returns a Compiler for the project root (absolute) and the
+// home directory ("" when unknown: a `~` pattern is then an error).
+func NewCompiler(root, home string) *Compiler {
+	c := &Compiler{root: root, home: home}
+	c.realRoot = realOrAbs(c.root)
+	if c.home != "" {
+		c.realHome = realOrAbs(filepath.Clean(c.home))
+	}
+	return c
+}
+
+// Rule compiles `Tool` or `Tool(pattern)` into a rule carrying ref;
+// Trusted and Active are left for the caller to set. The error says why
+// the text is not a rule.
+func (c *Compiler) Rule(text string, ref RuleRef) (*Rule, error) {
+	tool, pattern, has, err := splitRule(text)
+	if err != nil {
+		return nil, err
+	}
+	m, err := c.compile(tool, pattern, has)
+	if err != nil {
+		return nil, err
+	}
+	return &Rule{Ref: ref, Tool: tool, Pattern: pattern, m: m}, nil
+}
+
+// realOrAbs returns the real location of an absolute path (symlinks
+// resolved, a missing tail re-joined), or the path itself when it cannot be
+// resolved.
+func realOrAbs(abs string) string {
+	var g *pathguard.Guard
+	if r := g.Check(abs, abs); r.Real != "" {
+		return r.Real
+	}
+	return filepath.Clean(abs)
+}
+
 // compile turns a rule's pattern into a matcher.
-func (c *compiler) compile(tool, pattern string, has bool) (matcher, error) {
+func (c *Compiler) compile(tool, pattern string, has bool) (matcher, error) {
 	kind := toolKind(tool)
 	switch kind {
 	case kindBash:
@@ -781,7 +831,7 @@ func literalPrefix(g string) string {
 	return b.String()
 }
 
-func (c *compiler) compileFile(kind ruleKind, pattern string) (*fileMatcher, error) {
+func (c *Compiler) compileFile(kind ruleKind, pattern string) (*fileMatcher, error) {
 	m := &fileMatcher{kind: kind}
 	pat := filepath.ToSlash(pattern)
 	switch pat {

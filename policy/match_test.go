@@ -182,7 +182,7 @@ func TestPrecedence(t *testing.T) {
 				v.write(v.file(layers[lo]), "[[rule]]\n"+effs[1]+" = \"Bash(make *)\"\n")
 				for _, f := range []string{v.projectFile()} {
 					if _, err := os.Stat(f); err == nil {
-						if _, err := (TrustStore{Path: v.paths.Trust}).Trust(f); err != nil {
+						if err := TrustForTest(v.paths.Trust, f); err != nil {
 							t.Fatal(err)
 						}
 					}
@@ -319,7 +319,7 @@ func TestMatchFileRules(t *testing.T) {
 			t.Errorf("%s: %v, want %s %s", tt.name, tt.d, tt.want, tt.code)
 		}
 	}
-	if d := read(".env"); d.Rule == nil || d.Rule.Source != SourceDefault || d.Rule.Reason == "" || d.Rule.File != DefaultConfigFile {
+	if d := read(".env"); d.Rule == nil || d.Rule.Source != SourceDefault || d.Rule.Reason == "" || d.Rule.File != "embedded:default.toml" {
 		t.Errorf("read .env rule = %+v", d.Rule)
 	}
 

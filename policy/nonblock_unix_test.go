@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -34,38 +33,11 @@ func mkfifo(t *testing.T, path string) {
 	}
 }
 
-// TestNoBlockingOpens: a FIFO with no writer in place of a config file,
-// the trust store, the git index or an ignore file read by a tree walk is
-// refused or skipped at once, never waited on.
+// TestNoBlockingOpens: a FIFO with no writer in place of the git index
+// or an ignore file read by a tree walk is refused or skipped at once,
+// never waited on (package config's test covers config files and the
+// trust store).
 func TestNoBlockingOpens(t *testing.T) {
-	t.Run("config file", func(t *testing.T) {
-		for _, src := range []string{SourceManaged, SourceUser, SourceProject, SourceLocal} {
-			v := newCfgEnv(t)
-			mkfifo(t, v.file(src))
-			within(t, 5*time.Second, src, func() {
-				_, err := Load(v.opts())
-				if got := ConfigErrors(err); len(got) != 1 || !strings.Contains(got[0].Msg, "not a regular file") {
-					t.Errorf("%s: err = %v", src, err)
-				}
-			})
-		}
-	})
-	t.Run("trust store", func(t *testing.T) {
-		v := newCfgEnv(t)
-		v.write(v.projectFile(), "[[rule]]\nallow = \"Bash(make *)\"\n")
-		mkfifo(t, v.paths.Trust)
-		within(t, 5*time.Second, "load", func() {
-			l := v.load()
-			if len(l.Warnings) != 1 || !strings.Contains(l.Warnings[0], "cannot be read") || l.Files[2].Trusted {
-				t.Errorf("warnings %q, project file %+v", l.Warnings, l.Files[2])
-			}
-		})
-		within(t, 5*time.Second, "trust", func() {
-			if _, err := (TrustStore{Path: v.paths.Trust}).Trust(v.projectFile()); err == nil {
-				t.Error("trust over a FIFO store succeeded")
-			}
-		})
-	})
 	t.Run("git index", func(t *testing.T) {
 		v := newCfgEnv(t)
 		v.write(filepath.Join(v.root, ".env"), "SECRET=1\n")

@@ -2,11 +2,25 @@ package policy
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/gatekeep/gatekeep/shellparse"
 )
+
+// Config layers (design §6), highest precedence first. They name a rule's
+// source in RuleRef.Source and a file in FileInfo.Source.
+const (
+	SourceManaged = "managed"
+	SourceUser    = "user"
+	SourceProject = "project"
+	SourceLocal   = "local"
+	SourceDefault = "default"
+)
+
+// Sources lists the config layers in the order they are scanned.
+var Sources = []string{SourceManaged, SourceUser, SourceProject, SourceLocal, SourceDefault}
 
 // Rule is one `Tool(pattern)` of a `[[rule]]` table. A table with a list
 // (`deny = ["A", "B"]`) gives one Rule per item, sharing the table's Ref
@@ -38,6 +52,12 @@ type DangerRule struct {
 	re  interface{ MatchString(string) bool }
 }
 
+// NewDangerRule is a `[[danger]]` entry: commands that re matches are
+// denied by the danger layer, as ref says.
+func NewDangerRule(ref RuleRef, re *regexp.Regexp) *DangerRule {
+	return &DangerRule{Ref: ref, re: re}
+}
+
 // RuleSet is the Tool(pattern) rules and [[danger]] entries of every
 // configuration layer. The zero value (and nil) has no rules.
 type RuleSet struct {
@@ -50,9 +70,10 @@ type RuleSet struct {
 // building what rules of that kind would match.
 func (rs *RuleSet) names(k ruleKind) bool { return rs.kinds&(1<<k) != 0 }
 
-// add appends a file's rules to its layer. Files of one layer are never
-// more than one, but add keeps their order if they were.
-func (rs *RuleSet) add(source string, rules []*Rule, danger []*DangerRule) {
+// Add appends a file's rules to its layer (source, one of Sources) and
+// its [[danger]] entries to the danger list. Files of one layer are never
+// more than one, but Add keeps their order if they were.
+func (rs *RuleSet) Add(source string, rules []*Rule, danger []*DangerRule) {
 	if rs.layers == nil {
 		rs.layers = make([][]*Rule, len(Sources))
 	}

@@ -48,7 +48,7 @@ func BenchmarkRules(b *testing.B) {
 			if n > 0 {
 				v.write(v.paths.User, thousandRules())
 			}
-			l, err := Load(v.opts())
+			l, err := v.loadErr()
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -58,17 +58,6 @@ func BenchmarkRules(b *testing.B) {
 				Evaluate(cfg, Request{Tool: ToolBash, Command: benchCommands[i%len(benchCommands)], Cwd: v.root})
 			}
 		})
-	}
-}
-
-// BenchmarkLoad measures reading and compiling a 1,000-rule config.
-func BenchmarkLoad(b *testing.B) {
-	v := newCfgEnv(b)
-	v.write(v.paths.User, thousandRules())
-	for b.Loop() {
-		if _, err := Load(v.opts()); err != nil {
-			b.Fatal(err)
-		}
 	}
 }
 
@@ -120,13 +109,13 @@ func TestMCPServerRules(t *testing.T) {
 	for _, bad := range []string{"mcp__github*", "mcp__*", "mcp__", "mcp__github__*x", "mcp__github__**", "mcp__github(x)", "mcp__github__*(x)"} {
 		v := newCfgEnv(t)
 		v.write(v.paths.User, fmt.Sprintf("[[rule]]\nallow = %q\n", bad))
-		if _, err := Load(v.opts()); err == nil {
+		if _, err := v.loadErr(); err == nil {
 			t.Errorf("%s: no config error", bad)
 		}
 	}
 	v := newCfgEnv(t)
 	v.write(v.paths.User, "[[rule]]\nallow = \"mcp__github__*(*)\"\n")
-	if _, err := Load(v.opts()); err != nil {
+	if _, err := v.loadErr(); err != nil {
 		t.Errorf("mcp__github__*(*): %v", err)
 	}
 }

@@ -190,8 +190,7 @@ func patternWords(words []string) string {
 // withLocal returns a copy of the rule set with allow rules appended to the
 // local layer (the end of the file, so they win inside it).
 func (rs *RuleSet) withLocal(texts []string, root, home, file string) (*RuleSet, error) {
-	c := &compiler{root: root, home: home}
-	c.init()
+	c := NewCompiler(root, home)
 	var added []*Rule
 	for i, t := range texts {
 		tool, pattern, has, err := splitRule(t)
@@ -212,7 +211,7 @@ func (rs *RuleSet) withLocal(texts []string, root, home, file string) (*RuleSet,
 		}
 		out.danger, out.kinds = rs.danger, rs.kinds
 	}
-	out.add(SourceLocal, added, nil)
+	out.Add(SourceLocal, added, nil)
 	return out, nil
 }
 

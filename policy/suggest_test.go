@@ -37,7 +37,7 @@ func TestSuggest(t *testing.T) {
 	}
 	realProj, _ := filepath.EvalSymlinks(proj)
 	g, _ := pathguard.New([]string{proj}, pathguard.Options{Home: home})
-	loaded, err := Load(LoadOptions{Root: proj, Home: home, Paths: Paths{Managed: filepath.Join(dir, "none"), User: filepath.Join(dir, "none2"), Trust: filepath.Join(dir, "trust.json")}})
+	loaded, err := testLoad(proj, home, TestPaths{Managed: filepath.Join(dir, "none"), User: filepath.Join(dir, "none2"), Trust: filepath.Join(dir, "trust.json")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestSuggest(t *testing.T) {
 func TestExplicit(t *testing.T) {
 	dir, home := t.TempDir(), t.TempDir()
 	g, _ := pathguard.New([]string{dir}, pathguard.Options{Home: home})
-	loaded, err := Load(LoadOptions{Root: dir, Home: home, Paths: Paths{Managed: dir + "/m", User: dir + "/u", Trust: dir + "/t"}})
+	loaded, err := testLoad(dir, home, TestPaths{Managed: dir + "/m", User: dir + "/u", Trust: dir + "/t"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestExplicit(t *testing.T) {
 func TestSuggestCodeOptions(t *testing.T) {
 	dir, home := t.TempDir(), t.TempDir()
 	g, _ := pathguard.New([]string{dir}, pathguard.Options{Home: home})
-	loaded, err := Load(LoadOptions{Root: dir, Home: home, Paths: Paths{Managed: dir + "/m", User: dir + "/u", Trust: dir + "/t"}})
+	loaded, err := testLoad(dir, home, TestPaths{Managed: dir + "/m", User: dir + "/u", Trust: dir + "/t"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +175,7 @@ func TestForcePushSpellings(t *testing.T) {
 	if err := os.WriteFile(user, []byte(conf), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	loaded, err := Load(LoadOptions{Root: dir, Home: home, Paths: Paths{Managed: dir + "/m", User: user, Trust: dir + "/t"}})
+	loaded, err := testLoad(dir, home, TestPaths{Managed: dir + "/m", User: user, Trust: dir + "/t"})
 	if err != nil {
 		t.Fatal(err)
 	}

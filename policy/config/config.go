@@ -1,4 +1,4 @@
-package policy
+package config
 
 import (
 	"errors"
@@ -8,21 +8,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gatekeep/gatekeep/pathguard"
+	"github.com/gatekeep/gatekeep/policy"
 	"github.com/gatekeep/gatekeep/shellparse"
 )
-
-// Config layers (design §6), highest precedence first. They name a rule's
-// source in RuleRef.Source and a file in FileInfo.Source.
-const (
-	SourceManaged = "managed"
-	SourceUser    = "user"
-	SourceProject = "project"
-	SourceLocal   = "local"
-	SourceDefault = "default"
-)
-
-// Sources lists the config layers in the order they are scanned.
-var Sources = []string{SourceManaged, SourceUser, SourceProject, SourceLocal, SourceDefault}
 
 // Where the config files live (design §6).
 const (
@@ -223,8 +212,8 @@ type TestCase struct {
 	Tool  string `json:"tool"`
 	Input string `json:"input"`
 	// Mode, when set, replaces the effective mode for this case.
-	Mode   Mode   `json:"mode,omitempty"`
-	Expect Effect `json:"expect"`
+	Mode   policy.Mode   `json:"mode,omitempty"`
+	Expect policy.Effect `json:"expect"`
 	// Where the entry is written.
 	Source string `json:"source"`
 	File   string `json:"file"`
@@ -239,11 +228,11 @@ type Loaded struct {
 	// Root is the project root the files were looked up under.
 	Root string
 	// Rules are all rules and [[danger]] entries of all layers.
-	Rules *RuleSet
+	Rules *policy.RuleSet
 	// Mode is the mode of the highest layer that sets one, ModeDefault when
 	// none does; ModeSource names that layer ("" when none). The flag and
 	// the environment come first: see ResolveMode.
-	Mode       Mode
+	Mode       policy.Mode
 	ModeSource string
 	// DisableBypass is set by `disable_bypass = true` in the managed file.
 	DisableBypass bool
@@ -286,7 +275,7 @@ type Loaded struct {
 	// Files describes each layer's file, in Sources order.
 	Files []FileInfo
 	// Enforce are the kernel enforcement settings of `[sandbox]`.
-	Enforce EnforceSettings
+	Enforce policy.EnforceSettings
 	// a file set network or auto_allow to false: no file can turn it on
 	networkOff, autoAllowOff bool
 }
@@ -302,7 +291,7 @@ type Notice struct {
 // rules, the plan file and the plan tools. Mode, Guard, Home and LookPath
 // are cmd's to fill (see ResolveMode); a --plan-file flag replaces
 // PlanFile afterwards (see ResolvePlanFile).
-func (l *Loaded) Apply(cfg *Config) {
+func (l *Loaded) Apply(cfg *policy.Config) {
 	cfg.Rules = l.Rules
 	cfg.Root = l.Root
 	cfg.PlanFile = l.PlanFile
@@ -316,29 +305,29 @@ func (l *Loaded) Apply(cfg *Config) {
 // disable_bypass, a request for bypassPermissions from any source falls
 // back to ModeDefault and a warning says so. An unknown mode name in flag
 // or env is an error (a usage error for cmd); l may be nil.
-func ResolveMode(flag, env string, l *Loaded) (Mode, []string, error) {
-	var m Mode
+func ResolveMode(flag, env string, l *Loaded) (policy.Mode, []string, error) {
+	var m policy.Mode
 	from := ""
 	switch {
 	case flag != "":
-		v, err := ParseMode(flag)
+		v, err := policy.ParseMode(flag)
 		if err != nil {
-			return ModeDefault, nil, fmt.Errorf("--mode: %w", err)
+			return policy.ModeDefault, nil, fmt.Errorf("--mode: %w", err)
 		}
 		m, from = v, "the --mode flag"
 	case env != "":
-		v, err := ParseMode(env)
+		v, err := policy.ParseMode(env)
 		if err != nil {
-			return ModeDefault, nil, fmt.Errorf("GATEKEEP_MODE: %w", err)
+			return policy.ModeDefault, nil, fmt.Errorf("GATEKEEP_MODE: %w", err)
 		}
 		m, from = v, "GATEKEEP_MODE"
 	case l != nil && l.ModeSource != "":
 		m, from = l.Mode, "the "+l.ModeSource+" config"
 	default:
-		m = ModeDefault
+		m = policy.ModeDefault
 	}
-	if m == ModeBypass && l != nil && l.DisableBypass {
-		return ModeDefault, []string{fmt.Sprintf("bypassPermissions (from %s) is disabled by the managed config; using default mode", from)}, nil
+	if m == policy.ModeBypass && l != nil && l.DisableBypass {
+		return policy.ModeDefault, []string{fmt.Sprintf("bypassPermissions (from %s) is disabled by the managed config; using default mode", from)}, nil
 	}
 	return m, nil, nil
 }
@@ -357,4 +346,15 @@ func ResolvePlanFile(root, home, file string) string {
 		return ""
 	}
 	return realOrAbs(abs)
+}
+
+// realOrAbs returns the real location of an absolute path (symlinks
+// resolved, a missing tail re-joined), or the path itself when it cannot be
+// resolved.
+func realOrAbs(abs string) string {
+	var g *pathguard.Guard
+	if r := g.Check(abs, abs); r.Real != "" {
+		return r.Real
+	}
+	return filepath.Clean(abs)
 }

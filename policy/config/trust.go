@@ -1,4 +1,4 @@
-package policy
+package config
 
 import (
 	"crypto/sha256"
@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/gatekeep/gatekeep/policy"
 )
 
 // TrustEntry is what the trust store records for one file.
@@ -49,7 +51,7 @@ type TrustStore struct {
 // Trust records the current contents of file as trusted and returns the
 // entry. A file that does not exist is an error.
 func (s TrustStore) Trust(file string) (TrustEntry, error) {
-	data, err := ReadRegular(file, MaxConfigSize)
+	data, err := policy.ReadRegular(file, MaxConfigSize)
 	if err != nil {
 		return TrustEntry{}, fmt.Errorf("trust %s: %w", file, err)
 	}
@@ -204,7 +206,7 @@ func readTrustStore(path string) trustStore {
 	if path == "" {
 		return ts
 	}
-	b, err := ReadRegular(path, maxTrustStore)
+	b, err := policy.ReadRegular(path, maxTrustStore)
 	if errors.Is(err, fs.ErrNotExist) {
 		return ts
 	}

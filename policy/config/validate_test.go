@@ -1,8 +1,10 @@
-package policy
+package config
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/gatekeep/gatekeep/policy"
 )
 
 func TestLintRules(t *testing.T) {
@@ -36,13 +38,13 @@ allow = "Edit"
 	want := []struct {
 		code, key, rule string
 	}{
-		{LintShadowed, "rule[0]", "Bash(git push *)"},
-		{LintOpenInterpreter, "rule[1]", "Bash(python *)"},
-		{LintOpenInterpreter, "rule[1]", "Bash(bash -c *)"},
-		{LintDuplicate, "rule[3]", "Read(.env)"},
-		{LintShadowed, "rule[5]", "Write(/tmp/x)"},
-		{LintAllowAll, "rule[6]", "Edit"},
-		{LintUntrustedAllow, "rule[0]", "Bash(make *)"},
+		{policy.LintShadowed, "rule[0]", "Bash(git push *)"},
+		{policy.LintOpenInterpreter, "rule[1]", "Bash(python *)"},
+		{policy.LintOpenInterpreter, "rule[1]", "Bash(bash -c *)"},
+		{policy.LintDuplicate, "rule[3]", "Read(.env)"},
+		{policy.LintShadowed, "rule[5]", "Write(/tmp/x)"},
+		{policy.LintAllowAll, "rule[6]", "Edit"},
+		{policy.LintUntrustedAllow, "rule[0]", "Bash(make *)"},
 	}
 	if len(lints) != len(want) {
 		t.Fatalf("lints:\n%s", lintText(lints))
@@ -58,7 +60,7 @@ allow = "Edit"
 	}
 }
 
-func lintText(ls []Lint) string {
+func lintText(ls []policy.Lint) string {
 	var b strings.Builder
 	for _, l := range ls {
 		b.WriteString(l.Code + " " + l.String() + "\n")
@@ -81,7 +83,7 @@ func TestRulesListing(t *testing.T) {
 	rules := v.load().Rules.Rules()
 	var got []string
 	for _, r := range rules {
-		if r.Ref.Source == SourceDefault {
+		if r.Ref.Source == policy.SourceDefault {
 			continue
 		}
 		got = append(got, r.Ref.Source+":"+r.Ref.Rule+":"+r.Ref.Effect.String()+":"+boolWord(r.Trusted, "trusted", "untrusted")+":"+boolWord(r.Active, "active", "ignored"))
@@ -91,7 +93,7 @@ func TestRulesListing(t *testing.T) {
 	if strings.Join(got, " ") != want {
 		t.Errorf("listing:\n%s\nwant\n%s", strings.Join(got, " "), want)
 	}
-	if last := rules[len(rules)-1]; last.Ref.Source != SourceDefault {
+	if last := rules[len(rules)-1]; last.Ref.Source != policy.SourceDefault {
 		t.Errorf("the default layer is not last: %+v", last.Ref)
 	}
 }

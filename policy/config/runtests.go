@@ -1,8 +1,10 @@
-package policy
+package config
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/gatekeep/gatekeep/policy"
 )
 
 // TestResult is the outcome of one [[test]] entry.
@@ -10,8 +12,8 @@ type TestResult struct {
 	Case TestCase `json:"case"`
 	// Decision is what the policy answered (without its trace); its Layer
 	// and Rule say what decided.
-	Decision Decision `json:"decision"`
-	Pass     bool     `json:"pass"`
+	Decision policy.Decision `json:"decision"`
+	Pass     bool            `json:"pass"`
 }
 
 // String renders a failure (or a pass) on one line:
@@ -51,12 +53,12 @@ func (r TestResult) String() string {
 // command text of a Bash call, the path of a file tool, the URL of
 // WebFetch (and of any tool when it holds "://"), else the path; cwd is the
 // working directory (cmd passes the project root).
-func TestRequest(c TestCase, cwd string) Request {
-	req := Request{Tool: c.Tool, Cwd: cwd}
+func TestRequest(c TestCase, cwd string) policy.Request {
+	req := policy.Request{Tool: c.Tool, Cwd: cwd}
 	switch {
-	case c.Tool == ToolBash:
+	case c.Tool == policy.ToolBash:
 		req.Command = c.Input
-	case toolKind(c.Tool) != kindOther:
+	case policy.IsFileTool(c.Tool):
 		req.Path = c.Input
 	case c.Tool == "WebFetch" || strings.Contains(c.Input, "://"):
 		req.URL = c.Input
@@ -71,14 +73,14 @@ func TestRequest(c TestCase, cwd string) Request {
 // the working directory cwd, and compares the effect with the expected
 // one. An ask is an ask: no terminal is consulted. The results are in the
 // order of cases; the run passed when every Pass is true.
-func RunTests(cfg *Config, cwd string, cases []TestCase) []TestResult {
+func RunTests(cfg *policy.Config, cwd string, cases []TestCase) []TestResult {
 	out := make([]TestResult, 0, len(cases))
 	for _, c := range cases {
 		cc := *cfg
 		if c.Mode != "" {
 			cc.Mode = c.Mode
 		}
-		d := Evaluate(&cc, TestRequest(c, cwd))
+		d := policy.Evaluate(&cc, TestRequest(c, cwd))
 		d.Trace = nil
 		out = append(out, TestResult{Case: c, Decision: d, Pass: d.Effect == c.Expect})
 	}

@@ -1,4 +1,4 @@
-package policy
+package config
 
 import (
 	"errors"
@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gatekeep/gatekeep/policy"
 )
 
 func TestLoadConfigErrors(t *testing.T) {
@@ -182,12 +184,12 @@ func TestLoadConfigErrorsEveryFile(t *testing.T) {
 func TestLoadDefaultPolicy(t *testing.T) {
 	v := newCfgEnv(t)
 	l := v.load()
-	if l.Mode != ModeDefault || l.ModeSource != "" {
+	if l.Mode != policy.ModeDefault || l.ModeSource != "" {
 		t.Errorf("mode = %q from %q", l.Mode, l.ModeSource)
 	}
 	var n int
 	for _, r := range l.Rules.Rules() {
-		if r.Ref.Source != SourceDefault || r.Ref.File != DefaultConfigFile || r.Ref.Line == 0 || r.Ref.Reason == "" {
+		if r.Ref.Source != policy.SourceDefault || r.Ref.File != DefaultConfigFile || r.Ref.Line == 0 || r.Ref.Reason == "" {
 			t.Errorf("default rule %+v", r.Ref)
 		}
 		n++
@@ -195,13 +197,13 @@ func TestLoadDefaultPolicy(t *testing.T) {
 	if n == 0 {
 		t.Fatal("the default policy has no rules")
 	}
-	if lints := LintRules(l.Rules); len(lints) != 0 {
+	if lints := policy.LintRules(l.Rules); len(lints) != 0 {
 		t.Errorf("lints on an empty config: %v", lints)
 	}
 	if len(l.Warnings) != 0 {
 		t.Errorf("warnings: %v", l.Warnings)
 	}
-	if len(l.Files) != len(Sources) || !l.Files[4].Exists || l.Files[0].Exists {
+	if len(l.Files) != len(policy.Sources) || !l.Files[4].Exists || l.Files[0].Exists {
 		t.Errorf("files = %+v", l.Files)
 	}
 }
@@ -222,7 +224,7 @@ timeout = "45s"
 `)
 	v.write(v.localFile(), "mode = \"plan\"\n[sandbox]\nallow_dirs = [\"../shared\"]\n[prompt]\ntimeout = 10\n")
 	l := v.load()
-	if l.Mode != ModeAcceptEdits || l.ModeSource != SourceUser {
+	if l.Mode != policy.ModeAcceptEdits || l.ModeSource != policy.SourceUser {
 		t.Errorf("mode = %q from %q", l.Mode, l.ModeSource)
 	}
 	wantDirs := []string{filepath.Join(v.home, "go/pkg/mod"), filepath.Join(filepath.Dir(v.root), "shared")}
@@ -259,7 +261,7 @@ pattern = "^terraform destroy"
 reason = "destroys the environment"
 `)
 	l := v.load()
-	if l.Mode != ModeDefault || len(l.AllowDirs) != 0 || l.PlanFile != "" {
+	if l.Mode != policy.ModeDefault || len(l.AllowDirs) != 0 || l.PlanFile != "" {
 		t.Errorf("untrusted settings applied: mode %q dirs %v plan %q", l.Mode, l.AllowDirs, l.PlanFile)
 	}
 	if w := noticeTexts(l); len(w) != 1 || len(l.Warnings) != 0 || !strings.Contains(w[0], "is not trusted") || !strings.Contains(w[0], "1 allow rule") ||
@@ -270,13 +272,13 @@ reason = "destroys the environment"
 		t.Errorf("project file info = %+v", fi)
 	}
 	cfg := v.config(l, "")
-	if d := v.bash(cfg, "python3 x.py"); d.Effect == Allow {
+	if d := v.bash(cfg, "python3 x.py"); d.Effect == policy.Allow {
 		t.Errorf("untrusted allow Bash(*) allowed python3: %v", d)
 	}
-	if d := v.bash(cfg, "git push"); d.Effect != Deny || d.Rule == nil || d.Rule.Source != SourceProject {
+	if d := v.bash(cfg, "git push"); d.Effect != policy.Deny || d.Rule == nil || d.Rule.Source != policy.SourceProject {
 		t.Errorf("untrusted deny did not apply: %v", d)
 	}
-	if d := v.bash(cfg, "terraform destroy -auto-approve"); d.Effect != Deny || d.Code != "danger.config" || d.Layer != LayerDanger {
+	if d := v.bash(cfg, "terraform destroy -auto-approve"); d.Effect != policy.Deny || d.Code != "danger.config" || d.Layer != policy.LayerDanger {
 		t.Errorf("untrusted danger did not apply: %+v", d)
 	}
 
@@ -285,22 +287,22 @@ reason = "destroys the environment"
 		t.Fatal(err)
 	}
 	l = v.load()
-	if l.Mode != ModeAcceptEdits || len(l.AllowDirs) != 1 || l.PlanFile == "" || len(l.Warnings) != 0 || len(l.Untrusted) != 0 {
+	if l.Mode != policy.ModeAcceptEdits || len(l.AllowDirs) != 1 || l.PlanFile == "" || len(l.Warnings) != 0 || len(l.Untrusted) != 0 {
 		t.Errorf("trusted settings: mode %q dirs %v plan %q warnings %q", l.Mode, l.AllowDirs, l.PlanFile, l.Warnings)
 	}
-	cfg = v.config(l, ModeDefault)
-	if d := v.bash(cfg, "python3 x.py"); d.Effect != Allow || d.Code != "rule.allow" {
+	cfg = v.config(l, policy.ModeDefault)
+	if d := v.bash(cfg, "python3 x.py"); d.Effect != policy.Allow || d.Code != "rule.allow" {
 		t.Errorf("trusted allow Bash(*) did not allow python3: %v", d)
 	}
-	if d := v.bash(cfg, "git push origin"); d.Effect != Deny {
+	if d := v.bash(cfg, "git push origin"); d.Effect != policy.Deny {
 		t.Errorf("git push = %v (last rule wins)", d)
 	}
 
 	// Editing the file revokes trust.
 	v.write(v.projectFile(), "[[rule]]\nallow = \"Bash(*)\"\n# edited\n")
 	l = v.load()
-	cfg = v.config(l, ModeDefault)
-	if d := v.bash(cfg, "python3 x.py"); d.Effect == Allow {
+	cfg = v.config(l, policy.ModeDefault)
+	if d := v.bash(cfg, "python3 x.py"); d.Effect == policy.Allow {
 		t.Errorf("edited file still trusted: %v", d)
 	}
 	if fi := l.Files[2]; fi.Trusted || !fi.Changed {
@@ -328,10 +330,10 @@ func TestLoadLocalFileTrust(t *testing.T) {
 	v.foreign[v.localFile()] = true
 	v.write(v.localFile(), "mode = \"acceptEdits\"\n[[rule]]\nallow = \"Bash(make *)\"\n")
 	l := v.load()
-	if l.Mode != ModeDefault || len(l.Untrusted) != 1 || !strings.Contains(l.Untrusted[0].Text, "gatekeep trust "+v.localFile()) {
+	if l.Mode != policy.ModeDefault || len(l.Untrusted) != 1 || !strings.Contains(l.Untrusted[0].Text, "gatekeep trust "+v.localFile()) {
 		t.Errorf("foreign local file: mode %q notices %q", l.Mode, l.Untrusted)
 	}
-	if d := v.bash(v.config(l, ModeDefault), "make all"); d.Effect == Allow {
+	if d := v.bash(v.config(l, policy.ModeDefault), "make all"); d.Effect == policy.Allow {
 		t.Errorf("foreign local allow = %v", d)
 	}
 	store := TrustStore{Path: v.paths.Trust}
@@ -339,7 +341,7 @@ func TestLoadLocalFileTrust(t *testing.T) {
 		t.Fatal(err)
 	}
 	l = v.load()
-	if d := v.bash(v.config(l, ModeDefault), "make all"); d.Effect != Allow || l.Mode != ModeAcceptEdits || len(l.Untrusted) != 0 {
+	if d := v.bash(v.config(l, policy.ModeDefault), "make all"); d.Effect != policy.Allow || l.Mode != policy.ModeAcceptEdits || len(l.Untrusted) != 0 {
 		t.Errorf("trusted local file: allow = %v, mode %q, notices %q", d, l.Mode, l.Untrusted)
 	}
 
@@ -365,7 +367,7 @@ func TestLoadLocalFileTrust(t *testing.T) {
 	v.foreign[v.localFile()] = false
 	v.write(v.localFile(), "mode = \"bypassPermissions\"\n[[rule]]\nallow = \"Bash(make *)\"\n")
 	l = v.load()
-	if l.Mode != ModeDefault || len(l.Warnings) != 1 || !strings.Contains(l.Warnings[0], "bypassPermissions") {
+	if l.Mode != policy.ModeDefault || len(l.Warnings) != 1 || !strings.Contains(l.Warnings[0], "bypassPermissions") {
 		t.Errorf("trusted local file set bypass: mode %q warnings %q", l.Mode, l.Warnings)
 	}
 }
@@ -378,7 +380,7 @@ func TestLoadProjectCannotSetBypass(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := v.load()
-	if l.Mode != ModeAcceptEdits || l.ModeSource != SourceLocal {
+	if l.Mode != policy.ModeAcceptEdits || l.ModeSource != policy.SourceLocal {
 		t.Errorf("mode = %q from %q, want acceptEdits from local", l.Mode, l.ModeSource)
 	}
 	if len(l.Warnings) != 1 || !strings.Contains(l.Warnings[0], "cannot set bypassPermissions") {
@@ -387,26 +389,26 @@ func TestLoadProjectCannotSetBypass(t *testing.T) {
 }
 
 func TestResolveMode(t *testing.T) {
-	user := &Loaded{Mode: ModeAcceptEdits, ModeSource: SourceUser}
-	noBypass := &Loaded{Mode: ModeBypass, ModeSource: SourceUser, DisableBypass: true}
+	user := &Loaded{Mode: policy.ModeAcceptEdits, ModeSource: policy.SourceUser}
+	noBypass := &Loaded{Mode: policy.ModeBypass, ModeSource: policy.SourceUser, DisableBypass: true}
 	tests := []struct {
 		flag, env string
 		l         *Loaded
-		want      Mode
+		want      policy.Mode
 		warn      bool
 		err       bool
 	}{
-		{"", "", nil, ModeDefault, false, false},
-		{"", "", &Loaded{Mode: ModeDefault}, ModeDefault, false, false},
-		{"", "", user, ModeAcceptEdits, false, false},
-		{"", "plan", user, ModePlan, false, false},
-		{"custom", "plan", user, ModeCustom, false, false},
-		{"bypassPermissions", "", user, ModeBypass, false, false},
-		{"bypassPermissions", "", noBypass, ModeDefault, true, false},
-		{"", "", noBypass, ModeDefault, true, false},
-		{"", "bypassPermissions", noBypass, ModeDefault, true, false},
-		{"yolo", "", user, ModeDefault, false, true},
-		{"", "yolo", user, ModeDefault, false, true},
+		{"", "", nil, policy.ModeDefault, false, false},
+		{"", "", &Loaded{Mode: policy.ModeDefault}, policy.ModeDefault, false, false},
+		{"", "", user, policy.ModeAcceptEdits, false, false},
+		{"", "plan", user, policy.ModePlan, false, false},
+		{"custom", "plan", user, policy.ModeCustom, false, false},
+		{"bypassPermissions", "", user, policy.ModeBypass, false, false},
+		{"bypassPermissions", "", noBypass, policy.ModeDefault, true, false},
+		{"", "", noBypass, policy.ModeDefault, true, false},
+		{"", "bypassPermissions", noBypass, policy.ModeDefault, true, false},
+		{"yolo", "", user, policy.ModeDefault, false, true},
+		{"", "yolo", user, policy.ModeDefault, false, true},
 	}
 	for _, tt := range tests {
 		m, warns, err := ResolveMode(tt.flag, tt.env, tt.l)
@@ -425,7 +427,7 @@ func TestDisableBypassManaged(t *testing.T) {
 		t.Fatal("disable_bypass not read")
 	}
 	m, warns, err := ResolveMode("", "", l)
-	if m != ModeDefault || len(warns) != 1 || err != nil {
+	if m != policy.ModeDefault || len(warns) != 1 || err != nil {
 		t.Errorf("mode = %q, %q, %v", m, warns, err)
 	}
 }
@@ -507,7 +509,7 @@ func TestConfigErrorsUnwrap(t *testing.T) {
 // and compares the errors with its `# error: LINE KEY: MESSAGE` comments
 // (KEY "-" for none; MESSAGE is a prefix).
 func TestLoadTestdataErrors(t *testing.T) {
-	files, err := filepath.Glob("../testdata/config/*.toml")
+	files, err := filepath.Glob("../../testdata/config/*.toml")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no testdata: %v", err)
 	}
@@ -556,7 +558,7 @@ func TestRunTestsSamplePolicy(t *testing.T) {
 		{"failing.toml", []int{2}},
 	} {
 		t.Run(tt.file, func(t *testing.T) {
-			data, err := os.ReadFile(filepath.Join("../testdata/policy", tt.file))
+			data, err := os.ReadFile(filepath.Join("../../testdata/policy", tt.file))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -601,7 +603,7 @@ func TestRunTestsSamplePolicy(t *testing.T) {
 func TestLoadBoundsNesting(t *testing.T) {
 	arrays := "x = " + strings.Repeat("[", 2<<20) + strings.Repeat("]", 2<<20-4) // 4 MiB
 	tables := "x = " + strings.Repeat("{a=", 40000) + "1" + strings.Repeat("}", 40000)
-	for _, src := range []string{SourceManaged, SourceUser, SourceProject, SourceLocal} {
+	for _, src := range []string{policy.SourceManaged, policy.SourceUser, policy.SourceProject, policy.SourceLocal} {
 		for name, text := range map[string]string{"arrays": arrays, "tables": "mode = \"default\"\n\n" + tables} {
 			v := newCfgEnv(t)
 			v.write(v.file(src), text)

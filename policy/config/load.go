@@ -1,4 +1,4 @@
-package policy
+package config
 
 import (
 	"bytes"
@@ -20,7 +20,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"github.com/gatekeep/gatekeep/pathguard"
+	"github.com/gatekeep/gatekeep/policy"
 	"github.com/gatekeep/gatekeep/shellparse"
 )
 
@@ -66,18 +66,17 @@ func Load(opts LoadOptions) (*Loaded, error) {
 		return nil, &ConfigError{File: opts.Root, Msg: "the project root must be an absolute path"}
 	}
 	root := filepath.Clean(opts.Root)
-	c := &compiler{root: root, home: opts.Home}
-	c.init()
+	c := &compiler{root: root, home: opts.Home, rules: policy.NewCompiler(root, opts.Home)}
 	trust := readTrustStore(opts.Paths.Trust)
-	l := &Loaded{Root: root, Rules: &RuleSet{}}
+	l := &Loaded{Root: root, Rules: &policy.RuleSet{}}
 	if trust.err != nil {
 		l.Warnings = append(l.Warnings, fmt.Sprintf("trust store %s cannot be read (%v); every project file counts as untrusted", opts.Paths.Trust, trust.err))
 	}
 	var errs []error
-	for _, src := range Sources {
+	for _, src := range policy.Sources {
 		fi := layerFile(src, root, opts)
 		var data []byte
-		if src == SourceDefault {
+		if src == policy.SourceDefault {
 			if opts.NoDefault {
 				l.Files = append(l.Files, fi)
 				continue
@@ -116,7 +115,7 @@ func Load(opts LoadOptions) (*Loaded, error) {
 		return nil, errors.Join(errs...)
 	}
 	if l.ModeSource == "" {
-		l.Mode = ModeDefault
+		l.Mode = policy.ModeDefault
 	}
 	return l, nil
 }
@@ -130,17 +129,17 @@ func Load(opts LoadOptions) (*Loaded, error) {
 func layerFile(src, root string, opts LoadOptions) FileInfo {
 	fi := FileInfo{Source: src, Trusted: true}
 	switch src {
-	case SourceManaged:
+	case policy.SourceManaged:
 		fi.Path = opts.Paths.Managed
-	case SourceUser:
+	case policy.SourceUser:
 		fi.Path = opts.Paths.User
-	case SourceProject:
+	case policy.SourceProject:
 		fi.Path = filepath.Join(root, ProjectConfigDir, ProjectConfigName)
 		fi.NeedsTrust = true
-	case SourceLocal:
+	case policy.SourceLocal:
 		fi.Path = filepath.Join(root, ProjectConfigDir, LocalConfigName)
 		fi.NeedsTrust = true
-	case SourceDefault:
+	case policy.SourceDefault:
 		fi.Path = DefaultConfigFile
 	}
 	return fi
@@ -153,12 +152,12 @@ func ConfigFiles(opts LoadOptions) []FileInfo {
 	root := filepath.Clean(opts.Root)
 	trust := readTrustStore(opts.Paths.Trust)
 	var out []FileInfo
-	for _, src := range Sources {
+	for _, src := range policy.Sources {
 		fi := layerFile(src, root, opts)
-		if src == SourceDefault {
+		if src == policy.SourceDefault {
 			fi.Exists = !opts.NoDefault
 		}
-		if src != SourceDefault && fi.Path != "" {
+		if src != policy.SourceDefault && fi.Path != "" {
 			if b, err := readConfigFile(fi.Path); err == nil && b != nil {
 				sum := sha256.Sum256(b)
 				fi.Exists, fi.SHA256 = true, hex.EncodeToString(sum[:])
@@ -177,7 +176,7 @@ func ConfigFiles(opts LoadOptions) []FileInfo {
 func readConfigFile(path string) ([]byte, error) {
 	// A FIFO or device would block or never end: opened without blocking
 	// and refused (OpenRegular).
-	f, err := OpenRegular(path)
+	f, err := policy.OpenRegular(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		// A link to nothing may hide the person's deny rules: an error,
 		// not an absent file.
@@ -186,7 +185,7 @@ func readConfigFile(path string) ([]byte, error) {
 		}
 		return nil, nil
 	}
-	if errors.Is(err, ErrNotRegular) {
+	if errors.Is(err, policy.ErrNotRegular) {
 		if st, serr := os.Stat(path); serr == nil && st.IsDir() {
 			return nil, errors.New("is a directory, not a file")
 		}
@@ -213,7 +212,7 @@ func readConfigFile(path string) ([]byte, error) {
 type fileConfig struct {
 	source        string
 	path          string
-	mode          Mode
+	mode          policy.Mode
 	modeSet       bool
 	disableBypass bool
 	allowDirs     []string
@@ -224,8 +223,8 @@ type fileConfig struct {
 	promptTimeout time.Duration
 	trustAgent    *bool // [hooks] trust_agent_mode, nil when not set
 	dialect       shellparse.Dialect
-	rules         []*Rule
-	danger        []*DangerRule
+	rules         []*policy.Rule
+	danger        []*policy.DangerRule
 	tests         []TestCase
 	enforce       enforceFile
 }
@@ -238,7 +237,7 @@ func (l *Loaded) merge(f *fileConfig, fi FileInfo) {
 	nAllow := 0
 	for _, r := range f.rules {
 		r.Trusted = trusted
-		r.Active = trusted || r.Ref.Effect != Allow
+		r.Active = trusted || r.Ref.Effect != policy.Allow
 		if !r.Active {
 			nAllow++
 		}
@@ -246,7 +245,7 @@ func (l *Loaded) merge(f *fileConfig, fi FileInfo) {
 	if nAllow > 0 {
 		ignored = append(ignored, plural(nAllow, "allow rule", "allow rules"))
 	}
-	l.Rules.add(f.source, f.rules, f.danger)
+	l.Rules.Add(f.source, f.rules, f.danger)
 	l.Tests = append(l.Tests, f.tests...)
 	if f.disableBypass {
 		l.DisableBypass = true
@@ -255,7 +254,7 @@ func (l *Loaded) merge(f *fileConfig, fi FileInfo) {
 		switch {
 		case !trusted:
 			ignored = append(ignored, "mode")
-		case f.mode == ModeBypass && fi.NeedsTrust:
+		case f.mode == policy.ModeBypass && fi.NeedsTrust:
 			l.Warnings = append(l.Warnings, fmt.Sprintf("%s: mode = %q is ignored: a %s file cannot set bypassPermissions", f.path, f.mode, f.source))
 		case l.ModeSource == "":
 			l.Mode, l.ModeSource = f.mode, f.source
@@ -298,7 +297,7 @@ func (l *Loaded) merge(f *fileConfig, fi FileInfo) {
 	}
 	if f.trustAgent != nil {
 		switch {
-		case f.source != SourceManaged && f.source != SourceUser:
+		case f.source != policy.SourceManaged && f.source != policy.SourceUser:
 			l.Warnings = append(l.Warnings, fmt.Sprintf("%s: [hooks] trust_agent_mode is ignored: only the managed and user files may let an agent's mode loosen gatekeep's", f.path))
 		case !l.trustAgentSet:
 			l.TrustAgentMode, l.trustAgentSet = *f.trustAgent, true
@@ -319,7 +318,7 @@ func (l *Loaded) merge(f *fileConfig, fi FileInfo) {
 			why = "changed since it was trusted"
 		}
 		cmd := "gatekeep trust"
-		if fi.Source == SourceLocal {
+		if fi.Source == policy.SourceLocal {
 			cmd += " " + f.path
 		}
 		l.Untrusted = append(l.Untrusted, Notice{File: f.path, SHA256: fi.SHA256,
@@ -506,18 +505,11 @@ func tomlType(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-// compiler turns files into rules. It holds what patterns are resolved
-// against.
+// compiler turns files into settings and rules: paths are resolved
+// against root and home, patterns compiled by rules.
 type compiler struct {
-	root, home         string
-	realRoot, realHome string
-}
-
-func (c *compiler) init() {
-	c.realRoot = realOrAbs(c.root)
-	if c.home != "" {
-		c.realHome = realOrAbs(filepath.Clean(c.home))
-	}
+	root, home string
+	rules      *policy.Compiler
 }
 
 // fileErrs collects the problems of one file.
@@ -608,7 +600,7 @@ func (d *fileDecoder) top(raw *rawFile) {
 			line := fe.keyLine("", "mode")
 			if s.bad != "" {
 				fe.add(line, "mode", "%s", s.bad)
-			} else if m, err := ParseMode(s.s); err != nil {
+			} else if m, err := policy.ParseMode(s.s); err != nil {
 				fe.add(line, "mode", "%v", err)
 			} else {
 				f.mode, f.modeSet = m, true
@@ -623,7 +615,7 @@ func (d *fileDecoder) top(raw *rawFile) {
 			switch {
 			case !ok:
 				fe.add(line, "disable_bypass", "want true or false, got %s", tomlType(b))
-			case d.source != SourceManaged:
+			case d.source != policy.SourceManaged:
 				fe.add(line, "disable_bypass", "only the managed config (%s) may set this", ManagedConfigFile)
 			default:
 				f.disableBypass = v
@@ -688,7 +680,7 @@ func (d *fileDecoder) plan(raw *rawFile) {
 		f.planToolsSet = true
 		f.planTools = []string{}
 		for i, t := range p.Tools.list {
-			if msg := checkToolName(t); msg != "" {
+			if msg := policy.CheckToolName(t); msg != "" {
 				fe.add(line, fmt.Sprintf("plan.tools[%d]", i), "%s", msg)
 				continue
 			}
@@ -996,15 +988,15 @@ func (fe *fileErrs) keyLine(section, key string) int {
 }
 
 // rule validates one [[rule]] table and returns one Rule per pattern.
-func (c *compiler) rule(fe *fileErrs, source string, idx, line int, r rawRule) []*Rule {
+func (c *compiler) rule(fe *fileErrs, source string, idx, line int, r rawRule) []*policy.Rule {
 	key := fmt.Sprintf("rule[%d]", idx)
 	type eff struct {
 		name   string
-		effect Effect
+		effect policy.Effect
 		v      tomlStrings
 	}
 	var set []eff
-	for _, e := range []eff{{"allow", Allow, r.Allow}, {"deny", Deny, r.Deny}, {"ask", Ask, r.Ask}} {
+	for _, e := range []eff{{"allow", policy.Allow, r.Allow}, {"deny", policy.Deny, r.Deny}, {"ask", policy.Ask, r.Ask}} {
 		if e.v.set {
 			set = append(set, e)
 		}
@@ -1034,33 +1026,24 @@ func (c *compiler) rule(fe *fileErrs, source string, idx, line int, r rawRule) [
 		fe.add(line, key+"."+e.name, "%s", e.v.bad)
 		return nil
 	}
-	var out []*Rule
+	var out []*policy.Rule
 	for j, text := range e.v.list {
 		k := fmt.Sprintf("%s.%s[%d]", key, e.name, j)
 		if e.v.single {
 			k = key + "." + e.name
 		}
-		tool, pattern, hasPattern, err := splitRule(text)
-		var m matcher
-		if err == nil {
-			m, err = c.compile(tool, pattern, hasPattern)
-		}
+		r, err := c.rules.Rule(text, policy.RuleRef{Rule: strings.TrimSpace(text), Effect: e.effect, Source: source, File: fe.path, Line: line, Index: idx, Reason: reason})
 		if err != nil {
 			fe.add(line, k, "%s: %v", strconv.Quote(text), err)
 			continue
 		}
-		out = append(out, &Rule{
-			Ref:     RuleRef{Rule: strings.TrimSpace(text), Effect: e.effect, Source: source, File: fe.path, Line: line, Index: idx, Reason: reason},
-			Tool:    tool,
-			Pattern: pattern,
-			m:       m,
-		})
+		out = append(out, r)
 	}
 	return out
 }
 
 // danger validates one [[danger]] table.
-func (c *compiler) danger(fe *fileErrs, source string, idx, line int, r rawDanger) *DangerRule {
+func (c *compiler) danger(fe *fileErrs, source string, idx, line int, r rawDanger) *policy.DangerRule {
 	key := fmt.Sprintf("danger[%d]", idx)
 	ok := true
 	if r.Reason.bad != "" {
@@ -1090,10 +1073,7 @@ func (c *compiler) danger(fe *fileErrs, source string, idx, line int, r rawDange
 	if !ok {
 		return nil
 	}
-	return &DangerRule{
-		Ref: RuleRef{Rule: r.Pattern.s, Effect: Deny, Source: source, File: fe.path, Line: line, Index: idx, Reason: strings.TrimSpace(r.Reason.s)},
-		re:  re,
-	}
+	return policy.NewDangerRule(policy.RuleRef{Rule: r.Pattern.s, Effect: policy.Deny, Source: source, File: fe.path, Line: line, Index: idx, Reason: strings.TrimSpace(r.Reason.s)}, re)
 }
 
 // testCase validates one [[test]] table.
@@ -1118,13 +1098,13 @@ func testCase(fe *fileErrs, source string, idx, line int, r rawTest) (TestCase, 
 	mode := str("mode", r.Mode, false)
 	expect := str("expect", r.Expect, true)
 	if t.Tool != "" {
-		if msg := checkToolName(t.Tool); msg != "" {
+		if msg := policy.CheckToolName(t.Tool); msg != "" {
 			fe.add(line, key+".tool", "%s", msg)
 			ok = false
 		}
 	}
 	if r.Mode.set && r.Mode.bad == "" {
-		m, err := ParseMode(mode)
+		m, err := policy.ParseMode(mode)
 		if err != nil || mode == "" {
 			if err == nil {
 				err = errors.New("the mode is empty")
@@ -1135,7 +1115,7 @@ func testCase(fe *fileErrs, source string, idx, line int, r rawTest) (TestCase, 
 		t.Mode = m
 	}
 	if expect != "" {
-		e, err := ParseEffect(expect)
+		e, err := policy.ParseEffect(expect)
 		if err != nil {
 			fe.add(line, key+".expect", "%v", err)
 			ok = false
@@ -1162,17 +1142,6 @@ func expandPath(p, root, home string) (string, error) {
 		return filepath.Clean(p), nil
 	}
 	return filepath.Join(root, p), nil
-}
-
-// realOrAbs returns the real location of an absolute path (symlinks
-// resolved, a missing tail re-joined), or the path itself when it cannot be
-// resolved.
-func realOrAbs(abs string) string {
-	var g *pathguard.Guard
-	if r := g.Check(abs, abs); r.Real != "" {
-		return r.Real
-	}
-	return filepath.Clean(abs)
 }
 
 // CheckTOMLShape is checkTOMLShape for callers outside the package that

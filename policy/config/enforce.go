@@ -1,0 +1,125 @@
+package config
+
+import (
+	"fmt"
+
+	"github.com/gatekeep/gatekeep/policy"
+)
+
+// rawEnforce are the enforcement keys of a `[sandbox]` table.
+type rawEnforce struct {
+	Enforce    tomlString  `toml:"enforce"`
+	Network    any         `toml:"network"`
+	Writable   tomlStrings `toml:"writable"`
+	AutoAllow  any         `toml:"auto_allow"`
+	Unconfined tomlStrings `toml:"unconfined"`
+}
+
+// enforceFile is one file's enforcement keys, validated.
+type enforceFile struct {
+	enforce            policy.EnforceLevel
+	enforceSet         bool
+	network, autoAllow *bool
+	writable           []string
+	writableSet        bool
+	unconfined         []*policy.Rule
+}
+
+// enforceKeys validates one file's enforcement keys.
+func (c *compiler) enforceKeys(fe *fileErrs, source string, r rawEnforce) enforceFile {
+	var f enforceFile
+	if r.Enforce.set {
+		line := fe.keyLine("sandbox", "enforce")
+		if r.Enforce.bad != "" {
+			fe.add(line, "sandbox.enforce", "%s", r.Enforce.bad)
+		} else if l, err := policy.ParseEnforceLevel(r.Enforce.s); err != nil {
+			fe.add(line, "sandbox.enforce", "%v", err)
+		} else {
+			f.enforce, f.enforceSet = l, true
+		}
+	}
+	boolKey := func(name string, v any) *bool {
+		if v == nil {
+			return nil
+		}
+		b, ok := v.(bool)
+		if !ok {
+			fe.add(fe.keyLine("sandbox", name), "sandbox."+name, "want true or false, got %s", tomlType(v))
+			return nil
+		}
+		return &b
+	}
+	f.network = boolKey("network", r.Network)
+	f.autoAllow = boolKey("auto_allow", r.AutoAllow)
+	if r.Writable.set {
+		line := fe.keyLine("sandbox", "writable")
+		f.writableSet = true
+		if r.Writable.bad != "" && r.Writable.bad != "the list is empty" {
+			fe.add(line, "sandbox.writable", "%s", r.Writable.bad)
+		}
+		for i, d := range r.Writable.list {
+			abs, err := expandPath(d, c.root, c.home)
+			if err != nil {
+				fe.add(line, fmt.Sprintf("sandbox.writable[%d]", i), "%v", err)
+				continue
+			}
+			f.writable = append(f.writable, abs)
+		}
+	}
+	if r.Unconfined.set {
+		line := fe.keyLine("sandbox", "unconfined")
+		if r.Unconfined.bad != "" {
+			fe.add(line, "sandbox.unconfined", "%s", r.Unconfined.bad)
+		}
+		for i, text := range r.Unconfined.list {
+			r, err := c.rules.Rule(text, policy.RuleRef{Rule: text, Effect: policy.Ask, Source: source, File: fe.path, Line: line})
+			if err == nil && r.Tool != policy.ToolBash {
+				err = fmt.Errorf("only Bash(...) patterns can run unconfined, not %s", r.Tool)
+			}
+			if err != nil {
+				fe.add(line, fmt.Sprintf("sandbox.unconfined[%d]", i), "%v", err)
+				continue
+			}
+			r.Trusted, r.Active = true, true
+			f.unconfined = append(f.unconfined, r)
+		}
+	}
+	return f
+}
+
+// mergeEnforce adds one file's enforcement keys to l, leaving out the
+// loosening ones of an untrusted file (their names go to ignored).
+func (l *Loaded) mergeEnforce(f enforceFile, trusted bool, ignored *[]string) {
+	s := &l.Enforce
+	if f.enforceSet && f.enforce > s.Enforce {
+		s.Enforce = f.enforce
+	}
+	tighten := func(name string, v *bool, dst *bool, denied *bool) {
+		switch {
+		case v == nil:
+		case !*v:
+			*dst, *denied = false, true
+		case !trusted:
+			*ignored = append(*ignored, "sandbox."+name)
+		case !*denied:
+			*dst = true
+		}
+	}
+	tighten("network", f.network, &s.Network, &l.networkOff)
+	tighten("auto_allow", f.autoAllow, &s.AutoAllow, &l.autoAllowOff)
+	if f.writableSet {
+		if trusted {
+			s.WritableSet = true
+			s.Writable = append(s.Writable, f.writable...)
+		} else {
+			*ignored = append(*ignored, "sandbox.writable")
+		}
+	}
+	if len(f.unconfined) > 0 {
+		if trusted {
+			s.Unconfined = append(s.Unconfined, f.unconfined...)
+		} else {
+			*ignored = append(*ignored, "sandbox.unconfined")
+		}
+	}
+}
