@@ -20,7 +20,7 @@ import (
 )
 
 // config builds the effective policy configuration for this run: the
-// config layers (policy.Load), the mode, the sandbox roots. A config error
+// config layers (config.Load), the mode, the sandbox roots. A config error
 // is returned as a *configFailure (exit 78).
 func (a *app) config() (*policy.Config, string, error) {
 	cwd, opts, err := a.loadOptions()
