@@ -27,7 +27,7 @@ func (g *Guard) hooksPathReason(root, real string) string {
 	// The work tree holding real, up to its sandbox root.
 	repo := ""
 	for d := filepath.Dir(real); within(root, d); d = filepath.Dir(d) {
-		if isDir(filepath.Join(d, ".git")) {
+		if isDir(d, ".git") {
 			repo = d
 			break
 		}

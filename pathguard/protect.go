@@ -2,7 +2,6 @@ package pathguard
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -100,8 +99,8 @@ func (g *Guard) Protected(real string) string {
 			return fmt.Sprintf("%s is a shell startup file, run by later shells", real)
 		}
 	}
-	if fi, err := os.Stat(real); err == nil && !fi.IsDir() {
-		if n := linkCount(real, fi); n > 1 {
+	if st, err := statAt(real, "", true); err == nil && !st.isDir() {
+		if n := st.nlink; n > 1 {
 			return fmt.Sprintf("%s has %d hard links, and its other names may lie outside the sandbox", real, n)
 		}
 	}
@@ -193,14 +192,14 @@ func gitReason(real string, below []string) string {
 func gitDirShape(root, real string) string {
 	parent, base := filepath.Dir(real), filepath.Base(real)
 	switch {
-	case (sameName(base, "config") || sameName(base, "HEAD")) && isDir(filepath.Join(parent, "objects")) && isDir(filepath.Join(parent, "refs")):
+	case (sameName(base, "config") || sameName(base, "HEAD")) && isDir(parent, "objects") && isDir(parent, "refs"):
 		return fmt.Sprintf("%s would configure %s as a git directory (it holds objects/ and refs/), whose config can make git run commands", real, parent)
-	case sameName(base, "objects") && exists(filepath.Join(parent, "HEAD")) && isDir(filepath.Join(parent, "refs")),
-		sameName(base, "refs") && exists(filepath.Join(parent, "HEAD")) && isDir(filepath.Join(parent, "objects")):
+	case sameName(base, "objects") && exists(parent, "HEAD") && isDir(parent, "refs"),
+		sameName(base, "refs") && exists(parent, "HEAD") && isDir(parent, "objects"):
 		return fmt.Sprintf("%s would make %s a git directory (HEAD, objects/, refs/), whose config can make git run commands", real, parent)
 	}
 	for d := parent; within(root, d); d = filepath.Dir(d) {
-		if exists(filepath.Join(d, "HEAD")) && isDir(filepath.Join(d, "objects")) && isDir(filepath.Join(d, "refs")) {
+		if exists(d, "HEAD") && isDir(d, "objects") && isDir(d, "refs") {
 			return fmt.Sprintf("%s is inside %s, which git takes for a git directory (HEAD, objects/, refs/)", real, d)
 		}
 		if d == root || filepath.Dir(d) == d {
@@ -210,13 +209,15 @@ func gitDirShape(root, real string) string {
 	return ""
 }
 
-func isDir(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.IsDir()
+// isDir reports whether dir/name is a directory (symlinks followed).
+func isDir(dir, name string) bool {
+	st, err := statAt(dir, name, true)
+	return err == nil && st.isDir()
 }
 
-func exists(p string) bool {
-	_, err := os.Lstat(p)
+// exists reports whether dir/name exists (a dangling symlink does).
+func exists(dir, name string) bool {
+	_, err := statAt(dir, name, false)
 	return err == nil
 }
 

@@ -2,12 +2,13 @@ package policy
 
 import (
 	"fmt"
-	"os"
+	"io/fs"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/gatekeep/gatekeep/pathguard"
 	"github.com/gatekeep/gatekeep/shellparse"
 )
 
@@ -445,8 +446,8 @@ var devMoreRe = sync.OnceValue(func() *regexp.Regexp {
 
 // isBlockNode reports an existing block device node (symlinks followed).
 func isBlockNode(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.Mode()&os.ModeDevice != 0 && fi.Mode()&os.ModeCharDevice == 0
+	m, err := pathguard.Mode(p)
+	return err == nil && m&fs.ModeDevice != 0 && m&fs.ModeCharDevice == 0
 }
 
 // nvmeVerb: nvme-cli's erasing subcommands (nvme(1): format, sanitize,
