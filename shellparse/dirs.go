@@ -428,34 +428,27 @@ func (p *parser) caseClause(c *syntax.CaseClause, d dirSet) {
 	p.state.setDirs(res)
 }
 
-// noteDirFuncs records the functions defined in f whose body may change
+// noteDirFuncs records the functions defined in a file (funcs, in the
+// order checkTree met them) whose body may change
 // the directory of the shell that calls them: one that runs cd, pushd,
 // popd, set, eval, source, `.`, builtin, command, a command whose name is
 // not a plain word, or any function of f. A call of one makes the
 // directory unknown.
-func (p *parser) noteDirFuncs(f *syntax.File) {
-	// One variable the walk's closure shares, and the map made only when
-	// there is a function: most scripts define none.
-	var st struct {
-		funcs []*syntax.FuncDecl
-		names map[string]bool
+func (p *parser) noteDirFuncs(funcs []*syntax.FuncDecl) {
+	// The map is made only when there is a function: most scripts define
+	// none.
+	if len(funcs) == 0 {
+		return
 	}
-	syntax.Walk(f, func(n syntax.Node) bool {
-		if fd, ok := n.(*syntax.FuncDecl); ok {
-			if st.names == nil {
-				st.names = map[string]bool{}
-			}
-			st.funcs = append(st.funcs, fd)
-			if fd.Name != nil {
-				st.names[fd.Name.Value] = true
-			}
-			for _, n := range fd.Names {
-				st.names[n.Value] = true
-			}
+	names := map[string]bool{}
+	for _, fd := range funcs {
+		if fd.Name != nil {
+			names[fd.Name.Value] = true
 		}
-		return true
-	})
-	funcs, names := st.funcs, st.names
+		for _, n := range fd.Names {
+			names[n.Value] = true
+		}
+	}
 	for _, fd := range funcs {
 		moves := false
 		syntax.Walk(fd.Body, func(n syntax.Node) bool {

@@ -76,6 +76,7 @@ func Parse(src string, opt Options) (*Script, error) {
 		return nil, err
 	}
 	p := newParser(src, opt)
+	defer p.release()
 	p.parseInto(src, 0, nil)
 	p.finish()
 	if p.err != nil {
@@ -93,6 +94,7 @@ func ParseArgv(argv []string, opt Options) (*Script, error) {
 		return nil, err
 	}
 	p := newParser(src, opt)
+	defer p.release()
 	words := make([]Word, len(argv))
 	off := 0
 	for i, a := range argv {
@@ -231,6 +233,9 @@ type parser struct {
 	walkParents []int
 	walkCounted []bool
 	visitFn     func(syntax.Node) bool
+	// checkTree's state and visitor
+	chk     treeCheck
+	checkFn func(syntax.Node) bool
 }
 
 // shellState is what earlier commands of the same shell change for later
@@ -246,8 +251,16 @@ type shellState struct {
 	ints           []string // variables with the integer attribute
 }
 
+// parserPool keeps parsers for reuse: a parser's walk stacks and its
+// visitors, bound once to it, outlive a parse. Everything else is reset by
+// newParser; nothing a parse returns points into the parser.
+var parserPool = sync.Pool{New: func() any { return new(parser) }}
+
 func newParser(src string, opt Options) *parser {
-	p := &parser{opt: opt, top: src, text: src, base: 0, parent: -1, dialect: Bash}
+	p := parserPool.Get().(*parser)
+	*p = parser{opt: opt, top: src, text: src, base: 0, parent: -1, dialect: Bash,
+		walkParents: p.walkParents[:0], walkCounted: p.walkCounted[:0], visitFn: p.visitFn,
+		chk: treeCheck{counted: p.chk.counted[:0], funcs: p.chk.funcs[:0]}, checkFn: p.checkFn}
 	switch {
 	case opt.POSIX:
 		p.dialect = Sh
@@ -258,6 +271,15 @@ func newParser(src string, opt Options) *parser {
 	p.state.live = startDirs
 	p.vals.mayInt = strings.Contains(src, "declare") || strings.Contains(src, "typeset") || strings.Contains(src, "local")
 	return p
+}
+
+// release returns p to the pool, keeping only its scratch: the parse's
+// results and text are let go.
+func (p *parser) release() {
+	clear(p.chk.funcs[:cap(p.chk.funcs)])
+	*p = parser{walkParents: p.walkParents[:0], walkCounted: p.walkCounted[:0], visitFn: p.visitFn,
+		chk: treeCheck{counted: p.chk.counted[:0], funcs: p.chk.funcs[:0]}, checkFn: p.checkFn}
+	parserPool.Put(p)
 }
 
 func (p *parser) fail(code string, off int, msg string) {
@@ -335,18 +357,19 @@ func (p *parser) parseInto(text string, base int, from *Word) {
 		p.fail(CodeParse, off, prefix+err.Error())
 		return
 	}
-	if pos, deep := checkComments(f); deep {
+	p.checkTree(f, text)
+	if p.chk.deep {
 		p.fail(CodeTooDeep, at(0), prefix+fmt.Sprintf("the syntax tree nests deeper than %d levels", 10*MaxDepth))
 		return
-	} else if pos.IsValid() {
+	} else if pos := p.chk.comment; pos.IsValid() {
 		p.fail(CodeParse, at(int(pos.Offset())), prefix+"a comment ends in a backslash: bash ends the comment at the newline, the parser joins the next line to it")
 		return
 	}
-	if pos, msg := checkMisread(f, text); msg != "" {
-		p.fail(CodeParse, at(int(pos.Offset())), prefix+msg)
+	if p.chk.misMsg != "" {
+		p.fail(CodeParse, at(int(p.chk.misPos.Offset())), prefix+p.chk.misMsg)
 		return
 	}
-	p.noteDirFuncs(f)
+	p.noteDirFuncs(p.chk.funcs)
 	saved := *p
 	p.text, p.base = text, base
 	if from != nil {
@@ -395,65 +418,33 @@ func checkNesting(text string) *Error {
 	return nil
 }
 
-// checkComments finds a comment that ends in a backslash. bash ends a
-// comment at the newline whatever precedes it; the parser reads a
+// treeCheck is the state of the one walk parseInto makes over a parsed
+// file before reading it (checkTree). It lives on the parser, with the
+// visitor bound once, so the walk allocates nothing.
+type treeCheck struct {
+	text    string
+	depth   int
+	counted []bool
+	comment syntax.Pos // the first comment that ends in a backslash
+	deep    bool
+	misPos  syntax.Pos // the first construct bash and the parser read differently
+	misMsg  string
+	funcs   []*syntax.FuncDecl // the functions f defines (noteDirFuncs)
+}
+
+// checkTree walks f once for what must hold before it is read, and for the
+// functions it defines (p.chk.funcs):
+//
+// A comment that ends in a backslash (p.chk.comment). bash ends a comment
+// at the newline whatever precedes it; the parser reads a
 // backslash-newline inside a comment as a line continuation and joins the
-// next line to the comment or to the command before it, so
-// `ls # see \` + newline + `rm -rf ~/` is one `ls` to the parser and runs
-// rm in bash. deep is true when the tree is too deep to look through.
-func checkComments(f *syntax.File) (pos syntax.Pos, deep bool) {
-	depth := 0
-	var counted []bool
-	syntax.Walk(f, func(n syntax.Node) bool {
-		if n == nil {
-			if counted[len(counted)-1] {
-				depth--
-			}
-			counted = counted[:len(counted)-1]
-			return true
-		}
-		if pos.IsValid() || deep {
-			return false
-		}
-		if c, ok := n.(*syntax.Comment); ok {
-			if strings.HasSuffix(c.Text, "\\") || strings.Contains(c.Text, "\\\n") {
-				pos = c.Hash
-			}
-			return false
-		}
-		// Ten syntax nodes per level of MaxDepth: a tree this deep is
-		// refused by the walk anyway.
-		if depth >= 10*MaxDepth {
-			deep = true
-			return false
-		}
-		// A list or pipeline is a tree as deep as it is long; its links
-		// are not nesting (andOr and pipeline walk them flat).
-		c := !listLink(n)
-		if c {
-			depth++
-		}
-		counted = append(counted, c)
-		return true
-	})
-	return pos, deep
-}
-
-// listLink reports a node that only links the commands of an `&&`/`||`
-// list or a pipeline: the operator, and the plain statement holding one.
-func listLink(n syntax.Node) bool {
-	if s, ok := n.(*syntax.Stmt); ok {
-		if plainStmt(s) != nil {
-			return false
-		}
-		n = s.Cmd
-	}
-	b, ok := n.(*syntax.BinaryCmd)
-	return ok && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt || b.Op == syntax.Pipe || b.Op == syntax.PipeAll)
-}
-
-// checkMisread finds the constructs that bash and the parser read
-// differently, found by TestDifferentialBash against the real bash:
+// next line to the comment or to the command before it, so `ls # see \` +
+// newline + `rm -rf ~/` is one `ls` to the parser and runs rm in bash.
+// p.chk.deep is set when the tree is too deep to look through before such
+// a comment is found.
+//
+// The constructs that bash and the parser read differently, found by
+// TestDifferentialBash against the real bash (p.chk.misPos, misMsg):
 //
 //   - Backquotes inside backquotes. bash removes one level of `\“, `\\`
 //     and `\$` escaping at every level of nesting; mvdan.cc/sh sees the
@@ -467,39 +458,84 @@ func listLink(n syntax.Node) bool {
 //     `X=1`. Only a compound command (`coproc { ...; }`, `coproc NAME (
 //     ... )`, a loop ...) is accepted.
 //
-// It returns the position of the first one and why, or "" when there is
-// none.
-func checkMisread(f *syntax.File, text string) (pos syntax.Pos, msg string) {
-	syntax.Walk(f, func(n syntax.Node) bool {
-		if msg != "" {
+// The first of each in the walk's order is kept.
+func (p *parser) checkTree(f *syntax.File, text string) {
+	if p.checkFn == nil {
+		p.checkFn = p.checkNode
+	}
+	p.chk = treeCheck{text: text, counted: p.chk.counted[:0], funcs: p.chk.funcs[:0]}
+	syntax.Walk(f, p.checkFn)
+}
+
+func (p *parser) checkNode(n syntax.Node) bool {
+	c := &p.chk
+	if n == nil {
+		if c.counted[len(c.counted)-1] {
+			c.depth--
+		}
+		c.counted = c.counted[:len(c.counted)-1]
+		return true
+	}
+	if c.deep {
+		return false
+	}
+	switch n := n.(type) {
+	case *syntax.Comment:
+		if !c.comment.IsValid() && (strings.HasSuffix(n.Text, "\\") || strings.Contains(n.Text, "\\\n")) {
+			c.comment = n.Hash
+		}
+		return false
+	case *syntax.CmdSubst:
+		if n.Backquotes && c.misMsg == "" {
+			a, b := int(n.Left.Offset())+1, int(n.Right.Offset())
+			if a <= b && b <= len(c.text) && strings.ContainsRune(c.text[a:b], '`') {
+				c.misPos, c.misMsg = n.Left, "backquotes nest inside backquotes, which bash and the parser unescape differently: write $(...) instead"
+			}
+		}
+	case *syntax.CoprocClause:
+		var body syntax.Command
+		if n.Stmt != nil {
+			body = n.Stmt.Cmd
+		}
+		switch body.(type) {
+		case *syntax.Block, *syntax.Subshell, *syntax.IfClause, *syntax.WhileClause, *syntax.ForClause,
+			*syntax.CaseClause, *syntax.ArithmCmd, *syntax.TestClause:
+		default:
+			if c.misMsg == "" {
+				c.misPos, c.misMsg = n.Coproc, "coproc followed by a simple command, which bash runs whole and the parser splits: write coproc { ...; }"
+			}
+		}
+	case *syntax.FuncDecl:
+		c.funcs = append(c.funcs, n)
+	}
+	// Ten syntax nodes per level of MaxDepth: a tree this deep is refused
+	// by the walk anyway. (Past a comment that ends in a backslash, that
+	// comment is the answer.)
+	if c.depth >= 10*MaxDepth {
+		c.deep = !c.comment.IsValid()
+		return false
+	}
+	// A list or pipeline is a tree as deep as it is long; its links are
+	// not nesting (andOr and pipeline walk them flat).
+	counted := !listLink(n)
+	if counted {
+		c.depth++
+	}
+	c.counted = append(c.counted, counted)
+	return true
+}
+
+// listLink reports a node that only links the commands of an `&&`/`||`
+// list or a pipeline: the operator, and the plain statement holding one.
+func listLink(n syntax.Node) bool {
+	if s, ok := n.(*syntax.Stmt); ok {
+		if plainStmt(s) != nil {
 			return false
 		}
-		switch n := n.(type) {
-		case *syntax.CmdSubst:
-			if !n.Backquotes {
-				return true
-			}
-			a, b := int(n.Left.Offset())+1, int(n.Right.Offset())
-			if a <= b && b <= len(text) && strings.ContainsRune(text[a:b], '`') {
-				pos, msg = n.Left, "backquotes nest inside backquotes, which bash and the parser unescape differently: write $(...) instead"
-				return false
-			}
-		case *syntax.CoprocClause:
-			var body syntax.Command
-			if n.Stmt != nil {
-				body = n.Stmt.Cmd
-			}
-			switch body.(type) {
-			case *syntax.Block, *syntax.Subshell, *syntax.IfClause, *syntax.WhileClause, *syntax.ForClause,
-				*syntax.CaseClause, *syntax.ArithmCmd, *syntax.TestClause:
-			default:
-				pos, msg = n.Coproc, "coproc followed by a simple command, which bash runs whole and the parser splits: write coproc { ...; }"
-				return false
-			}
-		}
-		return true
-	})
-	return pos, msg
+		n = s.Cmd
+	}
+	b, ok := n.(*syntax.BinaryCmd)
+	return ok && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt || b.Op == syntax.Pipe || b.Op == syntax.PipeAll)
 }
 
 func (p *parser) enter() bool {
@@ -1170,16 +1206,24 @@ func countSelfCalls(node syntax.Node, name string, async bool, calls, asyncCalls
 // eval and every batch line parse again) was a seventh of a decision's
 // allocations. A parser is reset by each Parse and the File it returns
 // does not share its memory, so one parse never sees another's state.
-var parsers sync.Map // syntax.LangVariant -> *sync.Pool
+var parsers sync.Map // syntax.LangVariant -> *sync.Pool of *pooledParser
+
+// pooledParser is a syntax parser with the reader it reads from.
+type pooledParser struct {
+	p *syntax.Parser
+	r strings.Reader
+}
 
 func parseFile(lang syntax.LangVariant, text string) (*syntax.File, error) {
 	pool, ok := parsers.Load(lang)
 	if !ok {
 		pool, _ = parsers.LoadOrStore(lang, &sync.Pool{New: func() any {
-			return syntax.NewParser(syntax.Variant(lang), syntax.KeepComments(true))
+			return &pooledParser{p: syntax.NewParser(syntax.Variant(lang), syntax.KeepComments(true))}
 		}})
 	}
-	sp := pool.(*sync.Pool).Get().(*syntax.Parser)
-	defer pool.(*sync.Pool).Put(sp)
-	return sp.Parse(strings.NewReader(text), "")
+	pp := pool.(*sync.Pool).Get().(*pooledParser)
+	defer pool.(*sync.Pool).Put(pp)
+	pp.r.Reset(text)
+	defer pp.r.Reset("")
+	return pp.p.Parse(&pp.r, "")
 }
