@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gatekeep/gatekeep/pathguard"
 	"github.com/gatekeep/gatekeep/shellparse"
@@ -200,6 +201,7 @@ type evaluation struct {
 	gitDirs   map[string]string // gitDirOf per real directory ("" for none)
 	callParts []part            // every part of the call, for completesGitDir
 	gitShape  map[string]bool   // completesGitDir's directories, worked out once
+	in        *Input            // where input() builds the normalized input
 }
 
 // Evaluate runs the chain for one request and returns its Decision with the
@@ -209,8 +211,8 @@ func Evaluate(cfg *Config, req Request) (d Decision) {
 	if cfg == nil {
 		cfg = &Config{Mode: ModeDefault}
 	}
-	ds := dialects(cfg, req)
-	for i, dl := range ds {
+	var buf [4]shellparse.Dialect
+	for i, dl := range dialects(buf[:0], cfg, req) {
 		r := req
 		r.Dialect = dl
 		x := evaluate(cfg, r)
@@ -221,9 +223,10 @@ func Evaluate(cfg *Config, req Request) (d Decision) {
 	return d
 }
 
-// dialects are the dialects a call is judged in: its own, then the
-// configured ones (design §4: a configured dialect only adds strictness).
-func dialects(cfg *Config, req Request) []shellparse.Dialect {
+// dialects appends to out the dialects a call is judged in: its own, then
+// the configured ones (design §4: a configured dialect only adds
+// strictness).
+func dialects(out []shellparse.Dialect, cfg *Config, req Request) []shellparse.Dialect {
 	own := req.Dialect
 	if own == "" {
 		own = shellparse.Bash
@@ -231,7 +234,7 @@ func dialects(cfg *Config, req Request) []shellparse.Dialect {
 			own = shellparse.Sh
 		}
 	}
-	out := []shellparse.Dialect{own}
+	out = append(out, own)
 	if req.Tool != ToolBash || req.Argv != nil {
 		return out
 	}
@@ -250,7 +253,14 @@ func evaluate(cfg *Config, req Request) (d Decision) {
 				Message: fmt.Sprintf("internal error while deciding: %v", r), Mode: cfg.Mode}
 		}
 	}()
-	e := &evaluation{cfg: cfg, req: req, cwd: req.Cwd}
+	// The evaluation and the normalized input it returns are one
+	// allocation.
+	ev := &struct {
+		e  evaluation
+		in Input
+	}{e: evaluation{cfg: cfg, req: req, cwd: req.Cwd}}
+	e := &ev.e
+	e.in = &ev.in
 	parts, d, ok := e.parts()
 	e.callParts = parts
 	if len(parts) > 0 {
@@ -414,7 +424,9 @@ func (e *evaluation) shellParts() ([]part, Decision, bool) {
 		}
 		return nil, d, false
 	}
-	var parts []part
+	// Most commands make one part, and one more for the file they name.
+	parts := make([]part, 0, 2*len(script.Commands))
+	var dirBuf [4]string
 	for i := range script.Commands {
 		c := &script.Commands[i]
 		dir := e.cwd
@@ -444,7 +456,7 @@ func (e *evaluation) shellParts() ([]part, Decision, bool) {
 		// read or write are judged toward denial.
 		for _, sc := range unknownSuffixes(c) {
 			sc.Redirects = nil // the command's own, judged below
-			parts = suffixParts(parts, &sc, func(p string) []string { return fileDirs(e.cwd, c, p) }, c, script, i)
+			parts = suffixParts(parts, &sc, func(p string) []string { return fileDirs(nil, e.cwd, c, p) }, c, script, i)
 		}
 		// Its words may be code it runs with `sh -c` (`flock f -c
 		// 'cat ~/.ssh/id_rsa'`): that code's files likewise.
@@ -453,8 +465,8 @@ func (e *evaluation) shellParts() ([]part, Decision, bool) {
 				sc := &code[j]
 				parts = suffixParts(parts, sc, func(p string) []string {
 					var dirs []string
-					for _, od := range fileDirs(e.cwd, c, ".") {
-						for _, d := range fileDirs(od, sc, p) {
+					for _, od := range fileDirs(nil, e.cwd, c, ".") {
+						for _, d := range fileDirs(nil, od, sc, p) {
 							if !filepath.IsAbs(d) {
 								d = "" // only known at run time
 							}
@@ -472,9 +484,14 @@ func (e *evaluation) shellParts() ([]part, Decision, bool) {
 			}
 			// A relative path is judged in every directory the command
 			// may run in (a cd before it may have failed or not run).
-			dirs := fileDirs(e.cwd, c, fe.Path.Text)
+			dirs := fileDirs(dirBuf[:0], e.cwd, c, fe.Path.Text)
 			if gitDirs != nil && !filepath.IsAbs(fe.Path.Text) && !strings.HasPrefix(fe.Path.Text, "~") {
 				dirs = gitDirs
+			}
+			var tree *shellparse.FileEffect
+			if fe.Recursive && fe.Access == shellparse.Read {
+				t := fe
+				tree = &t
 			}
 			for j, d := range dirs {
 				fp := part{subject: fe.Path.Text, offset: fe.Path.Offset, category: cat, access: fe.Access,
@@ -488,10 +505,8 @@ func (e *evaluation) shellParts() ([]part, Decision, bool) {
 				if j > 0 && fp.why == "" {
 					fp.why = "the directory changes before this command may not have happened, so " + fe.Path.Text + " may be opened from " + d
 				}
+				fp.tree = tree
 				parts = append(parts, fp)
-				if fe.Recursive && fe.Access == shellparse.Read {
-					parts[len(parts)-1].tree = &fe
-				}
 				if fe.Tracked {
 					parts[len(parts)-1].tracked = true
 				}
@@ -525,15 +540,15 @@ func commandText(c *shellparse.Command) string {
 	return c.Text
 }
 
-// fileDirs is where a path a command names may be opened from: for a
-// relative path, every directory the command may run in (Command.Dirs),
-// made absolute against cwd; for an absolute one, the first.
-func fileDirs(cwd string, c *shellparse.Command, path string) []string {
+// fileDirs appends to out where a path a command names may be opened
+// from: for a relative path, every directory the command may run in
+// (Command.Dirs), made absolute against cwd; for an absolute one, the
+// first.
+func fileDirs(out []string, cwd string, c *shellparse.Command, path string) []string {
 	dirs := c.Dirs()
 	if filepath.IsAbs(path) || strings.HasPrefix(path, "~") || len(dirs) == 1 {
 		dirs = dirs[:1]
 	}
-	out := make([]string, 0, len(dirs))
 	for _, d := range dirs {
 		a, ok := commandDir(cwd, d)
 		if !ok {
@@ -594,7 +609,11 @@ func joinPath(cwd, dir string) string {
 }
 
 func (e *evaluation) input() *Input {
-	in := &Input{Tool: e.req.Tool, Command: e.req.Command, Argv: e.req.Argv, Cwd: e.cwd}
+	in := e.in
+	if in == nil {
+		in = new(Input)
+	}
+	*in = Input{Tool: e.req.Tool, Command: e.req.Command, Argv: e.req.Argv, Cwd: e.cwd}
 	if e.req.Argv != nil {
 		in.Command = shellparse.JoinArgv(e.req.Argv)
 	}
@@ -625,16 +644,37 @@ func modeLayer(e *evaluation, p *part) verdict {
 	case eff == Deny && mode == ModePlan:
 		v.message = "plan mode is read-only: " + string(p.category) + " calls are denied until the plan is approved"
 	case eff == Allow:
-		v.message = string(mode) + " mode allows " + string(p.category) + " calls"
+		v.message = modeSentence(mode, " mode allows ", p.category)
 	case p.dynamic && p.why != "":
 		v.message = p.why
 	case p.dynamic:
 		v.message = fmt.Sprintf("%s is only known at run time, so it needs approval", describe(p))
 	default:
-		v.message = string(mode) + " mode asks before " + string(p.category) + " calls"
+		v.message = modeSentence(mode, " mode asks before ", p.category)
 	}
 	return v
 }
+
+// modeSentence is string(mode) + verb + string(cat) + " calls", made once
+// for the known modes and categories.
+func modeSentence(mode Mode, verb string, cat Category) string {
+	if s, ok := modeSentences()[[3]string{string(mode), verb, string(cat)}]; ok {
+		return s
+	}
+	return string(mode) + verb + string(cat) + " calls"
+}
+
+var modeSentences = sync.OnceValue(func() map[[3]string]string {
+	m := map[[3]string]string{}
+	for mode := range modeMatrix {
+		for _, verb := range []string{" mode allows ", " mode asks before "} {
+			for _, cat := range []Category{CatRead, CatWrite, CatCommand} {
+				m[[3]string{string(mode), verb, string(cat)}] = string(mode) + verb + string(cat) + " calls"
+			}
+		}
+	}
+	return m
+})
 
 func describe(p *part) string {
 	if p.cmd != nil {
