@@ -192,11 +192,13 @@ type evaluation struct {
 	cfg       *Config
 	req       Request
 	cwd       string
-	trace     []Step                         // every layer's verdict, only when req.Trace
-	final     []Step                         // the verdict that ended each part's chain
-	taintScan map[*string]*taintScan         // notSafeContext's progress per shared Tainted list
-	checked   map[[2]string]pathguard.Result // Guard.Check per directory and path, once per call
-	facts     *scriptFacts                   // the danger checks' facts about factsOf
+	trace     []Step                 // every layer's verdict, only when req.Trace
+	final     []Step                 // the verdict that ended each part's chain
+	taintScan map[*string]*taintScan // notSafeContext's progress per shared Tainted list
+	checked   []checkedPath          // Guard.Check per directory and path, once per call
+	checkedAt map[[2]string]int      // index into checked, once it is long
+	checked2  [2]checkedPath         // checked's first entries
+	facts     *scriptFacts           // the danger checks' facts about factsOf
 	factsOf   *shellparse.Script
 	gitDirs   map[string]string // gitDirOf per real directory ("" for none)
 	callParts []part            // every part of the call, for completesGitDir
@@ -261,6 +263,7 @@ func evaluate(cfg *Config, req Request) (d Decision) {
 	}{e: evaluation{cfg: cfg, req: req, cwd: req.Cwd}}
 	e := &ev.e
 	e.in = &ev.in
+	e.checked = e.checked2[:0]
 	parts, d, ok := e.parts()
 	e.callParts = parts
 	if len(parts) > 0 {
@@ -760,15 +763,35 @@ func sandboxLayer(e *evaluation, p *part) verdict {
 // sandbox and the file rules both resolve a file part's path.
 func (e *evaluation) check(dir, path string) pathguard.Result {
 	key := [2]string{dir, path}
-	if r, ok := e.checked[key]; ok {
-		return r
+	if e.checkedAt != nil {
+		if i, ok := e.checkedAt[key]; ok {
+			return e.checked[i].r
+		}
+	} else {
+		for i := range e.checked {
+			if e.checked[i].key == key {
+				return e.checked[i].r
+			}
+		}
 	}
 	r := e.cfg.Guard.Check(dir, path)
-	if e.checked == nil {
-		e.checked = map[[2]string]pathguard.Result{}
+	e.checked = append(e.checked, checkedPath{key, r})
+	// A call names few paths: a list is searched until it is long.
+	if e.checkedAt == nil && len(e.checked) > 16 {
+		e.checkedAt = make(map[[2]string]int, len(e.checked))
+		for i, c := range e.checked {
+			e.checkedAt[c.key] = i
+		}
+	} else if e.checkedAt != nil {
+		e.checkedAt[key] = len(e.checked) - 1
 	}
-	e.checked[key] = r
 	return r
+}
+
+// checkedPath is one Guard.Check result of a call.
+type checkedPath struct {
+	key [2]string // directory, path
+	r   pathguard.Result
 }
 
 // isNetworkPath: bash's /dev/tcp/HOST/PORT and /dev/udp/HOST/PORT.

@@ -11,13 +11,14 @@ type Word struct {
 	// cannot be known without running anything keep their source text
 	// (`$HOME` stays "$HOME" unless Options.Home resolves it).
 	Text string
+	// Offset is the byte offset of the word in Script.Source. Words that come
+	// from re-parsed text (`bash -c '...'`) carry the offset of the outer word.
+	// (It stands before the flags, so a Word is 32 bytes, not 40.)
+	Offset int
 	// Dynamic is true when the value is not known statically: it holds a
 	// parameter expansion, a command or process substitution, arithmetic, an
 	// unquoted glob character, brace expansion or `~user`.
 	Dynamic bool
-	// Offset is the byte offset of the word in Script.Source. Words that come
-	// from re-parsed text (`bash -c '...'`) carry the offset of the outer word.
-	Offset int
 	// SubstOnly is set on a dynamic word whose only dynamic parts are
 	// command substitutions inside double quotes (`"$(cat <<'EOF' ...
 	// EOF)"`, "v`date`"): it is one argument holding the output of

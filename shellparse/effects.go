@@ -115,19 +115,19 @@ const XargsOperands = "(operands from xargs)"
 // It says nothing about assignments (`LD_PRELOAD=x mkdir d`): the caller
 // judges those.
 func Effects(c *Command) (effects []FileEffect, writesOnly bool) {
-	out := effectList{via: c.Name()}
+	out := newEffectList(c.Name())
 	edit := false
 	switch {
 	case len(c.Args) == 0:
 		edit = true // `> f`, or a compound command's redirects
 	case c.IsWrapper():
 		if s, ok := lookupSpec(c.Name(), true); ok && !c.Args[0].Dynamic {
-			s.apply(c, &out)
+			s.apply(c, out)
 		}
 	case c.Args[0].Dynamic:
 	default:
 		if s, ok := lookupSpec(c.Name(), false); ok {
-			edit = s.apply(c, &out) && c.Bare() && c.Unknown == "" && !c.StdinCode
+			edit = s.apply(c, out) && c.Bare() && c.Unknown == "" && !c.StdinCode
 		}
 	}
 	out.via = "redirect"
@@ -182,9 +182,22 @@ func (l *cmdline) values(names ...string) []arg {
 	return out
 }
 
-// operands returns the operands in order.
+// operands returns the operands in order. The first call's slice is the
+// line's own buffer when the operands fit in it (a command is usually read
+// once); the slice's capacity is its length, so an append to it copies.
 func (l *cmdline) operands() []arg {
+	n := 0
+	for _, it := range l.items {
+		if it.opt == "" {
+			n++
+		}
+	}
 	var out []arg
+	if !l.opsLent && n <= len(l.opsBuf) {
+		out, l.opsLent = l.opsBuf[:0:n], true
+	} else {
+		out = make([]arg, 0, n)
+	}
 	for _, it := range l.items {
 		if it.opt == "" {
 			out = append(out, it.val)
@@ -197,8 +210,44 @@ func (l *cmdline) operands() []arg {
 type effectList struct {
 	via   string
 	list  []FileEffect
-	seen  map[int]bool // Command.Args indices already reported
-	acted bool         // an option that acts beyond files is present
+	seen  argSet // Command.Args indices already reported
+	acted bool   // an option that acts beyond files is present
+	// The command line apply reads, and the first effects: one
+	// allocation for what most commands need.
+	line    cmdline
+	listBuf [2]FileEffect
+}
+
+func newEffectList(via string) *effectList {
+	out := &effectList{via: via}
+	out.list = out.listBuf[:0]
+	return out
+}
+
+// argSet is a set of Command.Args indices.
+type argSet struct {
+	small uint64       // indices below 64
+	big   map[int]bool // the others
+}
+
+func (s *argSet) add(i int) {
+	switch {
+	case i < 0:
+	case i < 64:
+		s.small |= 1 << i
+	default:
+		if s.big == nil {
+			s.big = map[int]bool{}
+		}
+		s.big[i] = true
+	}
+}
+
+func (s *argSet) has(i int) bool {
+	if i >= 0 && i < 64 {
+		return s.small&(1<<i) != 0
+	}
+	return s.big[i]
 }
 
 // add reports one effect. An empty static path is no file.
@@ -206,9 +255,7 @@ func (e *effectList) add(a Access, x arg) {
 	if x.Text == "" && !x.Dynamic {
 		return
 	}
-	if x.at >= 0 && e.seen != nil {
-		e.seen[x.at] = true
-	}
+	e.seen.add(x.at)
 	e.list = append(e.list, FileEffect{Access: a, Path: x.Word, Via: e.via})
 }
 

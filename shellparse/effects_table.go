@@ -440,10 +440,11 @@ func lookupSpec(name string, wrapper bool) (*spec, bool) {
 	if wrapper {
 		table = wrapperTable
 	}
-	s, ok := table[name]
+	ts, ok := table[name]
 	if !ok {
-		return nil, false
+		return nil, false // (before s is made: most names are not in the table)
 	}
+	s := ts
 	s.init()
 	s.wrapper = wrapper
 	specs.Lock()
@@ -2050,7 +2051,7 @@ func findOps(l *cmdline, out *effectList) {
 		switch ops[i].Text {
 		case "-exec", "-execdir", "-ok", "-okdir":
 			for i++; i < len(ops) && ops[i].Text != ";" && ops[i].Text != "+"; i++ {
-				out.seen[ops[i].at] = true
+				out.seen.add(ops[i].at)
 			}
 		case "-delete":
 			del = true

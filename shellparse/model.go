@@ -230,6 +230,10 @@ type cmdline struct {
 	end int
 	// assigns are a wrapper's NAME=value words.
 	assigns []Assign
+	// buffers for the items of a short line and the first operands call
+	itemBuf [3]item
+	opsBuf  [2]arg
+	opsLent bool
 }
 
 func (l *cmdline) fail(why string) {
@@ -254,11 +258,21 @@ func mayBeOption(w Word) bool {
 // and `--name value` both give a value, and operands may come before
 // options (GNU getopt permutes) unless the spec stops at the first.
 func (s *spec) scan(c *Command) *cmdline {
-	l := &cmdline{c: c}
+	return s.scanInto(new(cmdline), c)
+}
+
+// scanInto is scan into l, which it resets.
+func (s *spec) scanInto(l *cmdline, c *Command) *cmdline {
+	*l = cmdline{c: c}
 	words := c.Args
 	// One item per word is the common case; sized once, a command of many
-	// words costs one slice, not a doubling series of them.
-	l.items = make([]item, 0, max(0, len(words)-1))
+	// words costs one slice, not a doubling series of them, and a command
+	// of few words none (the line's own buffer).
+	if n := max(0, len(words)-1); n <= len(l.itemBuf) {
+		l.items = l.itemBuf[:0]
+	} else {
+		l.items = make([]item, 0, n)
+	}
 	i := 1
 	if s.bundle && i < len(words) && !words[i].Dynamic && words[i].Text != "" && !strings.HasPrefix(words[i].Text, "-") {
 		w, at := words[i], i
@@ -416,13 +430,13 @@ func (s *spec) wrapperOperands(l *cmdline, i int) int {
 // apply reports the effects of c by the spec and says whether the command
 // only touches the files listed.
 func (s *spec) apply(c *Command, out *effectList) (edit bool) {
-	return s.applyLine(s.scan(c), out)
+	return s.applyLine(s.scanInto(&out.line, c), out)
 }
 
 // applyLine is apply on a command line already scanned.
 func (s *spec) applyLine(l *cmdline, out *effectList) (edit bool) {
 	c := l.c
-	out.seen = map[int]bool{}
+	out.seen = argSet{}
 	for _, it := range l.items {
 		if it.opt == "" || !it.has {
 			continue
@@ -451,7 +465,7 @@ func (s *spec) applyLine(l *cmdline, out *effectList) (edit bool) {
 			strong = Write
 		}
 		for i := 1; i < len(c.Args); i++ {
-			if c.Args[i].Dynamic && !out.seen[i] {
+			if c.Args[i].Dynamic && !out.seen.has(i) {
 				out.add(strong, arg{Word: c.Args[i], at: i})
 				out.list[len(out.list)-1].Guess = true
 			}
@@ -507,8 +521,8 @@ func ReadOnly(c *Command) (ok bool, why string) {
 			return false, "option " + it.opt + " writes or runs something"
 		}
 	}
-	out := effectList{via: c.Name()}
-	s.applyLine(l, &out)
+	out := newEffectList(c.Name())
+	s.applyLine(l, out)
 	if out.acted {
 		return false, "an option acts beyond files"
 	}
