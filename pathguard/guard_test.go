@@ -715,28 +715,59 @@ func BenchmarkCheckMissingTail5(b *testing.B) {
 func TestProtectedGitDirShape(t *testing.T) {
 	tr := newTree(t)
 	for _, d := range []string{"bare/objects", "bare/refs", "half/objects", "shaped/objects/info", "shaped/refs/heads",
-		"shaped/sub", "only/objects"} {
+		"shaped/sub", "only/objects", "lnhead/objects", "lnhead/refs", "exe", "noexe", "wt", "evil/objects", "hd",
+		"hd2/refs"} {
 		mkdir(t, filepath.Join(tr.proj, d))
 	}
 	write(t, filepath.Join(tr.proj, "half/HEAD"), "ref: refs/heads/main\n")
 	write(t, filepath.Join(tr.proj, "shaped/HEAD"), "ref: refs/heads/main\n")
+	write(t, filepath.Join(tr.proj, "exe/HEAD"), "0123456789abcdef0123456789abcdef01234567\n")
+	write(t, filepath.Join(tr.proj, "noexe/HEAD"), "ref: refs/heads/main\n")
+	write(t, filepath.Join(tr.proj, "wt/HEAD"), "ref: refs/heads/x\n")
+	write(t, filepath.Join(tr.proj, "wt/commondir"), "../evil\n")
+	write(t, filepath.Join(tr.proj, "hd/HEAD"), "ref:\trefs/heads/x")
+	write(t, filepath.Join(tr.proj, "hd2/HEAD"), "ref: refs/heads/x")
+	symlink(t, "refs/heads/x", filepath.Join(tr.proj, "lnhead/HEAD")) // dangling: git takes it
+	for _, f := range []string{"exe/objects", "exe/refs", "noexe/objects", "noexe/refs"} {
+		write(t, filepath.Join(tr.proj, f), "")
+	}
+	for _, f := range []string{"exe/objects", "exe/refs"} {
+		if err := os.Chmod(filepath.Join(tr.proj, f), 0o755); err != nil { // access(X_OK) passes
+			t.Fatal(err)
+		}
+	}
 	tests := []struct {
 		path string
 		want string
 	}{
-		{"bare/config", "would configure"},
-		{"bare/HEAD", "would configure"},
-		{"bare/head", "would configure"},
-		{"bare/notes.txt", ""},
-		{"half/refs", "would make"},
+		{"bare/config", "holds objects and refs"},
+		{"bare/HEAD", "holds objects and refs"},
+		{"bare/head", "holds objects and refs"},
+		{"bare/notes.txt", "holds objects and refs"}, // a common dir's hooks/ and info/ are read too
+		{"half/refs", "both objects and refs"},
+		{"half/refs/heads", "both objects and refs"}, // mkdir -p makes refs on the way
 		{"half/x", ""},
-		{"shaped/config", "would configure"},
-		{"shaped/objects/info/alternates", "takes for a git directory"},
-		{"shaped/hooks/pre-commit", "takes for a git directory"},
-		{"shaped/sub/deep/file", "takes for a git directory"},
+		{"shaped/config", "may take for a git directory"},
+		{"shaped/objects/info/alternates", "may take for a git directory"},
+		{"shaped/hooks/pre-commit", "may take for a git directory"},
+		{"shaped/sub/deep/file", "may take for a git directory"},
 		{"only/config", ""},
 		{"only/HEAD", ""},
+		{"only/refs", "both objects and refs"},
+		{"only/refs/heads/main", "both objects and refs"},
 		{"src/config", ""},
+		{"lnhead/config", "may take for a git directory"},
+		{"exe/config", "may take for a git directory"},
+		{"noexe/config", ""}, // objects and refs fail access(X_OK): not a git directory
+		{"noexe/objects", ""},
+		{"wt/config", ""}, // its common dir ../evil has no refs yet
+		{"evil/refs", "both objects and refs"},
+		{"evil/refs/heads", "both objects and refs"},
+		{"wt/commondir", "commondir"},
+		{"newdir/commondir", "commondir"},
+		{"hd/objects", ""},
+		{"hd2/objects", "both objects and refs"},
+		{"hd2/objects/x/y", "both objects and refs"},
 	}
 	for _, tc := range tests {
 		r := tr.g.Check(tr.proj, tc.path)
@@ -746,6 +777,33 @@ func TestProtectedGitDirShape(t *testing.T) {
 		got := tr.g.Protected(r.Real)
 		if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
 			t.Errorf("Protected(%q) = %q, want %q", tc.path, got, tc.want)
+		}
+	}
+}
+
+// TestGitShapeReason: a call that builds the whole shape at once is judged
+// with all its writes.
+func TestGitShapeReason(t *testing.T) {
+	tr := newTree(t)
+	mkdir(t, filepath.Join(tr.proj, "d"))
+	p := func(s string) string { return filepath.Join(tr.proj, s) }
+	tests := []struct {
+		real   string
+		others []string
+		want   string
+	}{
+		{p("d/objects"), []string{p("d/refs"), p("d/HEAD")}, "both objects and refs"},
+		{p("d/HEAD"), []string{p("d/objects"), p("d/refs/heads")}, "would make"},
+		{p("d/HEAD"), []string{p("d/objects")}, ""},
+		{p("d/HEAD"), []string{p("d/commondir")}, "HEAD and a commondir"},
+		{p("d/config"), []string{p("d/objects")}, ""},
+		{p("d/HEAD"), nil, ""},
+		{p("d/HEAD/x"), []string{p("d/objects"), p("d/refs")}, ""}, // HEAD made a directory: not a HEAD
+	}
+	for _, tc := range tests {
+		got := tr.g.GitShapeReason(tc.real, tc.others)
+		if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
+			t.Errorf("GitShapeReason(%q, %q) = %q, want %q", tc.real, tc.others, got, tc.want)
 		}
 	}
 }

@@ -32,15 +32,15 @@ var shellStartupFiles = []string{
 //     objects/info/alternates, packed-refs, refs, modules/*. No exception
 //     is made: a write an agent needs inside .git is rare, and asking
 //     about it costs little;
-//   - a directory shaped like a git directory, which `git -C DIR`,
+//   - a directory git may take for a git directory, which `git -C DIR`,
 //     `git --git-dir=DIR` or a git run inside it uses, running what its
-//     config says (core.fsmonitor, core.pager, diff.external): a file
-//     named `config` or `HEAD` written into a directory holding objects/
-//     and refs/; an objects/ or refs/ made next to a HEAD and the other
-//     one; and anything written below a directory holding HEAD, objects/
-//     and refs/ (gitGitDirShape). One command that makes the whole shape
-//     at once (`mkdir -p d/objects d/refs && echo ... > d/HEAD`) is judged
-//     on the disk as it is before it runs, and is not caught here;
+//     config says (core.fsmonitor, core.pager, diff.external): anything
+//     written below one (MaybeGitDir, as wide as git's is_git_directory)
+//     or below a directory holding objects and refs (a common directory),
+//     a `commondir` file, and a HEAD, objects or refs (also made as a
+//     parent by `mkdir -p`) that would complete either shape (gitDirShape).
+//     A call that builds the whole shape at once is judged with all its
+//     writes by GitShapeReason;
 //   - `.envrc` (direnv), the shell startup files, `.gitconfig`;
 //   - the coding agents' and editors' own settings (agentSettings), which
 //     define hooks, tasks and MCP servers that run commands, unconfined,
@@ -78,7 +78,7 @@ func (g *Guard) Protected(real string) string {
 	if len(names) == 0 {
 		return ""
 	}
-	if why := gitDirShape(g.rootOf(real), real); why != "" {
+	if why := gitDirShape(g.rootOf(real), real, nil); why != "" {
 		return why
 	}
 	if why := g.hooksPathReason(g.rootOf(real), real); why != "" {
@@ -184,41 +184,10 @@ func gitReason(real string, below []string) string {
 	return fmt.Sprintf("%s is inside a git directory, whose files (HEAD, refs, commondir, info/, objects/info/alternates) steer what git reads and runs", real)
 }
 
-// gitDirShape judges a path by the directories around it on disk: git
-// takes a directory holding HEAD, objects/ and refs/ for a git directory
-// (setup.c is_git_directory), so writing one makes a repository whose
-// config a later `git -C DIR` runs. Directories from real's parent up to
-// root are looked at.
-func gitDirShape(root, real string) string {
-	parent, base := filepath.Dir(real), filepath.Base(real)
-	switch {
-	case (sameName(base, "config") || sameName(base, "HEAD")) && isDir(parent, "objects") && isDir(parent, "refs"):
-		return fmt.Sprintf("%s would configure %s as a git directory (it holds objects/ and refs/), whose config can make git run commands", real, parent)
-	case sameName(base, "objects") && exists(parent, "HEAD") && isDir(parent, "refs"),
-		sameName(base, "refs") && exists(parent, "HEAD") && isDir(parent, "objects"):
-		return fmt.Sprintf("%s would make %s a git directory (HEAD, objects/, refs/), whose config can make git run commands", real, parent)
-	}
-	for d := parent; within(root, d); d = filepath.Dir(d) {
-		if exists(d, "HEAD") && isDir(d, "objects") && isDir(d, "refs") {
-			return fmt.Sprintf("%s is inside %s, which git takes for a git directory (HEAD, objects/, refs/)", real, d)
-		}
-		if d == root || filepath.Dir(d) == d {
-			break
-		}
-	}
-	return ""
-}
-
 // isDir reports whether dir/name is a directory (symlinks followed).
 func isDir(dir, name string) bool {
 	st, err := statAt(dir, name, true)
 	return err == nil && st.isDir()
-}
-
-// exists reports whether dir/name exists (a dangling symlink does).
-func exists(dir, name string) bool {
-	_, err := statAt(dir, name, false)
-	return err == nil
 }
 
 // sameName compares a path component with a protected name the way a
