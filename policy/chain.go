@@ -189,21 +189,21 @@ var chain = []struct {
 
 // evaluation is the state of one Evaluate call.
 type evaluation struct {
-	cfg       *Config
-	req       Request
-	cwd       string
-	trace     []Step                 // every layer's verdict, only when req.Trace
-	final     []Step                 // the verdict that ended each part's chain
-	taintScan map[*string]*taintScan // notSafeContext's progress per shared Tainted list
-	checked   []checkedPath          // Guard.Check per directory and path, once per call
-	checkedAt map[[2]string]int      // index into checked, once it is long
-	checked2  [2]checkedPath         // checked's first entries
-	facts     *scriptFacts           // the danger checks' facts about factsOf
-	factsOf   *shellparse.Script
-	gitDirs   map[string]string // gitDirOf per real directory ("" for none)
-	callParts []part            // every part of the call, for completesGitDir
-	gitShape  map[string]bool   // completesGitDir's directories, worked out once
-	in        *Input            // where input() builds the normalized input
+	cfg        *Config
+	req        Request
+	cwd        string
+	trace      []Step                 // every layer's verdict, only when req.Trace
+	final      []Step                 // the verdict that ended each part's chain
+	taintScan  map[*string]*taintScan // notSafeContext's progress per shared Tainted list
+	checked    []checkedPath          // Guard.Check per directory and path, once per call
+	checkedAt  map[[2]string]int      // index into checked, once it is long
+	checked2   [2]checkedPath         // checked's first entries
+	facts      *scriptFacts           // the danger checks' facts about factsOf
+	factsOf    *shellparse.Script
+	gitDirs    map[string]gitDirAnswer // gitDirOf per real directory
+	callParts  []part                  // every part of the call, for completesGitDir
+	callWrites []string                // the real paths of the call's static writes, worked out once
+	in         *Input                  // where input() builds the normalized input
 }
 
 // Evaluate runs the chain for one request and returns its Decision with the
@@ -734,9 +734,8 @@ func sandboxLayer(e *evaluation, p *part) verdict {
 	if isDevSink(p.path) {
 		return verdict{ok: true, effect: Allow, code: CodeSandboxDevNull, message: "writes to " + p.path + " discard or pass through output"}
 	}
-	if d := e.completesGitDir(p); d != "" {
-		return verdict{ok: true, effect: Ask, code: pathguard.CodeProtected,
-			message: fmt.Sprintf("%s would complete a git directory in %s (HEAD, objects/, refs/), whose config git obeys when run there", p.path, d)}
+	if why := e.completesGitDir(p); why != "" {
+		return verdict{ok: true, effect: Ask, code: pathguard.CodeProtected, message: why}
 	}
 	g := e.cfg.Guard
 	if g == nil {

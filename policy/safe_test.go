@@ -655,3 +655,70 @@ func TestGitInHostileGitDir(t *testing.T) {
 		}
 	}
 }
+
+// TestGitInWideGitDir: git takes more for a git directory than HEAD,
+// objects/ and refs/ as a file and two directories (setup.c
+// is_git_directory): a HEAD symlink into refs/ (dangling), objects and
+// refs as executable files, objects and refs in the directory a
+// commondir file names. Git run in any of them reads that directory's
+// config (diff.external, core.fsmonitor, core.pager), so it is not safe
+// (issue 12 red team: each ran code as safe.read_only).
+func TestGitInWideGitDir(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join(base, "clone")
+	for _, d := range []string{".git/objects", ".git/refs", "evil/objects", "evil/refs", "wt/sub", "ln/objects",
+		"ln/refs/heads", "ex", "src"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for f, s := range map[string]string{
+		".git/HEAD":    "ref: refs/heads/main\n",
+		"evil/config":  "[diff]\n\texternal = \"touch pwned; true\"\n",
+		"wt/HEAD":      "ref: refs/heads/x\n",
+		"wt/commondir": "../evil\n",
+		"ln/config":    "[diff]\n\texternal = \"touch pwned; true\"\n",
+		"ex/HEAD":      "ref: refs/heads/x\n",
+		"ex/config":    "[diff]\n\texternal = \"touch pwned; true\"\n",
+		"ex/objects":   "",
+		"ex/refs":      "",
+	} {
+		if err := os.WriteFile(filepath.Join(root, f), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{"ex/objects", "ex/refs"} {
+		if err := os.Chmod(filepath.Join(root, f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("refs/heads/x", filepath.Join(root, "ln", "HEAD")); err != nil {
+		t.Fatal(err)
+	}
+	g, errs := pathguard.New([]string{root}, pathguard.Options{Home: filepath.Join(base, "home"), ConfigDirs: []string{}})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	cfg := &Config{Mode: ModeDefault, Guard: g, Root: root}
+	for _, tc := range []struct {
+		cwd, cmd string
+		safe     bool
+	}{
+		{root, "git diff --no-index a.txt b.txt", true},
+		{filepath.Join(root, "src"), "git status", true},
+		{filepath.Join(root, "wt"), "git diff --no-index ../a.txt ../b.txt", false},
+		{filepath.Join(root, "wt", "sub"), "git status", false},
+		{root, "cd wt && git diff --no-index ../a.txt ../b.txt", false},
+		{root, "git -C ln diff --no-index ../a.txt ../b.txt", false},
+		{root, "git -C ex diff --no-index ../a.txt ../b.txt", false},
+		{filepath.Join(root, "evil"), "git status", true}, // no HEAD: not a git directory; the project's
+	} {
+		d := Evaluate(cfg, Request{Tool: ToolBash, Command: tc.cmd, Cwd: tc.cwd})
+		if (d.Effect == Allow && d.Layer == LayerSafe) != tc.safe {
+			t.Errorf("%q in %s: %v %s %s, want safe %v", tc.cmd, tc.cwd, d.Effect, d.Layer, d.Code, tc.safe)
+		}
+	}
+}

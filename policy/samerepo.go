@@ -1,10 +1,7 @@
 package policy
 
 import (
-	"bufio"
-	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/gatekeep/gatekeep/pathguard"
 	"github.com/gatekeep/gatekeep/shellparse"
@@ -54,7 +51,7 @@ func (e *evaluation) plainGitIn(c *shellparse.Command) (*shellparse.Command, []s
 		return nil, nil
 	}
 	here, ok := e.gitDirOf(e.cwd)
-	if !ok {
+	if !ok || here == "" {
 		return nil, nil
 	}
 	if there, ok := e.gitDirOf(dir); !ok || there != here {
@@ -80,91 +77,29 @@ func (e *evaluation) plainGitIn(c *shellparse.Command) (*shellparse.Command, []s
 }
 
 // gitDirOf returns the real path of the git directory that git run in dir
-// would use, found as git's setup does (setup.c
-// setup_git_directory_gently): from dir upwards, a `.git` directory, a
-// `.git` file naming one (`gitdir: PATH`, worktrees and submodules), or
-// the directory itself when it is shaped like a git directory (HEAD,
-// objects/, refs/). ok is false when none is found or anything is unclear.
-// Answers are kept for the evaluation.
+// would use (pathguard.FindGitDir: as wide as git's setup.c), "" for none.
+// ok is false when the disk leaves it unclear. Answers are kept for the
+// evaluation.
 func (e *evaluation) gitDirOf(dir string) (string, bool) {
 	real, err := pathguard.Resolve(dir)
 	if err != nil {
 		return "", false
 	}
 	if g, ok := e.gitDirs[real]; ok {
-		return g, g != ""
+		return g.dir, g.ok
 	}
-	g := findGitDir(real)
+	g, ok := pathguard.FindGitDir(real)
 	if e.gitDirs == nil {
-		e.gitDirs = map[string]string{}
+		e.gitDirs = map[string]gitDirAnswer{}
 	}
-	e.gitDirs[real] = g
-	return g, g != ""
+	e.gitDirs[real] = gitDirAnswer{g, ok}
+	return g, ok
 }
 
-func findGitDir(dir string) string {
-	for d := dir; ; d = filepath.Dir(d) {
-		dot := filepath.Join(d, ".git")
-		if fi, err := os.Lstat(dot); err == nil {
-			switch {
-			case fi.IsDir():
-				if r, err := pathguard.Resolve(dot); err == nil {
-					return r
-				}
-				return ""
-			case fi.Mode().IsRegular():
-				return gitFileTarget(d, dot)
-			default:
-				return "" // a link or something else: not judged
-			}
-		}
-		if isGitDirShape(d) {
-			return d
-		}
-		if filepath.Dir(d) == d {
-			return ""
-		}
-	}
-}
-
-// gitFileTarget reads a `.git` file: one line `gitdir: PATH`, relative to
-// the directory holding it (gitrepository-layout(5)).
-func gitFileTarget(d, file string) string {
-	f, err := OpenRegular(file)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	line, err := bufio.NewReader(f).ReadString('\n')
-	if err != nil && line == "" {
-		return ""
-	}
-	p, ok := strings.CutPrefix(strings.TrimRight(line, "\r\n"), "gitdir: ")
-	if !ok || p == "" {
-		return ""
-	}
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(d, p)
-	}
-	r, err := pathguard.Resolve(p)
-	if err != nil || !isGitDirShape(r) {
-		return ""
-	}
-	return r
-}
-
-// isGitDirShape: HEAD, objects/ and refs/ (setup.c is_git_directory).
-func isGitDirShape(d string) bool {
-	h, err := os.Stat(filepath.Join(d, "HEAD"))
-	if err != nil || !h.Mode().IsRegular() {
-		return false
-	}
-	for _, sub := range []string{"objects", "refs"} {
-		if fi, err := os.Stat(filepath.Join(d, sub)); err != nil || !fi.IsDir() {
-			return false
-		}
-	}
-	return true
+// gitDirAnswer is one kept answer of gitDirOf.
+type gitDirAnswer struct {
+	dir string
+	ok  bool
 }
 
 // projectGit reports whether git, run in every directory c may run in
@@ -183,6 +118,9 @@ func (e *evaluation) projectGit(c *shellparse.Command, dirs []string) bool {
 		return false
 	}
 	want, wantOK := e.gitDirOf(root)
+	if !wantOK {
+		return false
+	}
 	if dirs == nil {
 		for _, d := range c.Dirs() {
 			dirs = append(dirs, joinPath(e.cwd, d))
@@ -190,58 +128,41 @@ func (e *evaluation) projectGit(c *shellparse.Command, dirs []string) bool {
 	}
 	for _, d := range dirs {
 		got, ok := e.gitDirOf(d)
-		if ok != wantOK || got != want {
+		if !ok || got != want {
 			return false
 		}
 	}
 	return len(dirs) > 0
 }
 
-// completesGitDir returns the directory a write of the call would make
-// shaped like a git directory (HEAD, objects/, refs/: isGitDirShape) when
-// it holds them with what the call's other static writes create in the
-// same directory (`mkdir -p d/objects d/refs && echo ... > d/HEAD`), or "".
-// Such a directory is a repository of its own; its config runs code when
-// git runs there (core.fsmonitor), so the writes are protected.
+// completesGitDir returns why a write of the call could make or change a
+// git directory once every static write of the call is made
+// (pathguard.Guard.GitShapeReason: `mkdir -p d/objects d/refs && echo ...
+// > d/HEAD`), or "". Such a directory is a repository of its own; its
+// config runs code when git runs there (core.fsmonitor, diff.external).
 func (e *evaluation) completesGitDir(p *part) string {
-	if e.gitShape == nil {
-		e.gitShape = map[string]bool{}
-		made := map[string]map[string]bool{}
+	g := e.cfg.Guard
+	if g == nil || p.dynamic || p.path == "" || !filepath.IsAbs(p.dir) {
+		return ""
+	}
+	if e.callWrites == nil {
+		e.callWrites = []string{}
 		for i := range e.callParts {
 			q := &e.callParts[i]
 			if q.access != shellparse.Write || q.dynamic || q.path == "" || !filepath.IsAbs(q.dir) {
 				continue
 			}
-			abs := joinPath(q.dir, q.path)
-			dir, name := filepath.Dir(abs), filepath.Base(abs)
-			switch name {
-			case "HEAD", "objects", "refs", "config":
-			default:
-				continue
-			}
-			if made[dir] == nil {
-				made[dir] = map[string]bool{}
-			}
-			made[dir][name] = true
-		}
-		for dir, names := range made {
-			has := func(n string, wantDir bool) bool {
-				if names[n] {
-					return true
-				}
-				fi, err := os.Stat(filepath.Join(dir, n))
-				return err == nil && fi.IsDir() == wantDir
-			}
-			if has("HEAD", false) && has("objects", true) && has("refs", true) {
-				e.gitShape[dir] = true
+			if r := e.check(q.dir, q.path); r.Real != "" {
+				e.callWrites = append(e.callWrites, r.Real)
 			}
 		}
 	}
-	if p.dynamic || p.path == "" || !filepath.IsAbs(p.dir) {
+	if len(e.callWrites) < 2 {
+		return "" // one write: Protected judges it alone
+	}
+	r := e.check(p.dir, p.path)
+	if r.Real == "" {
 		return ""
 	}
-	if dir := filepath.Dir(joinPath(p.dir, p.path)); e.gitShape[dir] {
-		return dir
-	}
-	return ""
+	return g.GitShapeReason(r.Real, e.callWrites)
 }

@@ -187,6 +187,16 @@ func TestCompletesGitDir(t *testing.T) {
 		{"mkdir -p d/objects d/refs; echo x > d/HEAD", true},
 		{"mkdir -p d/objects d/src && echo x > d/HEAD", false},
 		{"mkdir -p d/refs && echo x > d/config", false},
+		// As wide as git's is_git_directory (issue 12 red team): a
+		// symlinked HEAD, objects and refs as executable files, a
+		// commondir naming objects and refs elsewhere, mkdir -p making
+		// refs on the way to refs/heads.
+		{"mkdir -p d/objects d/refs/heads", true},
+		{"mkdir d/objects; mkdir -p d/refs/heads; ln -s refs/heads/x d/HEAD", true},
+		{"mkdir e && cp /bin/true e/objects && cp /bin/true e/refs && echo 'ref: refs/heads/x' > e/HEAD", true},
+		{"mkdir -p evil/objects evil/refs wt && printf '[diff]\\n\\texternal = x\\n' > evil/config && echo 'ref: refs/heads/x' > wt/HEAD && echo ../evil > wt/commondir", true},
+		{"mkdir wt && echo 'ref: refs/heads/x' > wt/HEAD && echo ../evil > wt/commondir", true},
+		{"mkdir -p src/objects lib/refs", false},
 	} {
 		d := Evaluate(cfg, Request{Tool: ToolBash, Command: tc.cmd, Cwd: root})
 		if got := d.Effect == Ask && d.Code == CodeSandboxProtected; got != tc.protect {
