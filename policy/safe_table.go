@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/gatekeep/gatekeep/shellparse"
@@ -204,47 +205,6 @@ func safeCommand(c *shellparse.Command) bool {
 	// or runs anything, no operand written.
 	ro, _ := shellparse.ReadOnly(c)
 	return ro
-}
-
-// forbid returns an argument check that refuses the short option letters
-// in short (anywhere in a cluster such as `-uo`) and the long options in
-// long, with or without `=value`, and any abbreviation of them that
-// getopt_long(3) would accept (`--out` for `--output`). Words after `--`
-// are operands. An option's argument is not skipped: a word that only
-// looks like a forbidden option is refused too, which errs toward asking.
-func forbid(short string, long ...string) func([]shellparse.Word) bool {
-	return func(args []shellparse.Word) bool {
-		for _, w := range args {
-			t := w.Text
-			switch {
-			case t == "--":
-				return true
-			case strings.HasPrefix(t, "--"):
-				name, _, _ := strings.Cut(t[2:], "=")
-				if isLongOrAbbrev(name, long) {
-					return false
-				}
-			case strings.HasPrefix(t, "-") && len(t) > 1:
-				if strings.ContainsAny(t[1:], short) {
-					return false
-				}
-			}
-		}
-		return true
-	}
-}
-
-// isLongOrAbbrev reports whether name is one of long or a prefix of one.
-func isLongOrAbbrev(name string, long []string) bool {
-	if name == "" {
-		return false
-	}
-	for _, l := range long {
-		if strings.HasPrefix(l, name) {
-			return true
-		}
-	}
-	return false
 }
 
 // findArgs refuses find's actions that run, delete or write (find(1)
@@ -655,24 +615,22 @@ func (s *sedScanner) subst() bool {
 	return true
 }
 
-// gitGlobalWithValue are git(1)'s global options that take the next word as
-// their value (or `=value`) and change nothing but how git reads.
-var gitGlobalWithValue = []string{"--namespace"}
+// gitHarmlessGlobals are git(1)'s global options that change nothing but
+// how git reads, by their names in the command model
+// (shellparse/git_table.go). Not --bare: it makes the current directory
+// the git directory, whose config would then run; not -p/--paginate, -c,
+// --config-env, --exec-path, --git-dir, --work-tree (the model marks them
+// as acting). -C is accepted only for the current directory.
+var gitHarmlessGlobals = []string{"P", "no-pager", "no-replace-objects", "literal-pathspecs", "glob-pathspecs",
+	"noglob-pathspecs", "icase-pathspecs", "no-optional-locks", "no-advice", "no-lazy-fetch", "namespace", "C"}
 
-// gitGlobalFlags are git(1)'s global options without a value that change
-// nothing but how git reads. Not --bare: it makes the current directory
-// the git directory, whose config would then run.
-var gitGlobalFlags = []string{"--no-pager", "-P", "--no-replace-objects", "--literal-pathspecs",
-	"--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs", "--no-optional-locks", "--no-advice",
-	"--no-lazy-fetch"}
-
-// gitArgs accepts git(1) with only the global options above (so never -c,
-// --config-env, -p/--paginate, --exec-path, --git-dir, --work-tree,
-// --bare) and `-C .`, and a read-only subcommand of gitSubcommands.
-// Anywhere in the arguments it refuses --output (writes a file),
-// --ext-diff and --textconv (run configured programs), --help (runs man
-// or a browser) with their abbreviations, and --show-signature or a `%G`
-// format placeholder (run gpg, ssh-keygen or gpgsm).
+// gitArgs accepts git(1) with only harmless global options and a
+// read-only subcommand of gitSubcommands, every word read by the command
+// model (shellparse.ReadGitLine): an option the model does not know, an
+// ambiguous abbreviation or a missing value makes it not safe, and so does
+// any option the model marks as writing or running something (--output,
+// --ext-diff, --textconv, --show-signature, grep -O, blame -S, --help
+// ...), or a `%G` format placeholder (runs gpg, ssh-keygen or gpgsm).
 //
 // Another directory is another repository: `-C DIR`, --git-dir and
 // --work-tree can point git at a directory shaped like a git directory
@@ -681,59 +639,34 @@ var gitGlobalFlags = []string{"--no-pager", "-P", "--no-replace-objects", "--lit
 // not know the project root, so only `-C .` (or `-C ""`, which git
 // ignores) is accepted.
 func gitArgs(args []shellparse.Word) bool {
-	i := 0
-	for i < len(args) {
-		t := args[i].Text
-		name, _, hasVal := strings.Cut(t, "=")
-		switch {
-		case t == "-C":
-			if i+1 >= len(args) || !gitHere(args[i+1].Text) {
-				return false
-			}
-			i += 2
-			continue
-		case containsString(gitGlobalWithValue, name):
-			if !hasVal {
-				i++
-			}
-			i++
-			continue
-		case containsString(gitGlobalFlags, t):
-			i++
-			continue
-		case t == "--version" && i == len(args)-1:
-			return true
-		}
-		break
-	}
-	if i >= len(args) {
-		return false // `git` alone prints usage; with only globals, nothing to judge
-	}
-	sub, ok := gitSubcommands[args[i].Text]
-	if !ok {
+	c := &shellparse.Command{Args: append([]shellparse.Word{{Text: "git"}}, args...)}
+	g, hasSub := shellparse.ReadGitLine(c)
+	if !g.Global.Understood() {
 		return false
 	}
-	rest := args[i+1:]
-	for _, w := range rest {
-		t := w.Text
-		if strings.Contains(t, "%G") {
-			return false
-		}
-		if !strings.HasPrefix(t, "--") {
-			continue
-		}
-		name, _, _ := strings.Cut(t[2:], "=")
-		if name == "text" && sub.text {
-			continue // diff's -a, not an abbreviation of --textconv
-		}
-		if isLongOrAbbrev(name, []string{"output", "ext-diff", "textconv", "help", "show-signature"}) {
+	for _, o := range g.Global.Options() {
+		if !slices.Contains(gitHarmlessGlobals, o) && (o != "version" || hasSub) {
 			return false
 		}
 	}
-	if sub.forbid != nil && !sub.forbid(rest) {
+	for _, d := range g.Global.Values("C") {
+		if !gitHere(d.Text) {
+			return false
+		}
+	}
+	if !hasSub {
+		return g.Global.Has("version") // `git --version`; `git` alone prints usage
+	}
+	sub, ok := gitSubcommands[g.Sub]
+	if !ok || !g.Line.Understood() || len(g.Line.Acting()) > 0 {
 		return false
 	}
-	return sub.args == nil || sub.args(rest)
+	for _, w := range args {
+		if strings.Contains(w.Text, "%G") {
+			return false
+		}
+	}
+	return sub.args == nil || sub.args(g.Line)
 }
 
 // gitHere reports whether a directory given to git names the current
@@ -773,26 +706,23 @@ func gitContext(c *shellparse.Command) bool {
 
 // gitSub is the rule of one git subcommand.
 type gitSub struct {
-	// text: `--text` is an option of its own (diff options, grep).
-	text bool
-	// forbid refuses options of this subcommand.
-	forbid func([]shellparse.Word) bool
-	// args judges the form (listing only, no operand ...).
-	args func([]shellparse.Word) bool
+	// args judges the form (listing only, no operand ...) from the
+	// command line as the model read it; nil accepts every form.
+	args func(shellparse.Line) bool
 }
 
-// gitSubcommands are the read-only subcommands, each with the source of
-// its rule (git-<name>(1)).
+// gitSubcommands are the read-only subcommands by their names in the
+// command model, each with the source of its rule (git-<name>(1)).
+// Options that write or run something are refused by gitArgs, for all.
 var gitSubcommands = map[string]gitSub{
 	// git-status, git-log, git-diff, git-show, git-shortlog, git-rev-list:
-	// read the repository; the diff options --output, --ext-diff,
-	// --textconv are refused by gitArgs. `git log -p` is fine.
+	// read the repository. `git log -p` is fine.
 	"status":   {},
-	"log":      {text: true},
-	"diff":     {text: true},
-	"show":     {text: true},
-	"shortlog": {text: true},
-	"rev-list": {text: true},
+	"log":      {},
+	"diff":     {},
+	"show":     {},
+	"shortlog": {},
+	"rev-list": {},
 	// git-rev-parse, git-ls-files, git-ls-tree, git-show-ref,
 	// git-merge-base, git-describe, git-blame, git-version: read only.
 	"rev-parse":  {},
@@ -803,145 +733,88 @@ var gitSubcommands = map[string]gitSub{
 	"describe":   {},
 	"blame":      {},
 	"version":    {},
-	// git-grep: -O/--open-files-in-pager runs a pager program.
-	"grep": {text: true, forbid: forbid("O", "open-files-in-pager", "ext-grep")},
-	// git-cat-file: only -t, -s, -e, -p (--textconv/--filters run programs).
+	// git-grep: -O/--open-files-in-pager (a pager program) is acting.
+	"grep": {},
+	// git-cat-file: only -t, -s, -e, -p (see catFileArgs).
 	"cat-file": {args: catFileArgs},
 	// git-branch: the listing forms only (see gitBranch).
 	"branch": {args: gitBranch},
 	// git-tag: listing only, -l/--list or no operand; -d, -a, -s, -f, -v
 	// ... create, delete or verify (runs gpg).
 	"tag": {args: gitTag},
-	// git-remote: no argument, -v/--verbose, or get-url; `remote show`
+	// git-remote: no argument or -v/--verbose, and get-url; `remote show`
 	// and `update`/`prune` contact the network, the others write config.
-	"remote": {args: gitRemote},
-	// git-reflog: show and exists; expire, delete, drop, write change it.
-	"reflog": {args: gitReflog},
+	"remote":         {args: noOperands},
+	"remote get-url": {},
+	// git-reflog: show (alone or named) and exists; expire, delete, drop,
+	// write change it.
+	"reflog":        {args: gitReflog},
+	"reflog show":   {},
+	"reflog exists": {},
 	// git-stash: only list and show.
-	"stash": {args: firstWordIn("list", "show")},
+	"stash list": {},
+	"stash show": {},
 	// git-worktree: only list.
-	"worktree": {args: firstWordIn("list")},
+	"worktree list": {},
 }
 
-// allowOnly accepts only the given options and any operands.
-func allowOnly(opts ...string) func([]shellparse.Word) bool {
-	return func(args []shellparse.Word) bool {
-		for _, w := range args {
-			if strings.HasPrefix(w.Text, "-") && !containsString(opts, w.Text) {
-				return false
-			}
+// noOperands accepts a command line with options only.
+func noOperands(l shellparse.Line) bool { return len(l.Operands()) == 0 }
+
+// catFileArgs accepts `git cat-file -t|-s|-e OBJECT` and the printing
+// forms (-p, or `git cat-file TYPE OBJECT`) of an object named by a path
+// (`HEAD:README.md`, whose file the effects judge); printing an object
+// named by its id may print any file's content, unseen by Read rules.
+func catFileArgs(l shellparse.Line) bool {
+	for _, o := range l.Options() {
+		if !slices.Contains([]string{"t", "s", "e", "p"}, o) {
+			return false
 		}
+	}
+	if l.Has("t", "s", "e") && !l.Has("p") {
 		return true
 	}
-}
-
-// catFileArgs accepts `git cat-file -t|-s|-e OBJECT` and `-p` of an
-// object named by a path (`HEAD:README.md`, whose file the effects judge);
-// `-p` of an object id may print any file's content, unseen by Read rules.
-func catFileArgs(args []shellparse.Word) bool {
-	if !allowOnly("-t", "-s", "-e", "-p")(args) {
-		return false
-	}
-	for _, w := range args {
-		if !strings.HasPrefix(w.Text, "-") && shellparse.IsObjectID(w.Text) && containsWord(args, "-p") {
+	for _, w := range l.Operands() {
+		if shellparse.IsObjectID(w.Text) {
 			return false
 		}
 	}
 	return true
 }
 
-func containsWord(ws []shellparse.Word, t string) bool {
-	for _, w := range ws {
-		if w.Text == t && !w.Dynamic {
-			return true
-		}
-	}
-	return false
-}
-
-// firstWordIn accepts a subcommand whose first word is one of words.
-func firstWordIn(words ...string) func([]shellparse.Word) bool {
-	return func(args []shellparse.Word) bool {
-		return len(args) > 0 && containsString(words, args[0].Text)
-	}
-}
-
 // gitBranch accepts `git branch` only in list mode (builtin/branch.c,
 // git-branch(1)): no option that deletes, moves, copies, creates, forces or
 // sets upstream; name operands only with -l/--list or a filter (--contains,
-// --merged, --points-at, --forked), which make them patterns. -v does not
-// imply list mode (`git branch -v NAME` creates NAME). git accepts
-// abbreviated long options here, so only the exact names are listed.
-func gitBranch(args []shellparse.Word) bool {
-	return gitListMode(args, listMode{
-		long: []string{"--list", "--all", "--remotes", "--verbose", "--show-current", "--ignore-case",
-			"--color", "--no-color", "--column", "--no-column", "--abbrev", "--no-abbrev", "--sort", "--format",
-			"--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "--forked", "--quiet",
-			"--omit-empty"},
-		filters: []string{"--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "--forked"},
-		short:   "arivq",
-	})
+// --merged, --points-at), which make them patterns. -v does not imply list
+// mode (`git branch -v NAME` creates NAME).
+func gitBranch(l shellparse.Line) bool {
+	return gitListMode(l, []string{"a", "all", "r", "remotes", "v", "verbose", "q", "quiet", "show-current",
+		"i", "ignore-case", "color", "no-color", "column", "no-column", "abbrev", "no-abbrev", "sort", "no-sort",
+		"format", "no-format", "no-all", "no-remotes", "no-verbose", "no-quiet", "no-ignore-case", "no-show-current",
+		"no-points-at", "no-list"},
+		[]string{"l", "list", "contains", "no-contains", "with", "without", "merged", "no-merged", "points-at"})
 }
 
 // gitTag accepts `git tag` only in list mode (builtin/tag.c, git-tag(1)):
 // -l/--list or a filter (--contains, --merged, --points-at) makes operands
 // patterns; without them, no operand at all. The other options create,
 // delete or verify tags (-v runs gpg).
-func gitTag(args []shellparse.Word) bool {
-	return gitListMode(args, listMode{
-		long: []string{"--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at",
-			"--sort", "--format", "--column", "--no-column", "--ignore-case", "--color", "--no-color", "--omit-empty"},
-		filters: []string{"--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"},
-		short:   "i",
-		numN:    true,
-	})
+func gitTag(l shellparse.Line) bool {
+	return gitListMode(l, []string{"n", "sort", "no-sort", "format", "no-format", "column", "no-column", "i",
+		"ignore-case", "no-ignore-case", "color", "no-color", "no-points-at"},
+		[]string{"l", "list", "contains", "no-contains", "with", "without", "merged", "no-merged", "points-at"})
 }
 
-// listMode describes the listing form of `git branch` or `git tag`: the
-// long options it accepts, those that put it in list mode (making operands
-// patterns), the short flags besides -l, and whether -n<num> is one.
-type listMode struct {
-	long, filters []string
-	short         string
-	numN          bool
-}
-
-// gitListMode accepts only options of m; operands only in list mode.
-func gitListMode(args []shellparse.Word, m listMode) bool {
-	list, operands := false, 0
-	for i := 0; i < len(args); i++ {
-		t := args[i].Text
-		switch {
-		case t == "--":
-			operands += len(args) - i - 1
-			i = len(args)
-		case strings.HasPrefix(t, "--"):
-			name, _, hasVal := strings.Cut(t, "=")
-			if !containsString(m.long, name) {
-				return false
-			}
-			if containsString(m.filters, name) {
-				list = true
-			}
-			if !hasVal && (name == "--sort" || name == "--format") {
-				i++ // a required value: the next word
-			}
-		case m.numN && strings.HasPrefix(t, "-n"):
-			// -n<num>: annotation lines, a list-mode option
-		case strings.HasPrefix(t, "-") && len(t) > 1:
-			for _, l := range t[1:] {
-				switch {
-				case l == 'l':
-					list = true
-				case !strings.ContainsRune(m.short, l):
-					return false
-				}
-			}
-		default:
-			operands++
+// gitListMode accepts only the options of a listing (by their names in
+// the command model) and the filters that make it one; operands only in
+// list mode.
+func gitListMode(l shellparse.Line, listing, filters []string) bool {
+	for _, o := range l.Options() {
+		if !slices.Contains(listing, o) && !slices.Contains(filters, o) {
+			return false
 		}
 	}
-	return operands == 0 || list
+	return len(l.Operands()) == 0 || l.Has(filters...)
 }
 
 // envArgs accepts env(1) without a command: options that only change the
@@ -979,28 +852,10 @@ func envAssign(t string) bool {
 	return true
 }
 
-// gitRemote accepts `git remote`, `git remote -v` and `git remote get-url`
-// (git-remote(1)).
-func gitRemote(args []shellparse.Word) bool {
-	if len(args) == 0 {
-		return true
-	}
-	switch args[0].Text {
-	case "-v", "--verbose":
-		return len(args) == 1
-	case "get-url":
-		return true
-	}
-	return false
-}
-
-// gitReflog accepts `git reflog [show|exists|list] ...` (git-reflog(1)).
-func gitReflog(args []shellparse.Word) bool {
-	for _, w := range args {
-		switch w.Text {
-		case "expire", "delete", "drop", "write":
-			return false
-		}
-	}
-	return true
+// gitReflog accepts `git reflog [<log-options>] [<ref>]`, which is
+// `reflog show` (git-reflog(1)); a first operand that names another
+// subcommand (expire, delete, drop, write) changes the reflog.
+func gitReflog(l shellparse.Line) bool {
+	ops := l.Operands()
+	return len(ops) == 0 || !slices.Contains([]string{"expire", "delete", "drop", "write", "list"}, ops[0].Text)
 }
