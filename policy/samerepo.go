@@ -2,6 +2,8 @@ package policy
 
 import (
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/gatekeep/gatekeep/pathguard"
 	"github.com/gatekeep/gatekeep/shellparse"
@@ -27,7 +29,10 @@ func (e *evaluation) plainGitIn(c *shellparse.Command) (*shellparse.Command, []s
 	if len(c.Args) < 2 || c.Args[0].Dynamic || c.Args[0].Text != "git" || c.DirDynamic || !filepath.IsAbs(e.cwd) {
 		return nil, nil
 	}
-	dir := joinPath(e.cwd, c.Dir)
+	dir, ok := commandDir(e.cwd, c.Dir)
+	if !ok {
+		return nil, nil
+	}
 	moved := c.Dir != ""
 	var cs []string // the -C operands
 	args := []shellparse.Word{c.Args[0]}
@@ -42,7 +47,9 @@ func (e *evaluation) plainGitIn(c *shellparse.Command) (*shellparse.Command, []s
 		}
 		i++
 		if t := c.Args[i].Text; t != "" {
-			dir = joinPath(dir, t)
+			if dir, ok = gitChdir(dir, t); !ok {
+				return nil, nil
+			}
 			moved = true
 			cs = append(cs, t)
 		}
@@ -61,9 +68,14 @@ func (e *evaluation) plainGitIn(c *shellparse.Command) (*shellparse.Command, []s
 	for _, d := range c.OtherDirs {
 		// A cd before it may not have run: every directory git may run
 		// in must be of the same repository (issue 11).
-		od := joinPath(e.cwd, d)
+		od, ok := commandDir(e.cwd, d)
 		for _, t := range cs {
-			od = joinPath(od, t)
+			if ok {
+				od, ok = gitChdir(od, t)
+			}
+		}
+		if !ok {
+			return nil, nil
 		}
 		if there, ok := e.gitDirOf(od); !ok || there != here {
 			return nil, nil
@@ -102,6 +114,21 @@ type gitDirAnswer struct {
 	ok  bool
 }
 
+// gitChdir is where `git -C t` goes from dir: git calls chdir(2), which
+// follows a link before a `..` (`git -C link/.. ...`), so a path with
+// `..` is resolved on the disk; ok is false when it cannot be.
+func gitChdir(dir, t string) (string, bool) {
+	p := joinPath(dir, t)
+	if !slices.Contains(strings.Split(filepath.ToSlash(t), "/"), "..") {
+		return p, true
+	}
+	if !filepath.IsAbs(t) {
+		p = dir + string(filepath.Separator) + t
+	}
+	r, err := pathguard.Resolve(p)
+	return r, err == nil
+}
+
 // projectGit reports whether git, run in every directory c may run in
 // (dirs from plainGitIn, else the command's directories), finds the
 // project root's own git directory, or no repository where the project
@@ -123,7 +150,11 @@ func (e *evaluation) projectGit(c *shellparse.Command, dirs []string) bool {
 	}
 	if dirs == nil {
 		for _, d := range c.Dirs() {
-			dirs = append(dirs, joinPath(e.cwd, d))
+			a, ok := commandDir(e.cwd, d)
+			if !ok {
+				return false
+			}
+			dirs = append(dirs, a)
 		}
 	}
 	for _, d := range dirs {

@@ -25,6 +25,10 @@ import (
 // maxDirs bounds a set of directories; past it the directory is unknown.
 const maxDirs = 16
 
+// maxDirLen bounds the text of one directory (Linux's PATH_MAX); a longer
+// one is unknown, so a script of many `cd a` costs linear time.
+const maxDirLen = 4096
+
 // dirSet is where the shell may be: directories as the shell names them
 // (logical, cleaned: relative to the directory the script starts in, ""
 // for that one, or absolute), and whether it may be somewhere not known
@@ -87,26 +91,98 @@ func (s dirSet) same(o dirSet) bool {
 
 // moved is where the shell is after a successful `cd target` from each
 // directory of s; physical for `cd -P`.
+//
+// A logical cd whose `..` removes a component may land physically
+// instead: bash's cd canonicalises the path lexically, and when that
+// directory does not exist it tries chdir(2) on the path as written,
+// which follows a link before the `..` (`cd /proc/self/cwd/../x`,
+// `cd link/../.ssh`; bash's builtins/cd.def change_to_directory). Both
+// directories are kept; the walk judges the command in each.
 func (s dirSet) moved(target string, physical bool) dirSet {
 	out := dirSet{unknown: s.unknown}
-	for _, d := range s.dirs {
-		n := joinDir(d, target)
-		if physical {
-			// chdir follows the path as written, `..` after a link
-			// included: nothing is cleaned before the disk is asked.
-			switch {
-			case strings.HasPrefix(target, "/") || d == "":
-				n = target
-			default:
-				n = d + "/" + target
-			}
-			n += PhysicalMark
+	add := func(n string) {
+		if len(n) > maxDirLen {
+			out.unknown = true
+			return
 		}
 		if !containsStr(out.dirs, n) {
 			out.dirs = append(out.dirs, n)
 		}
 	}
+	for _, d := range s.dirs {
+		if !physical {
+			l := joinDir(d, target)
+			add(l)
+			if !upRemoves(d, target) || within(l, d) {
+				continue // the logical directory exists: bash goes there
+			}
+		}
+		// chdir follows the path as written, `..` after a link
+		// included: nothing is cleaned before the disk is asked.
+		n := d + "/" + target
+		if strings.HasPrefix(target, "/") || d == "" {
+			n = target
+		}
+		add(n + PhysicalMark)
+	}
 	return out.bounded()
+}
+
+// chdir is where a program that calls chdir(2) on target lands from each
+// directory of s (`env -C`, `sudo -D`): the path as written, links
+// before a `..` followed. Without such a `..` that is the logical
+// directory (links are resolved when paths in it are judged).
+func (s dirSet) chdir(target string) dirSet {
+	out := dirSet{unknown: s.unknown}
+	for _, d := range s.dirs {
+		n := dirSet{dirs: []string{d}}.moved(target, upRemoves(d, target))
+		for _, x := range n.dirs {
+			if !containsStr(out.dirs, x) {
+				out.dirs = append(out.dirs, x)
+			}
+		}
+	}
+	return out.bounded()
+}
+
+// within reports whether directory d is l or below it (l is then one of
+// the directories the shell passed through to d, which exists).
+func within(l, d string) bool {
+	if strings.Contains(l, PhysicalMark) || strings.Contains(d, PhysicalMark) {
+		return false
+	}
+	return l == "" && !strings.HasPrefix(d, "/") || l == d || strings.HasPrefix(d, l+"/") || l == "/" && strings.HasPrefix(d, "/")
+}
+
+// upRemoves reports whether `cd target` from d has a `..` that lexical
+// canonicalisation resolves by dropping a component of the path (one
+// that may be a link), rather than going above where the path starts.
+func upRemoves(d, target string) bool {
+	if !strings.Contains(target, "..") {
+		return false
+	}
+	full := target
+	if !strings.HasPrefix(target, "/") {
+		if i := strings.LastIndex(d, PhysicalMark); i >= 0 {
+			d = d[i+1:]
+		}
+		full = d + "/" + target
+	}
+	named := false
+	for full != "" {
+		var c string
+		c, full, _ = strings.Cut(full, "/")
+		switch c {
+		case "", ".":
+		case "..":
+			if named {
+				return true
+			}
+		default:
+			named = true
+		}
+	}
+	return false
 }
 
 // withUnknown is s, and somewhere unknown.
@@ -131,6 +207,9 @@ func joinDir(dir, rel string) string {
 		}
 		return head + path.Clean(tail+"/"+rel)
 	}
+	if dir != "" && cleanName(rel) {
+		return dir + "/" + rel // the common `cd name` from a clean dir
+	}
 	var n string
 	if strings.HasPrefix(rel, "/") || dir == "" {
 		n = path.Clean(rel)
@@ -145,6 +224,15 @@ func joinDir(dir, rel string) string {
 		return "/" + n
 	}
 	return n
+}
+
+// cleanName reports a relative path that path.Clean leaves as it is and
+// that names no `.` or `..`: `src`, `a/b`.
+func cleanName(rel string) bool {
+	return rel != "" && rel[0] != '/' && rel[len(rel)-1] != '/' && !strings.Contains(rel, "//") &&
+		rel != "." && rel != ".." && !strings.HasPrefix(rel, "./") && !strings.HasPrefix(rel, "../") &&
+		!strings.Contains(rel, "/./") && !strings.Contains(rel, "/../") &&
+		!strings.HasSuffix(rel, "/.") && !strings.HasSuffix(rel, "/..")
 }
 
 // here is where the shell may be now. In code that cannot be reached (after

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestDirsAsBashMoves: where each command may run, as bash moves the
@@ -45,7 +46,17 @@ func TestDirsAsBashMoves(t *testing.T) {
 		{"cd a && cd .. && cat x", "cat x", "."},
 		{"cd link && cd .. && cat x", "cat x", "."},
 		{"cd -P up && cd .. && rm -f x", "rm -f x", "up!.."},
-		{"cd -P up && cd a/../b && cat x", "cat x", "up!b"},
+		// When the logical directory does not exist, bash's cd tries the
+		// path as written, following a link before the `..`: both.
+		{"cd -P up && cd a/../b && cat x", "cat x", "up!/a/../b! up!b"},
+		{"cd /proc/self/cwd/../../.ssh && cat id", "cat id", "/proc/.ssh /proc/self/cwd/../../.ssh!"},
+		{"cd l/../.ssh && cat id", "cat id", ".ssh l/../.ssh!"},
+		{"cd a && cd ../b && cat x", "cat x", "a/../b! b"},
+		{"cd a/b && cd ../.. && cat x", "cat x", "."},
+		{"cd ../x && cat y", "cat y", "../x"},
+		{"env -C l/.. cat x", "cat x", "l/..!"},
+		{"env -C /proc/self/cwd/../.. cat x", "cat x", "/proc/self/cwd/../..!"},
+		{"cd a && env -C b cat x", "cat x", "a/b"},
 		{"cd -P up && cd /etc && cat x", "cat x", "/etc"},
 		{"cd -P /x/up; cat y", "cat y", ". /x/up!"},
 		{"cd -LP up && cat x", "cat x", "up!"},
@@ -165,5 +176,22 @@ func TestResolveDir(t *testing.T) {
 	}
 	if _, ok := ResolveDir(cwd, "missing"+PhysicalMark, func(string) (string, bool) { return "", false }); ok {
 		t.Error("a directory that cannot be resolved resolves")
+	}
+}
+
+// TestManyCdLinear: a script of many `cd a` costs linear time: a
+// directory longer than PATH_MAX is unknown (it took minutes and GBs).
+func TestManyCdLinear(t *testing.T) {
+	src := strings.Repeat("cd a; ", 15000) + "cat x"
+	t0 := cpuNow()
+	s, err := Parse(src, Options{})
+	if took := cpuNow() - t0; took > 2*time.Second {
+		t.Errorf("15000 cds took %v of CPU", took)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := s.Commands[len(s.Commands)-1]; !c.DirDynamic {
+		t.Errorf("cat x after 15000 cds runs in %q, want a directory only known at run time", c.Dirs())
 	}
 }

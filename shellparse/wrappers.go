@@ -123,7 +123,7 @@ func (p *parser) wrapped(idx int, name string, s *spec) {
 		if dir.Dynamic {
 			p.state.setDirs(here.withUnknown())
 		} else {
-			p.state.setDirs(here.moved(dir.Text, false))
+			p.state.setDirs(here.chdir(dir.Text))
 		}
 		p.emitInner(idx, inner, name)
 		p.state.ok, p.state.fail, p.state.live = saved.ok, saved.fail, saved.live
