@@ -942,6 +942,10 @@ func TestHooksPathProtected(t *testing.T) {
 		{".claude/agents/a.md", true},
 		{".claude/skills/s/SKILL.md", true},
 		{".gemini/extensions/e/gemini-extension.json", true},
+		{".gemini/skills/deploy/SKILL.md", true},
+		{".gemini/agents/reviewer.md", true},
+		{".agents/skills/deploy/scripts/run.sh", true},
+		{".agents/notes.md", false},
 		{".gemini/commands/c.toml", true},
 		{".claude/notes.md", false},
 	} {

@@ -113,8 +113,10 @@ func (g *Guard) Protected(real string) string {
 // .claude/settings.json and settings.local.json (hooks, statusLine,
 // apiKeyHelper), .claude/hooks/ (the scripts those hooks usually run)
 // and .claude/commands/, agents/, skills/ (prompts and code the agent
-// follows), Gemini CLI's .gemini/extensions/ and commands/, all of Codex's .codex/ (config.toml: hooks, MCP servers,
-// notify), Gemini CLI's .gemini/settings.json (hooks, MCP servers,
+// follows), Gemini CLI's .gemini/extensions/, commands/, skills/ and
+// agents/ (Gemini CLI 0.61 loads all four), the shared .agents/skills/
+// (Codex and Gemini CLI load skills from it), all of Codex's .codex/
+// (config.toml: hooks, MCP servers, notify), Gemini CLI's .gemini/settings.json (hooks, MCP servers,
 // tools.discoveryCommand) and .gemini/.env, VS Code's (and its forks')
 // .vscode/settings.json, tasks.json (runOn: folderOpen), launch.json and
 // mcp.json, Cursor's .cursor/mcp.json. An empty list protects everything
@@ -127,7 +129,8 @@ var agentDirs = []struct {
 }{
 	{".claude", []string{"settings.json", "settings.local.json", "hooks/", "commands/", "agents/", "skills/"}},
 	{".codex", nil},
-	{".gemini", []string{"settings.json", ".env", "extensions/", "commands/"}},
+	{".gemini", []string{"settings.json", ".env", "extensions/", "commands/", "skills/", "agents/"}},
+	{".agents", []string{"skills/"}},
 	{".vscode", []string{"settings.json", "tasks.json", "launch.json", "mcp.json"}},
 	{".cursor", []string{"mcp.json"}},
 }
