@@ -240,6 +240,11 @@ type subject struct {
 	// command model (shellparse.CodeWords): an allow rule matches only
 	// when its own words name each of them.
 	code []shellparse.Word
+	// cmd is the simple command; lines its readings by the command
+	// model, computed on first use by a rule that has one (modelLines).
+	cmd       *shellparse.Command
+	lines     []shellparse.RuleLine
+	linesDone bool
 	// A file: its path made absolute, and its real location ("" when it
 	// cannot be resolved). For a path only known at run time, dynamic is
 	// set and expanded lists what its glob matches on disk now.
@@ -336,7 +341,7 @@ func (e *evaluation) subjectOf(p *part) *subject {
 
 func (e *evaluation) commandSubject(p *part) *subject {
 	c := p.cmd
-	s := &subject{kind: kindBash, trailArgs: c.TrailingArgs}
+	s := &subject{kind: kindBash, trailArgs: c.TrailingArgs, cmd: c}
 	for _, words := range denyForms(c) {
 		s.forms = append(s.forms, makeForm(words, c.TrailingArgs))
 	}
@@ -451,6 +456,9 @@ type bashMatcher struct {
 	first    string  // the first word when it holds no `*`, for a quick reject
 	endsWild bool    // the pattern accepts any further words
 	words    []string
+	// model is the pattern read by the command model, which deny and ask
+	// rules also match (nil when the tool has none).
+	model *modelRule
 }
 
 // litStar stands for an escaped `\*` while a Bash pattern is split into
@@ -516,6 +524,7 @@ func compileBash(pattern string) (*bashMatcher, error) {
 		m.trail = append(append(slices.Clone(m.toks), tokSep), tokStar)
 	}
 	m.endsWild = trailing || m.toks[len(m.toks)-1] == tokStar
+	m.model = compileModelRule(words, trailing)
 	return m, nil
 }
 
@@ -540,7 +549,7 @@ func (m *bashMatcher) match(s *subject, eff Effect) bool {
 			return true
 		}
 	}
-	return false
+	return m.model != nil && (m.first == "" || s.cmd != nil && s.cmd.Name() == m.first) && m.model.match(s)
 }
 
 func (m *bashMatcher) matchForm(f *form) bool {

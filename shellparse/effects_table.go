@@ -165,7 +165,7 @@ var effectTable = map[string]spec{
 	"tee": {kind: edits, complete: true, flags: "a append i ignore-interrupts p help version",
 		optional: "output-error", ops: writeAll},
 	// rm(1), rmdir(1) (-p removes each parent too), unlink(1), shred(1).
-	"rm": {kind: edits, complete: true, flags: "f force i I d dir r R recursive v verbose one-file-system " +
+	"rm": {kind: edits, complete: true, flags: "f|force i I d|dir r|R|recursive v|verbose one-file-system " +
 		"no-preserve-root help version", optional: "interactive preserve-root", ops: writeAll},
 	"rmdir":  {kind: edits, flags: "parents", ops: rmdirOps},
 	"unlink": {kind: edits, ops: writeAll},

@@ -18,6 +18,7 @@ var gitPushSpec = spec{complete: true,
 		"no-signed no-recurse-submodules no-verbose no-quiet no-dry-run no-porcelain no-all no-mirror no-delete",
 	args:     "repo receive-pack exec recurse-submodules o|push-option",
 	optional: "force-with-lease signed",
+	acts:     "receive-pack exec",
 }
 
 // GitPushForms returns the spellings of a `git push` command line that deny
