@@ -174,9 +174,73 @@ var gitSubTable = map[string]spec{
 		"no-points-at no-quiet no-recurse-submodules no-remotes no-set-upstream no-set-upstream-to " +
 		"no-show-current no-sort no-track no-unset-upstream no-verbose quiet recurse-submodules " +
 		"remotes set-upstream show-current unset-upstream verbose", args: "u format points-at set-upstream-to sort", optional: "t abbrev color column contains merged no-contains no-merged track with without", acts: "help"},
-	"tag": {complete: true, flags: "help a d e f i l s v annotate create-reflog delete edit force ignore-case list no-annotate " +
+	// git-tag(1): -F reads the message from a file.
+	"tag": {complete: true, flags: "help a|annotate d|delete e|edit f|force i|ignore-case l|list s|sign v|verify create-reflog no-annotate " +
 		"no-cleanup no-color no-column no-create-reflog no-edit no-file no-force no-format " +
-		"no-ignore-case no-local-user no-points-at no-sign no-sort sign verify", args: "F m u cleanup file format local-user message sort", optional: "n color column contains merged no-contains no-merged points-at with without", acts: "help"},
+		"no-ignore-case no-local-user no-points-at no-sign no-sort", args: "m|message u|local-user cleanup format sort",
+		reads: "F|file", optional: "n color column contains merged no-contains no-merged points-at with without", acts: "help"},
+	// The subcommands that change the repository or talk to a remote
+	// that rules name (issue 17; git 2.39.5 `git SUB
+	// --git-completion-helper-all` and `git SUB -h`), names joined by "|"
+	// one option spelled short and long: reads are files whose content
+	// git puts in the commit or note (`-F ~/.ssh/id_rsa` commits the
+	// key; Read rules must see it), acts options that run the command
+	// they name (`--upload-pack`, `--receive-pack`, `--exec`).
+	// git-reset(1).
+	"reset": {complete: true,
+		flags: "q|quiet no-refresh refresh mixed soft hard merge keep p|patch N|intent-to-add pathspec-file-nul " +
+			"no-quiet no-mixed no-soft no-hard no-merge no-keep no-recurse-submodules no-patch no-intent-to-add " +
+			"no-pathspec-from-file no-pathspec-file-nul help",
+		reads: "pathspec-from-file", optional: "recurse-submodules", acts: "help"},
+	// git-commit(1).
+	"commit": {complete: true,
+		flags: "q|quiet v|verbose reset-author s|signoff e|edit status a|all i|include interactive p|patch o|only " +
+			"n|no-verify dry-run short branch ahead-behind porcelain long z|null amend no-post-rewrite pathspec-file-nul " +
+			"allow-empty allow-empty-message verify post-rewrite no-quiet no-verbose no-file no-author no-date " +
+			"no-message no-reedit-message no-reuse-message no-fixup no-squash no-reset-author no-signoff no-template " +
+			"no-edit no-cleanup no-status no-gpg-sign no-all no-include no-interactive no-patch no-only no-dry-run " +
+			"no-short no-branch no-ahead-behind no-porcelain no-long no-null no-amend no-untracked-files " +
+			"no-pathspec-from-file no-pathspec-file-nul no-allow-empty no-allow-empty-message help",
+		args:     "author date m|message c|reedit-message C|reuse-message fixup squash trailer cleanup",
+		reads:    "F|file t|template pathspec-from-file",
+		optional: "S|gpg-sign u|untracked-files", acts: "help"},
+	// git-notes(1) add and append (the same options; append has no -f).
+	"notes add": {complete: true, flags: "allow-empty f|force no-allow-empty no-force help",
+		args: "m|message c|reedit-message C|reuse-message", reads: "F|file", acts: "help"},
+	"notes append": {complete: true, flags: "allow-empty no-allow-empty help",
+		args: "m|message c|reedit-message C|reuse-message", reads: "F|file", acts: "help"},
+	// git-fetch(1): --upload-pack runs the command it names.
+	"fetch": {complete: true,
+		flags: "v|verbose q|quiet all set-upstream a|append atomic f|force m|multiple t|tags n prefetch p|prune " +
+			"P|prune-tags dry-run write-fetch-head k|keep u|update-head-ok progress unshallow refetch update-shallow " +
+			"4|ipv4 6|ipv6 negotiate-only auto-maintenance auto-gc show-forced-updates write-commit-graph stdin " +
+			"no-verbose no-quiet no-all no-set-upstream no-append no-atomic no-upload-pack no-force no-multiple " +
+			"no-tags no-jobs no-prefetch no-prune no-prune-tags no-recurse-submodules no-dry-run no-write-fetch-head " +
+			"no-keep no-update-head-ok no-progress no-depth no-shallow-since no-shallow-exclude no-deepen " +
+			"no-submodule-prefix no-recurse-submodules-default no-update-shallow no-server-option no-ipv4 no-ipv6 " +
+			"no-negotiation-tip no-negotiate-only no-filter no-auto-maintenance no-auto-gc no-show-forced-updates " +
+			"no-write-commit-graph no-stdin help",
+		args: "upload-pack j|jobs depth shallow-since shallow-exclude deepen submodule-prefix " +
+			"recurse-submodules-default refmap o|server-option negotiation-tip filter",
+		optional: "recurse-submodules", acts: "upload-pack help"},
+	// git-pull(1): fetch's options and merge's; --upload-pack as fetch.
+	// (`-h` shows --jobs[=<n>], but git 2.39 requires the value.)
+	"pull": {complete: true,
+		flags: "v|verbose q|quiet progress stat summary commit e|edit ff ff-only verify verify-signatures autostash " +
+			"allow-unrelated-histories all a|append f|force t|tags p|prune dry-run k|keep unshallow update-shallow " +
+			"4|ipv4 6|ipv6 show-forced-updates set-upstream n squash " +
+			"no-verbose no-quiet no-progress no-recurse-submodules no-rebase no-stat no-summary no-log no-signoff " +
+			"no-squash no-commit no-edit no-cleanup no-ff no-verify no-verify-signatures no-autostash no-strategy " +
+			"no-strategy-option no-gpg-sign no-allow-unrelated-histories no-all no-append no-upload-pack no-force " +
+			"no-tags no-prune no-jobs no-dry-run no-keep no-depth no-shallow-since no-shallow-exclude no-deepen " +
+			"no-update-shallow no-server-option no-ipv4 no-ipv6 no-negotiation-tip no-show-forced-updates " +
+			"no-set-upstream help",
+		args: "cleanup s|strategy X|strategy-option upload-pack j|jobs depth shallow-since shallow-exclude deepen refmap " +
+			"o|server-option negotiation-tip",
+		optional: "recurse-submodules r|rebase log signoff S|gpg-sign", acts: "upload-pack help"},
+	// git-push(1): --receive-pack and its alias --exec run the command
+	// they name.
+	"push":           gitPushSpec,
 	"remote":         {complete: true, flags: "help v no-verbose verbose", acts: "help"},
 	"remote get-url": {complete: true, flags: "help all no-all no-push push", acts: "help"},
 	"worktree list":  {complete: true, flags: "help v z no-expire no-porcelain no-verbose porcelain verbose", args: "expire", acts: "help"},
@@ -233,6 +297,7 @@ type GitLine struct {
 // subcommand of theirs that the model knows.
 var gitSubSubs = map[string][]string{
 	"stash": {"list", "show"}, "worktree": {"list"}, "remote": {"get-url"}, "reflog": {"show", "exists"},
+	"notes": {"add", "append"},
 }
 
 // ReadGitLine reads a git command's words (c.Args[0] is git) by the

@@ -15,10 +15,11 @@ var gitPushSpec = spec{complete: true,
 	flags: "v|verbose q|quiet all mirror d|delete tags n|dry-run porcelain f|force force-if-includes thin " +
 		"u|set-upstream progress prune verify no-verify follow-tags atomic 4|ipv4 6|ipv6 no-force no-tags " +
 		"no-thin no-progress no-prune no-follow-tags no-atomic no-force-with-lease no-force-if-includes " +
-		"no-signed no-recurse-submodules no-verbose no-quiet no-dry-run no-porcelain no-all no-mirror no-delete",
+		"no-signed no-recurse-submodules no-verbose no-quiet no-dry-run no-porcelain no-all no-mirror no-delete " +
+		"no-repo no-receive-pack no-exec no-set-upstream no-push-option no-ipv4 no-ipv6 help",
 	args:     "repo receive-pack exec recurse-submodules o|push-option",
 	optional: "force-with-lease signed",
-	acts:     "receive-pack exec",
+	acts:     "receive-pack exec help",
 }
 
 // GitPushForms returns the spellings of a `git push` command line that deny

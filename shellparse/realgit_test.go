@@ -244,6 +244,9 @@ func TestRealToolsGit(t *testing.T) {
 		{sub: "describe"}, {sub: "blame"}, {sub: "version"}, {sub: "grep"}, {sub: "cat-file"},
 		{sub: "branch"}, {sub: "tag"}, {sub: "remote"}, {sub: "remote get-url"}, {sub: "worktree list"},
 		{sub: "stash show"},
+		// The subcommands rules name (issue 17).
+		{sub: "reset"}, {sub: "commit"}, {sub: "notes add"}, {sub: "notes append"}, {sub: "fetch"}, {sub: "pull"},
+		{sub: "push"},
 	} {
 		t.Run(tt.sub, func(t *testing.T) {
 			name := strings.TrimSuffix(tt.sub, " HEAD")

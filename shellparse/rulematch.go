@@ -61,12 +61,12 @@ func ReadRuleLines(words []Word, trailing bool) []RuleLine {
 	var s *spec
 	key := words[0].Text
 	if key == "git" {
-		var sub string
-		var ok bool
-		if l, s, sub, ok = gitWriteLine(words[1:]); !ok {
+		g, ok := ReadGitLine(&Command{Args: words})
+		if !ok || g.Line.l == nil {
 			return nil
 		}
-		key += " " + sub
+		key += " " + g.Sub
+		l, s = g.Line.l, g.Line.s
 	} else {
 		var found bool
 		s, found = lookupSpec(key, false)
