@@ -1,132 +1,81 @@
 package cmd
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"runtime"
 	"strings"
 
-	"github.com/gatekeep/gatekeep/pathguard"
 	"github.com/gatekeep/gatekeep/policy"
 	"github.com/gatekeep/gatekeep/policy/config"
 	"github.com/gatekeep/gatekeep/prompt"
 	"github.com/gatekeep/gatekeep/shellparse"
 )
 
-// config builds the effective policy configuration for this run: the
-// config layers (config.Load), the mode, the sandbox roots. A config error
-// is returned as a *configFailure (exit 78).
+// config builds the effective policy configuration for a call made in
+// the process's working directory (configIn).
 func (a *app) config() (*policy.Config, string, error) {
-	cwd, opts, err := a.loadOptions()
+	cwd, err := os.Getwd()
 	if err != nil {
-		return nil, "", err
+		return nil, "", withCode(ExitInternal, fmt.Errorf("reading the working directory: %w", err))
 	}
-	home, root := opts.Home, opts.Root
-	loaded, err := config.Load(opts)
-	if err != nil {
-		return nil, "", &configFailure{err: err}
-	}
-	a.loaded = loaded
-	for _, w := range loaded.Warnings {
-		fmt.Fprintf(a.stderr, "gatekeep: %s\n", w)
-	}
-	for _, n := range loaded.Untrusted {
-		if firstNotice(opts.Paths.Trust, n) {
-			fmt.Fprintf(a.stderr, "gatekeep: %s\n", n.Text)
-		}
-	}
-	flagMode, envMode := a.mode, ""
-	if a.modeFromEnv {
-		flagMode, envMode = "", a.mode
-	}
-	mode, warnings, err := config.ResolveMode(flagMode, envMode, loaded)
-	if err != nil {
-		return nil, "", withCode(ExitUsage, err)
-	}
-	for _, w := range warnings {
-		fmt.Fprintf(a.stderr, "gatekeep: %s\n", w)
-	}
-	if a.root == "" && !config.HasProjectMarker(root) {
-		// A root only guessed from the working directory (no project marks
-		// it) is refused where a write would be a backdoor (~/.ssh).
-		if why := pathguard.RefuseFallbackRoot(root, home); why != "" {
-			fmt.Fprintf(a.stderr, "gatekeep: refuse sandbox root %s: %s, and no .git or .gatekeep marks a project there; pass --root to name one\n", root, why)
-			root = ""
-		}
-	}
-	roots := append(pathguard.DefaultRoots(root), loaded.AllowDirs...)
-	roots = append(roots, a.allowDirs...)
-	guard, errs := pathguard.New(roots, pathguard.Options{Home: home})
-	for _, e := range errs {
-		fmt.Fprintf(a.stderr, "gatekeep: %v\n", e)
-	}
-	cfg := &policy.Config{
-		Mode:     mode,
-		Guard:    guard,
-		Home:     home,
-		LookPath: memoLookPath(guard),
-	}
-	loaded.Apply(cfg)
-	if a.dialect != "" {
-		// Like [shell] dialect: judged in it too, never instead.
-		cfg.Dialects = appendDialect(cfg.Dialects, shellparse.Dialect(a.dialect))
-	}
-	cfg.CDPATH = os.Getenv("CDPATH") != ""
-	if a.planFile != "" {
-		cfg.PlanFile = config.ResolvePlanFile(cwd, home, a.planFile)
-	}
-	if a.auditFile == "" {
-		a.auditFile = loaded.AuditFile
-	}
-	if !a.promptTimeoutSet && loaded.PromptTimeout > 0 {
-		a.promptTimeout = loaded.PromptTimeout
-	}
-	return cfg, cwd, nil
+	cfg, err := a.configIn(cwd, a.root)
+	return cfg, cwd, err
 }
 
-// loadOptions finds the working directory, the home directory, the project
-// root and the config files' paths.
+// configIn builds the effective policy configuration for a call made in
+// cwd (config.Build), root being the --root flag or GATEKEEP_ROOT (""
+// finds it from cwd), and prints Build's messages on stderr. A config
+// error is returned as a *configFailure (exit 78), a bad flag or
+// environment value as a usage error.
+func (a *app) configIn(cwd, root string) (*policy.Config, error) {
+	in := a.input(cwd, root)
+	b, err := config.Build(in)
+	if b != nil {
+		for _, m := range b.Messages {
+			fmt.Fprintf(a.stderr, "gatekeep: %s\n", m)
+		}
+	}
+	if err != nil {
+		if config.IsConfigError(err) {
+			return nil, &configFailure{err: err}
+		}
+		return nil, withCode(ExitUsage, err)
+	}
+	a.loaded = b.Loaded
+	if a.auditFile == "" {
+		a.auditFile = b.Loaded.AuditFile
+	}
+	if !a.promptTimeoutSet && b.Loaded.PromptTimeout > 0 {
+		a.promptTimeout = b.Loaded.PromptTimeout
+	}
+	return b.Config, nil
+}
+
+// input is config.Build's input for a call made in cwd: the global flags
+// and the process's environment.
+func (a *app) input(cwd, root string) config.Input {
+	home, _ := os.UserHomeDir()
+	in := config.Input{Cwd: cwd, Home: home, Env: os.LookupEnv, Root: root, Mode: a.mode,
+		PlanFile: a.planFile, AllowDirs: a.allowDirs, Dialect: shellparse.Dialect(a.dialect)}
+	if a.modeFromEnv {
+		in.Mode, in.ModeEnv = "", a.mode
+	}
+	return in
+}
+
+// loadOptions finds the working directory, the project root and the
+// config files' paths.
 func (a *app) loadOptions() (string, config.LoadOptions, error) {
 	cwd, err := os.Getwd()
 	if err != nil {
 		return "", config.LoadOptions{}, withCode(ExitInternal, fmt.Errorf("reading the working directory: %w", err))
 	}
-	home, _ := os.UserHomeDir()
-	root, err := config.FindRoot(cwd, a.root)
+	opts, err := config.Locate(a.input(cwd, a.root))
 	if err != nil {
 		return "", config.LoadOptions{}, withCode(ExitUsage, err)
 	}
-	paths := config.DefaultPaths(os.Getenv, home)
-	return cwd, config.LoadOptions{Root: root, Home: home, Paths: paths}, nil
-}
-
-// firstNotice reports whether n is shown for the first time for its file
-// and version, and records that it was: a marker file named by the digest
-// of both, created exclusively in the notices directory beside the trust
-// store. When that cannot be recorded, it is shown.
-func firstNotice(trustPath string, n config.Notice) bool {
-	if trustPath == "" {
-		return true
-	}
-	sum := sha256.Sum256([]byte(n.File + "\x00" + n.SHA256))
-	dir := filepath.Join(filepath.Dir(trustPath), "notices")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return true
-	}
-	f, err := os.OpenFile(filepath.Join(dir, hex.EncodeToString(sum[:16])), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if errors.Is(err, fs.ErrExist) {
-		return false
-	}
-	if err == nil {
-		f.Close()
-	}
-	return true
+	return cwd, opts, nil
 }
 
 // configFailure is a config file that cannot be used: exit 78, nothing runs.
@@ -166,43 +115,6 @@ func (a *app) configError(err error) error {
 		return a.reportConfigFailure(cf.err)
 	}
 	return err
-}
-
-// memoLookPath resolves command names through PATH to their real paths,
-// once each. On Unix the search is pathguard's: a relative or empty PATH
-// entry, or one inside a sandbox root, reached before the name is found is
-// pathguard.ErrUnsafePath (exec.LookPath would skip `.` with ErrDot, which
-// reads as "not found" while bash runs the planted file).
-func memoLookPath(guard *pathguard.Guard) func(string) (string, error) {
-	type result struct {
-		path string
-		err  error
-	}
-	memo := map[string]result{}
-	return func(name string) (string, error) {
-		if r, ok := memo[name]; ok {
-			return r.path, r.err
-		}
-		var p string
-		var err error
-		if env, set := os.LookupEnv("PATH"); set && runtime.GOOS != "windows" {
-			entries := filepath.SplitList(env)
-			if env == "" {
-				entries = []string{""} // an empty PATH is the working directory
-			}
-			p, err = guard.LookPath(name, entries)
-		} else {
-			p, err = exec.LookPath(name)
-			if errors.Is(err, exec.ErrDot) {
-				err = fmt.Errorf("%w: %w", pathguard.ErrUnsafePath, err)
-			}
-			if err == nil {
-				p, err = filepath.EvalSymlinks(p)
-			}
-		}
-		memo[name] = result{p, err}
-		return p, err
-	}
 }
 
 // handle decides req. Under check it reports the decision; otherwise it

@@ -308,24 +308,21 @@ func (p *hookPayload) checkPreTool() error {
 // own when neither --mode nor GATEKEEP_MODE is given (a managed
 // disable_bypass still holds).
 //
-// config() finds the project root from the process's working directory,
-// so this changes into cwd for the duration of the call.
+// The configuration is built for the payload's cwd (config.Build), never
+// the process's: gatekeep runs wherever the agent started it.
 func (a *app) hookConfig(p *hookPayload) (*hookCall, error) {
-	prev, _ := os.Getwd()
-	if err := os.Chdir(p.cwd); err != nil {
+	// A call cannot run in a directory that is not there.
+	if fi, err := os.Stat(p.cwd); err != nil {
 		return nil, fmt.Errorf("entering the working directory: %w", err)
+	} else if !fi.IsDir() {
+		return nil, fmt.Errorf("entering the working directory: %s is not a directory", p.cwd)
 	}
-	if prev != "" {
-		defer os.Chdir(prev)
-	}
-	if a.root == "" {
+	root := a.root
+	if root == "" {
 		// The agent's project, not the cwd the model moves with `cd`.
-		if dir := agentProjectDir(); dir != "" {
-			a.root = dir
-			defer func() { a.root = "" }()
-		}
+		root = agentProjectDir()
 	}
-	cfg, _, err := a.config()
+	cfg, err := a.configIn(p.cwd, root)
 	if err != nil {
 		var cf *configFailure
 		var ee *exitError

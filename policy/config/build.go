@@ -1,0 +1,218 @@
+package config
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+
+	"github.com/gatekeep/gatekeep/pathguard"
+	"github.com/gatekeep/gatekeep/policy"
+	"github.com/gatekeep/gatekeep/shellparse"
+)
+
+// Input is what Build needs besides the files: where the call runs, the
+// flags and the environment. Nothing in it is read from the process (its
+// working directory, its environment), so one process can build the
+// configuration of a call made elsewhere (a hook's cwd).
+type Input struct {
+	// Cwd is the working directory of the call (absolute): the project
+	// root is found from it, and relative flag values are against it.
+	Cwd string
+	// Home is the home directory ("" when unknown).
+	Home string
+	// Env reads the environment (os.LookupEnv in cmd):
+	// GATEKEEP_MANAGED_CONFIG, XDG_CONFIG_HOME, XDG_STATE_HOME, PATH,
+	// CDPATH. Nil is an empty environment.
+	Env func(string) (string, bool)
+	// Root is the project root named by --root or GATEKEEP_ROOT (or by
+	// the agent that runs a hook); "" finds it from Cwd (FindRoot).
+	Root string
+	// Mode is the --mode flag and ModeEnv GATEKEEP_MODE, "" when unset
+	// (ResolveMode).
+	Mode, ModeEnv string
+	// PlanFile is --plan-file ("" for none).
+	PlanFile string
+	// AllowDirs are more sandbox roots (--allow-dir); relative ones are
+	// against Cwd.
+	AllowDirs []string
+	// Dialect is --dialect: shell text is judged in it too, never
+	// instead.
+	Dialect shellparse.Dialect
+}
+
+// Built is the configuration of one call.
+type Built struct {
+	// Config is what policy.Evaluate decides with.
+	Config *policy.Config
+	// Loaded are the config layers, merged.
+	Loaded *Loaded
+	// Options say where the files are, for the commands that write them.
+	Options LoadOptions
+	// Messages are lowercase lines for stderr, in the order they arose:
+	// ignored settings, an untrusted file (once per version of it), a
+	// mode that is disabled, a refused root, a root that cannot be used.
+	Messages []string
+}
+
+// InputError is a bad flag or environment value (an unknown mode, a
+// --root that is not a directory): a usage error, not a config file's.
+type InputError struct{ Err error }
+
+func (e *InputError) Error() string { return e.Err.Error() }
+func (e *InputError) Unwrap() error { return e.Err }
+
+// Locate finds the project root for in (FindRoot) and where each config
+// file is (DefaultPaths). A bad --root is an *InputError.
+func Locate(in Input) (LoadOptions, error) {
+	root, err := FindRoot(in.Cwd, in.Root)
+	if err != nil {
+		return LoadOptions{}, &InputError{err}
+	}
+	return LoadOptions{Root: root, Home: in.Home, Paths: DefaultPaths(in.getenv, in.Home)}, nil
+}
+
+func (in Input) getenv(k string) string {
+	if in.Env == nil {
+		return ""
+	}
+	v, _ := in.Env(k)
+	return v
+}
+
+// Build reads the config layers and returns the policy.Config for a call
+// made under in: the rules, the mode (ResolveMode), the plan file, the
+// sandbox roots (the project root, the temp dirs, `[sandbox] allow_dirs`
+// and in.AllowDirs), PATH lookups, the dialects. A broken config file is
+// an error for which IsConfigError holds (exit 78: nothing runs); a bad
+// flag or environment value is an *InputError. When the mode cannot be
+// resolved, the Built so far is returned with the error, for its
+// Messages.
+func Build(in Input) (*Built, error) {
+	opts, err := Locate(in)
+	if err != nil {
+		return nil, err
+	}
+	loaded, err := Load(opts)
+	if err != nil {
+		return nil, err
+	}
+	b := &Built{Loaded: loaded, Options: opts}
+	b.Messages = append(b.Messages, loaded.Warnings...)
+	for _, n := range loaded.Untrusted {
+		if firstNotice(opts.Paths.Trust, n) {
+			b.Messages = append(b.Messages, n.Text)
+		}
+	}
+	mode, warnings, err := ResolveMode(in.Mode, in.ModeEnv, loaded)
+	if err != nil {
+		return b, &InputError{err}
+	}
+	b.Messages = append(b.Messages, warnings...)
+	root := opts.Root
+	if in.Root == "" && !HasProjectMarker(root) {
+		// A root only guessed from the working directory (no project marks
+		// it) is refused where a write would be a backdoor (~/.ssh).
+		if why := pathguard.RefuseFallbackRoot(root, in.Home); why != "" {
+			b.Messages = append(b.Messages, fmt.Sprintf("refuse sandbox root %s: %s, and no .git or .gatekeep marks a project there; pass --root to name one", root, why))
+			root = ""
+		}
+	}
+	roots := append(pathguard.DefaultRoots(root), loaded.AllowDirs...)
+	for _, d := range in.AllowDirs {
+		if d != "" && !filepath.IsAbs(d) && d[0] != '~' && d[0] != '$' {
+			d = filepath.Join(in.Cwd, d)
+		}
+		roots = append(roots, d)
+	}
+	guard, errs := pathguard.New(roots, pathguard.Options{Home: in.Home})
+	for _, e := range errs {
+		b.Messages = append(b.Messages, e.Error())
+	}
+	cfg := &policy.Config{
+		Mode:     mode,
+		Guard:    guard,
+		Home:     in.Home,
+		LookPath: memoLookPath(guard, in.Env),
+	}
+	loaded.Apply(cfg)
+	if in.Dialect != "" && !slices.Contains(cfg.Dialects, in.Dialect) {
+		cfg.Dialects = append(cfg.Dialects, in.Dialect)
+	}
+	cfg.CDPATH = in.getenv("CDPATH") != ""
+	if in.PlanFile != "" {
+		cfg.PlanFile = ResolvePlanFile(in.Cwd, in.Home, in.PlanFile)
+	}
+	b.Config = cfg
+	return b, nil
+}
+
+// firstNotice reports whether n is shown for the first time for its file
+// and version, and records that it was: a marker file named by the digest
+// of both, created exclusively in the notices directory beside the trust
+// store. When that cannot be recorded, it is shown.
+func firstNotice(trustPath string, n Notice) bool {
+	if trustPath == "" {
+		return true
+	}
+	sum := sha256.Sum256([]byte(n.File + "\x00" + n.SHA256))
+	dir := filepath.Join(filepath.Dir(trustPath), "notices")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return true
+	}
+	f, err := os.OpenFile(filepath.Join(dir, hex.EncodeToString(sum[:16])), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return false
+	}
+	if err == nil {
+		f.Close()
+	}
+	return true
+}
+
+// memoLookPath resolves command names through PATH to their real paths,
+// once each. On Unix the search is pathguard's: a relative or empty PATH
+// entry, or one inside a sandbox root, reached before the name is found is
+// pathguard.ErrUnsafePath (exec.LookPath would skip `.` with ErrDot, which
+// reads as "not found" while bash runs the planted file).
+func memoLookPath(guard *pathguard.Guard, env func(string) (string, bool)) func(string) (string, error) {
+	type result struct {
+		path string
+		err  error
+	}
+	memo := map[string]result{}
+	return func(name string) (string, error) {
+		if r, ok := memo[name]; ok {
+			return r.path, r.err
+		}
+		var p string
+		var err error
+		path, set := "", false
+		if env != nil {
+			path, set = env("PATH")
+		}
+		if set && runtime.GOOS != "windows" {
+			entries := filepath.SplitList(path)
+			if path == "" {
+				entries = []string{""} // an empty PATH is the working directory
+			}
+			p, err = guard.LookPath(name, entries)
+		} else {
+			p, err = exec.LookPath(name)
+			if errors.Is(err, exec.ErrDot) {
+				err = fmt.Errorf("%w: %w", pathguard.ErrUnsafePath, err)
+			}
+			if err == nil {
+				p, err = filepath.EvalSymlinks(p)
+			}
+		}
+		memo[name] = result{p, err}
+		return p, err
+	}
+}
