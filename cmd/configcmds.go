@@ -256,7 +256,6 @@ pass, 1 otherwise.`,
 					failed++
 				}
 				if asJSON {
-					r.Decision.Trace = nil
 					writeJSONLine(a.stdout, r)
 				} else if !r.Pass {
 					fmt.Fprintf(a.stdout, "FAIL %s\n", r)

@@ -191,7 +191,8 @@ func (a *app) decideHook(d *dialect) (ans hookAnswer, none bool, err error) {
 	}
 	a.hookDialect(c.cfg, m.reqs)
 	c.m, c.reqs, c.payload = m, m.reqs, p
-	c.dec, c.positive, c.decs = evaluateAll(c.cfg, m.reqs)
+	all := policy.EvaluateAll(c.cfg, m.reqs)
+	c.dec, c.positive, c.decs = all.Decision, all.Explicit, all.Parts
 	if m.opaque {
 		c.dec, c.positive = opaqueDecision(c.dec), false
 		c.decs = []policy.Decision{c.dec}
@@ -436,32 +437,6 @@ func opaqueDecision(d policy.Decision) policy.Decision {
 	d.Message = "PowerShell commands cannot be analysed, so they need approval; a PowerShell rule can allow or deny them"
 	d.Explicit = false
 	return d
-}
-
-// evaluateAll decides every request of one tool call; the strictest
-// decision answers for the call (deny over ask over allow, the first of
-// equals). positive reports whether every request was allowed by a layer
-// that allows on its own authority, not by the mode's fallback. decs are
-// the requests' own decisions.
-func evaluateAll(cfg *policy.Config, reqs []policy.Request) (best policy.Decision, positive bool, decs []policy.Decision) {
-	positive = true
-	for i, r := range reqs {
-		d := policy.Evaluate(cfg, r)
-		decs = append(decs, d)
-		if !positivelyAllowed(d) {
-			positive = false
-		}
-		if i == 0 || d.Effect < best.Effect { // Deny < Ask < Allow
-			best = d
-		}
-	}
-	return best, positive && len(reqs) > 0 && best.Effect == policy.Allow, decs
-}
-
-// positivelyAllowed: gatekeep allowed every part of the call on its own
-// judgement, not only by the mode's fallback (Decision.Explicit).
-func positivelyAllowed(d policy.Decision) bool {
-	return d.Effect == policy.Allow && d.Explicit
 }
 
 // oneLineReason makes text fit on one line for stderr and JSON reasons,
