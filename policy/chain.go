@@ -3,6 +3,7 @@ package policy
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -94,6 +95,29 @@ type Config struct {
 	// CDPATH is set when CDPATH is set in the environment the shell
 	// inherits: bash's `cd name` may then go elsewhere.
 	CDPATH bool
+	// Disk reads the trees a recursive read walks (directories, ignore
+	// files) and git's index for a read of what git tracks. config.Build
+	// sets the real disk (config.Disk); nil reads nothing, so such reads
+	// are not known and ask.
+	Disk Disk
+}
+
+// Disk is what the decision reads of the file system beyond resolving
+// paths (Guard). Paths are absolute; errors are those of package os.
+type Disk interface {
+	// ReadDir, Stat, Lstat and EvalSymlinks are as in os and filepath.
+	ReadDir(dir string) ([]fs.DirEntry, error)
+	Stat(name string) (fs.FileInfo, error)
+	Lstat(name string) (fs.FileInfo, error)
+	EvalSymlinks(name string) (string, error)
+	// ReadFile reads a regular file of at most max bytes without blocking
+	// (ReadRegular): a FIFO, a device or a directory is an error wrapping
+	// ErrNotRegular, a larger file another error.
+	ReadFile(name string, max int64) ([]byte, error)
+	// TrackedPaths lists the paths (slash-separated, relative to the work
+	// tree) in the index of gitDir; ok is false when the index cannot be
+	// read with certainty.
+	TrackedPaths(gitDir string) (paths []string, ok bool)
 }
 
 // planning reports whether plan mode applies, from gatekeep's own mode or

@@ -17,6 +17,8 @@ var (
 	LoadForTest func(root, home string, paths TestPaths) (*TestLoaded, error)
 	// TrustForTest is config.TrustStore{Path: store}.Trust(file).
 	TrustForTest func(store, file string) error
+	// DiskForTest is config.Disk, the real disk.
+	DiskForTest Disk
 )
 
 // TestPaths are config.Paths: the managed and user files and the trust
@@ -115,7 +117,7 @@ func (v *cfgEnv) config(l *TestLoaded, mode Mode) *Config {
 	if mode == "" {
 		mode = l.Mode
 	}
-	cfg := &Config{Mode: mode, Guard: g, Home: v.home}
+	cfg := &Config{Mode: mode, Guard: g, Home: v.home, Disk: DiskForTest}
 	l.Apply(cfg)
 	return cfg
 }

@@ -16,6 +16,7 @@ func init() {
 		}
 		return &policy.TestLoaded{Rules: l.Rules, Mode: l.Mode, Enforce: l.Enforce, Apply: l.Apply}, nil
 	}
+	policy.DiskForTest = config.Disk{}
 	policy.TrustForTest = func(store, file string) error {
 		_, err := config.TrustStore{Path: store}.Trust(file)
 		return err

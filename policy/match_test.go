@@ -1,13 +1,14 @@
 package policy
 
 import (
-	"github.com/bmatcuk/doublestar/v4"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/gatekeep/gatekeep/shellparse"
 )

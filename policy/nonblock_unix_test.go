@@ -4,7 +4,6 @@ package policy
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"syscall"
 	"testing"
@@ -59,43 +58,4 @@ func TestNoBlockingOpens(t *testing.T) {
 			})
 		}
 	})
-}
-
-// TestTrustReadsNoIndex: with a local config file in a git work tree (a
-// real index), loading the config and deciding `ls` read no git index:
-// trust comes from the trust store alone.
-func TestTrustReadsNoIndex(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("git is needed")
-		}
-		t.Skip("needs git")
-	}
-	v := newCfgEnv(t)
-	os.RemoveAll(filepath.Join(v.root, ".git"))
-	v.write(filepath.Join(v.root, "a.txt"), "a\n")
-	for _, args := range [][]string{{"init", "-q"}, {"add", "a.txt"}} {
-		c := exec.Command("git", append([]string{"-C", v.root}, args...)...)
-		c.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
-		if out, err := c.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	v.write(v.localFile(), "[[rule]]\nallow = \"Bash(make *)\"\n")
-	before := indexReads.Load()
-	l := v.load()
-	cfg := v.config(l, ModeDefault)
-	for _, cmd := range []string{"ls", "make all", "cat a.txt"} {
-		if d := v.bash(cfg, cmd); d.Effect != Allow {
-			t.Errorf("%s = %v", cmd, d)
-		}
-	}
-	if n := indexReads.Load() - before; n != 0 {
-		t.Errorf("%d reads of the git index", n)
-	}
-	// The seam counts: a whole-tree git read does read it.
-	v.bash(cfg, "git show HEAD")
-	if indexReads.Load() == before {
-		t.Error("git show HEAD read no index: the counter is broken")
-	}
 }

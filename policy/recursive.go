@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -138,6 +137,12 @@ func (e *evaluation) walkTree(p *part, s *subject, roots [][2]string, show strin
 	if len(w.cands) == 0 {
 		return
 	}
+	disk := e.cfg.Disk
+	if disk == nil {
+		p.dynamic = true
+		p.why = "it reads a whole tree, and the disk is not available to check its files against the rules"
+		return
+	}
 	for _, root := range roots {
 		if w.stop || root[0] == "" {
 			continue
@@ -147,7 +152,7 @@ func (e *evaluation) walkTree(p *part, s *subject, roots [][2]string, show strin
 		if root[1] == "" {
 			// The path does not resolve: a missing directory holds
 			// nothing, one that cannot be resolved is not known.
-			if _, err := os.Lstat(abs); errors.Is(err, fs.ErrNotExist) {
+			if _, err := disk.Lstat(abs); errors.Is(err, fs.ErrNotExist) {
 				continue
 			}
 			real = abs
@@ -156,7 +161,7 @@ func (e *evaluation) walkTree(p *part, s *subject, roots [][2]string, show strin
 		if show == "" {
 			top.show = root[0]
 		}
-		fi, err := os.Stat(real)
+		fi, err := disk.Stat(real)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			continue // nothing there to read (a dangling symlink reads nothing either)
@@ -211,9 +216,15 @@ func (e *evaluation) trackedFiles(p *part, s *subject) {
 	if len(w.cands) == 0 {
 		return
 	}
+	disk := e.cfg.Disk
+	if disk == nil {
+		p.dynamic = true
+		p.why = "git prints the files it tracks, and the disk is not available to check them against the rules"
+		return
+	}
 	top := filepath.FromSlash(s.real)
 	for {
-		if fi, err := os.Lstat(filepath.Join(top, ".git")); err == nil {
+		if fi, err := disk.Lstat(filepath.Join(top, ".git")); err == nil {
 			if !fi.IsDir() {
 				top = "" // a worktree or submodule: its index is elsewhere
 			}
@@ -227,10 +238,10 @@ func (e *evaluation) trackedFiles(p *part, s *subject) {
 	var paths []string
 	ok := false
 	if top != "" {
-		if _, err := os.Stat(filepath.Join(top, ".git", "index")); errors.Is(err, fs.ErrNotExist) {
+		if _, err := disk.Stat(filepath.Join(top, ".git", "index")); errors.Is(err, fs.ErrNotExist) {
 			return // nothing tracked yet
 		}
-		paths, ok = TrackedPaths(filepath.Join(top, ".git"))
+		paths, ok = disk.TrackedPaths(filepath.Join(top, ".git"))
 	}
 	if !ok {
 		p.dynamic = true
@@ -264,7 +275,7 @@ func (w *treeWalk) walk(top dirItem) {
 			continue
 		}
 		w.visited[d.real] = true
-		entries, err := os.ReadDir(d.real)
+		entries, err := w.e.cfg.Disk.ReadDir(d.real)
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
 				w.cutShort(fmt.Sprintf("%s cannot be listed", relName(d.show, d.rel)))
@@ -285,9 +296,9 @@ func (w *treeWalk) walk(top dirItem) {
 			target := item.real
 			isDir := ent.IsDir()
 			if ent.Type()&fs.ModeSymlink != 0 {
-				if t, err := filepath.EvalSymlinks(item.real); err == nil {
+				if t, err := w.e.cfg.Disk.EvalSymlinks(item.real); err == nil {
 					target = t
-					if fi, err := os.Stat(t); err == nil && fi.IsDir() {
+					if fi, err := w.e.cfg.Disk.Stat(t); err == nil && fi.IsDir() {
 						isDir = true
 					}
 				}
@@ -454,7 +465,7 @@ func (w *treeWalk) ancestorIgnores(dir string) {
 	}
 	global := filepath.Join(home, ".config", "git", "ignore")
 	for _, cfg := range []string{filepath.Join(home, ".gitconfig"), filepath.Join(home, ".config", "git", "config")} {
-		if f := excludesFile(cfg, home); f != "" {
+		if f := w.excludesFile(cfg, home); f != "" {
 			global = f
 		}
 	}
@@ -478,12 +489,12 @@ func (w *treeWalk) dirIgnores(d dirItem, entries []fs.DirEntry) {
 // apply below base (dir as the command sees it).
 func (w *treeWalk) gitExclude(dir, base string) {
 	gd := filepath.Join(dir, ".git")
-	fi, err := os.Stat(gd)
+	fi, err := w.e.cfg.Disk.Stat(gd)
 	if err != nil {
 		return
 	}
 	if !fi.IsDir() {
-		b, err := readSmall(gd)
+		b, err := w.readSmall(gd)
 		if err != nil {
 			w.allow = append(w.allow, whitelist{base: base, any: true})
 			return
@@ -496,7 +507,7 @@ func (w *treeWalk) gitExclude(dir, base string) {
 		if !filepath.IsAbs(gd) {
 			gd = filepath.Join(dir, gd)
 		}
-		if c, err := readSmall(filepath.Join(gd, "commondir")); err == nil {
+		if c, err := w.readSmall(filepath.Join(gd, "commondir")); err == nil {
 			common := strings.TrimSpace(string(c))
 			if !filepath.IsAbs(common) {
 				common = filepath.Join(gd, common)
@@ -510,7 +521,7 @@ func (w *treeWalk) gitExclude(dir, base string) {
 // readIgnore collects the `!` lines of an ignore file (gitignore(5)). A
 // file that exists but cannot be read whole may say anything.
 func (w *treeWalk) readIgnore(file, base string) {
-	b, err := readSmall(file)
+	b, err := w.readSmall(file)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrInvalid) {
 		return
 	}
@@ -537,10 +548,10 @@ func (w *treeWalk) readIgnore(file, base string) {
 // readSmall reads a file of at most maxIgnoreFile bytes without blocking
 // (OpenRegular): a directory is fs.ErrInvalid; a FIFO, a device or a larger
 // file is another error, never a hang.
-func readSmall(name string) ([]byte, error) {
-	b, err := ReadRegular(name, maxIgnoreFile)
+func (w *treeWalk) readSmall(name string) ([]byte, error) {
+	b, err := w.e.cfg.Disk.ReadFile(name, maxIgnoreFile)
 	if errors.Is(err, ErrNotRegular) {
-		if fi, serr := os.Stat(name); serr == nil && fi.IsDir() {
+		if fi, serr := w.e.cfg.Disk.Stat(name); serr == nil && fi.IsDir() {
 			return nil, fs.ErrInvalid
 		}
 	}
@@ -550,8 +561,8 @@ func readSmall(name string) ([]byte, error) {
 // excludesFile returns core.excludesFile from a git config file, "" when
 // it sets none. Only the plain `excludesfile = PATH` form is read, with
 // `~/` expanded.
-func excludesFile(cfg, home string) string {
-	b, err := readSmall(cfg)
+func (w *treeWalk) excludesFile(cfg, home string) string {
+	b, err := w.readSmall(cfg)
 	if err != nil {
 		return ""
 	}

@@ -140,6 +140,7 @@ func Build(in Input) (*Built, error) {
 		Guard:    guard,
 		Home:     in.Home,
 		LookPath: memoLookPath(guard, in.Env),
+		Disk:     Disk{},
 	}
 	loaded.Apply(cfg)
 	if in.Dialect != "" && !slices.Contains(cfg.Dialects, in.Dialect) {

@@ -98,7 +98,7 @@ func (v *cfgEnv) config(l *Loaded, mode policy.Mode) *policy.Config {
 	if mode == "" {
 		mode = l.Mode
 	}
-	cfg := &policy.Config{Mode: mode, Guard: g, Home: v.home}
+	cfg := &policy.Config{Mode: mode, Guard: g, Home: v.home, Disk: Disk{}}
 	l.Apply(cfg)
 	return cfg
 }
