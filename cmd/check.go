@@ -17,14 +17,17 @@ import (
 	"github.com/gatekeep/gatekeep/shellparse"
 )
 
-// checkOpts are check's own flags, shared by its tool subcommands.
-type checkOpts struct {
+// checkOptions are check's own flags, shared by its tool subcommands.
+type checkOptions struct {
 	json    bool
 	explain bool
 	batch   string
 }
 
-func (a *app) checkCmd() *cobra.Command {
+// newCmdCheck is `check`; runF, when set, gets the options of a --batch
+// run in place of batchRun.
+func (a *app) newCmdCheck(runF func(*checkOptions) error) *cobra.Command {
+	o := &checkOptions{}
 	c := &cobra.Command{
 		Use:   "check [--json] [--explain] (bash|read|write|edit ... | --batch FILE)",
 		Short: "Answer allow, ask or deny without running anything",
@@ -41,30 +44,33 @@ instead. A summary goes to stderr. The exit status is 0 once every line is
 decided.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			if a.chk.batch == "" {
+			if o.batch == "" {
 				return usageErr("check needs a tool (bash, read, write, edit) or --batch FILE")
 			}
-			return a.batch(a.chk.batch)
+			if runF != nil {
+				return runF(o)
+			}
+			return a.batchRun(o)
 		},
 	}
 	f := c.PersistentFlags()
-	f.BoolVar(&a.chk.json, "json", false, "print the Decision as JSON on stdout")
-	f.BoolVar(&a.chk.explain, "explain", false, "show every layer's verdict in order")
-	c.Flags().StringVar(&a.chk.batch, "batch", "", "decide one call per line of FILE (- for stdin)")
-	c.AddCommand(a.toolCmds(true)...)
+	f.BoolVar(&o.json, "json", false, "print the Decision as JSON on stdout")
+	f.BoolVar(&o.explain, "explain", false, "show every layer's verdict in order")
+	c.Flags().StringVar(&o.batch, "batch", "", "decide one call per line of FILE (- for stdin)")
+	c.AddCommand(a.toolCmds(o)...)
 	return c
 }
 
 // report prints a check decision and returns check's exit status.
-func (a *app) report(d policy.Decision) error {
+func (a *app) report(o *checkOptions, d policy.Decision) error {
 	var enf *enforcementJSON
 	if a.enf != nil && d.Effect != policy.Deny {
 		enf = &enforcementJSON{Level: a.enf.level.String(), Plan: a.enf.plan}
 	}
-	if a.chk.json {
+	if o.json {
 		writeJSONLine(a.stdout, decisionJSON{Source: "gatekeep", Version: SchemaVersion, Decision: d, Enforcement: enf})
 	} else {
-		writeDecisionText(a.stdout, d, a.chk.explain)
+		writeDecisionText(a.stdout, d, o.explain)
 		if enf != nil {
 			fmt.Fprintf(a.stdout, "enforcement: %s tier, network %s\n", enf.Tier, map[bool]string{true: "on", false: "off"}[enf.Network])
 		}
@@ -82,9 +88,10 @@ type batchLine struct {
 	policy.Decision
 }
 
-// batch decides every line of a file. Memory stays flat: one line at a
-// time, and at most maxBatchLine bytes of it.
-func (a *app) batch(name string) error {
+// batchRun decides every line of the file o.batch names. Memory stays
+// flat: one line at a time, and at most maxBatchLine bytes of it.
+func (a *app) batchRun(o *checkOptions) error {
+	name := o.batch
 	var in io.Reader = a.stdin
 	if name != "-" {
 		// Never blocks: a FIFO or device is refused (a pipe is read as -).
@@ -125,11 +132,11 @@ func (a *app) batch(name string) error {
 			return withCode(ExitInternal, fmt.Errorf("reading the batch file: %w", err))
 		}
 		n++
-		d := a.batchDecide(cfg, cwd, line, tooLong)
+		d := a.batchDecide(o, cfg, cwd, line, tooLong)
 		byEffect[d.Effect]++
 		byCode[d.Code]++
 		switch {
-		case a.chk.json:
+		case o.json:
 			writeJSONLine(&out, batchLine{Line: n, Decision: d})
 		case d.Effect != policy.Allow:
 			// Without --json, each line that asked or was denied: its
@@ -153,7 +160,7 @@ func (a *app) batch(name string) error {
 }
 
 // batchDecide decides one batch line.
-func (a *app) batchDecide(cfg *policy.Config, cwd string, line []byte, tooLong bool) policy.Decision {
+func (a *app) batchDecide(o *checkOptions, cfg *policy.Config, cwd string, line []byte, tooLong bool) policy.Decision {
 	bad := func(code, msg string) policy.Decision {
 		return policy.Decision{Effect: policy.Deny, Layer: policy.LayerInput, Code: code, Message: msg, Mode: cfg.Mode, Offset: -1}
 	}
@@ -175,7 +182,7 @@ func (a *app) batchDecide(cfg *policy.Config, cwd string, line []byte, tooLong b
 		}
 		text = command
 	}
-	req := policy.Request{Tool: policy.ToolBash, Command: text, Cwd: cwd, Trace: a.chk.explain}
+	req := policy.Request{Tool: policy.ToolBash, Command: text, Cwd: cwd, Trace: o.explain}
 	return a.autoAllow(cfg, req, policy.Evaluate(cfg, req))
 }
 

@@ -117,21 +117,30 @@ func (a *app) configError(err error) error {
 	return err
 }
 
-// handle decides req. Under check it reports the decision; otherwise it
-// resolves an ask and either runs the call or prints the deny line.
-func (a *app) handle(check bool, req policy.Request, posix bool, run func(policy.Decision) error) error {
+// call is one tool call of the command line to decide.
+type call struct {
+	req   policy.Request
+	posix bool                        // shell text is parsed as POSIX sh (no bash to run it)
+	run   func(policy.Decision) error // runs the call once it is allowed
+}
+
+// decide decides c. Under check (chk set) it reports the decision;
+// otherwise it resolves an ask and either runs the call or prints the
+// deny line.
+func (a *app) decide(chk *checkOptions, c call) error {
 	cfg, cwd, err := a.config()
 	if err != nil {
 		return a.configError(err)
 	}
-	cfg.POSIX = posix
+	cfg.POSIX = c.posix
+	req := c.req
 	req.Cwd = cwd
-	req.Trace = check && a.chk.explain
+	req.Trace = chk != nil && chk.explain
 	d := policy.Evaluate(cfg, req)
 	d = a.autoAllow(cfg, req, d)
-	d = a.applyEnforcement(cfg, req, d, check)
-	if check {
-		return a.report(d)
+	d = a.applyEnforcement(cfg, req, d, chk != nil)
+	if chk != nil {
+		return a.report(chk, d)
 	}
 	d = a.resolveAsk(cfg, req, d)
 	if err := a.audit(d, req, "cli", ""); err != nil && d.Effect == policy.Allow {
@@ -141,7 +150,7 @@ func (a *app) handle(check bool, req policy.Request, posix bool, run func(policy
 		a.printDeny(d)
 		return silentExit(a.denyExitCode)
 	}
-	return run(d)
+	return c.run(d)
 }
 
 // resolveAsk is the human layer (7): it turns an ask into allow or deny.

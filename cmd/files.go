@@ -42,29 +42,52 @@ func fileErrCode(err error) string {
 	return "file.io"
 }
 
-func (a *app) readCmd(check bool) *cobra.Command {
+// fileOptions are the file tools': read, write, edit.
+type fileOptions struct {
+	check *checkOptions // check's flags; nil runs what was decided
+	path  string        // PATH as given
+	// edit's flags
+	old, new string
+	all      bool
+}
+
+// newCmdRead is `read`; runF, when set, gets the options in place of
+// readRun.
+func (a *app) newCmdRead(chk *checkOptions, runF func(*fileOptions) error) *cobra.Command {
+	o := &fileOptions{check: chk}
 	return &cobra.Command{
 		Use:   "read PATH",
 		Short: "Check a file read, then copy the file to stdout",
 		Args:  exactArgs(1, "read needs one PATH"),
 		RunE: func(_ *cobra.Command, args []string) error {
-			req := policy.Request{Tool: policy.ToolRead, Path: args[0]}
-			return a.handleFile(check, req, func(real string) error {
-				f, err := openNoFollow(real)
-				if err != nil {
-					return a.fileFail(fileErrCode(err), args[0], err)
-				}
-				defer f.Close()
-				if _, err := io.Copy(a.rawStdout, f); err != nil {
-					return a.fileFail("file.io", args[0], err)
-				}
-				return nil
-			})
+			o.path = args[0]
+			if runF != nil {
+				return runF(o)
+			}
+			return a.readRun(o)
 		},
 	}
 }
 
-func (a *app) writeCmd(check bool) *cobra.Command {
+// readRun decides the read, then copies the checked file to stdout.
+func (a *app) readRun(o *fileOptions) error {
+	return a.decideFile(o.check, policy.Request{Tool: policy.ToolRead, Path: o.path}, func(real string) error {
+		f, err := openNoFollow(real)
+		if err != nil {
+			return a.fileFail(fileErrCode(err), o.path, err)
+		}
+		defer f.Close()
+		if _, err := io.Copy(a.rawStdout, f); err != nil {
+			return a.fileFail("file.io", o.path, err)
+		}
+		return nil
+	})
+}
+
+// newCmdWrite is `write`; runF, when set, gets the options in place of
+// writeRun.
+func (a *app) newCmdWrite(chk *checkOptions, runF func(*fileOptions) error) *cobra.Command {
+	o := &fileOptions{check: chk}
 	return &cobra.Command{
 		Use:   "write PATH",
 		Short: "Check a file write, then write stdin to PATH atomically",
@@ -73,20 +96,29 @@ file in the same directory, fsync, rename. An existing file keeps its mode.
 Missing parent directories are created (only inside the sandbox roots).`,
 		Args: exactArgs(1, "write needs one PATH"),
 		RunE: func(_ *cobra.Command, args []string) error {
-			req := policy.Request{Tool: policy.ToolWrite, Path: args[0]}
-			return a.handleFile(check, req, func(real string) error {
-				if err := writeAtomic(real, a.stdin); err != nil {
-					return a.fileFail(fileErrCode(err), args[0], err)
-				}
-				return nil
-			})
+			o.path = args[0]
+			if runF != nil {
+				return runF(o)
+			}
+			return a.writeRun(o)
 		},
 	}
 }
 
-func (a *app) editCmd(check bool) *cobra.Command {
-	var old, new string
-	var all bool
+// writeRun decides the write, then writes stdin to the checked file.
+func (a *app) writeRun(o *fileOptions) error {
+	return a.decideFile(o.check, policy.Request{Tool: policy.ToolWrite, Path: o.path}, func(real string) error {
+		if err := writeAtomic(real, a.stdin); err != nil {
+			return a.fileFail(fileErrCode(err), o.path, err)
+		}
+		return nil
+	})
+}
+
+// newCmdEdit is `edit`; runF, when set, gets the options in place of
+// editRun.
+func (a *app) newCmdEdit(chk *checkOptions, runF func(*fileOptions) error) *cobra.Command {
+	o := &fileOptions{check: chk}
 	c := &cobra.Command{
 		Use:   "edit PATH --old TEXT --new TEXT [--all]",
 		Short: "Check a file edit, then replace exact text in PATH atomically",
@@ -98,39 +130,47 @@ exits 1.`,
 			if !c.Flags().Changed("old") || !c.Flags().Changed("new") {
 				return usageErr("edit needs --old TEXT and --new TEXT")
 			}
-			if old == "" {
+			if o.old == "" {
 				return usageErr("edit --old must not be empty")
 			}
-			req := policy.Request{Tool: policy.ToolEdit, Path: args[0]}
-			return a.handleFile(check, req, func(real string) error {
-				f, err := openNoFollow(real)
-				if err != nil {
-					return a.fileFail(fileErrCode(err), args[0], err)
-				}
-				data, err := io.ReadAll(f)
-				f.Close()
-				if err != nil {
-					return a.fileFail("file.io", args[0], err)
-				}
-				n := bytes.Count(data, []byte(old))
-				switch {
-				case n == 0:
-					return a.fileFail("edit.no_match", args[0], errors.New("the old text does not occur in the file"))
-				case n > 1 && !all:
-					return a.fileFail("edit.ambiguous", args[0], fmt.Errorf("the old text occurs %d times; give more context or --all", n))
-				}
-				out := strings.Replace(string(data), old, new, map[bool]int{true: -1, false: 1}[all])
-				if err := writeAtomic(real, strings.NewReader(out)); err != nil {
-					return a.fileFail(fileErrCode(err), args[0], err)
-				}
-				return nil
-			})
+			o.path = args[0]
+			if runF != nil {
+				return runF(o)
+			}
+			return a.editRun(o)
 		},
 	}
-	c.Flags().StringVar(&old, "old", "", "the exact text to replace")
-	c.Flags().StringVar(&new, "new", "", "the text to put in its place")
-	c.Flags().BoolVar(&all, "all", false, "replace every occurrence")
+	c.Flags().StringVar(&o.old, "old", "", "the exact text to replace")
+	c.Flags().StringVar(&o.new, "new", "", "the text to put in its place")
+	c.Flags().BoolVar(&o.all, "all", false, "replace every occurrence")
 	return c
+}
+
+// editRun decides the edit, then replaces the text in the checked file.
+func (a *app) editRun(o *fileOptions) error {
+	return a.decideFile(o.check, policy.Request{Tool: policy.ToolEdit, Path: o.path}, func(real string) error {
+		f, err := openNoFollow(real)
+		if err != nil {
+			return a.fileFail(fileErrCode(err), o.path, err)
+		}
+		data, err := io.ReadAll(f)
+		f.Close()
+		if err != nil {
+			return a.fileFail("file.io", o.path, err)
+		}
+		n := bytes.Count(data, []byte(o.old))
+		switch {
+		case n == 0:
+			return a.fileFail("edit.no_match", o.path, errors.New("the old text does not occur in the file"))
+		case n > 1 && !o.all:
+			return a.fileFail("edit.ambiguous", o.path, fmt.Errorf("the old text occurs %d times; give more context or --all", n))
+		}
+		out := strings.Replace(string(data), o.old, o.new, map[bool]int{true: -1, false: 1}[o.all])
+		if err := writeAtomic(real, strings.NewReader(out)); err != nil {
+			return a.fileFail(fileErrCode(err), o.path, err)
+		}
+		return nil
+	})
 }
 
 func exactArgs(n int, msg string) cobra.PositionalArgs {
@@ -142,13 +182,13 @@ func exactArgs(n int, msg string) cobra.PositionalArgs {
 	}
 }
 
-// handleFile decides a file tool call and runs do with the real path that
+// decideFile decides a file tool call and runs do with the real path that
 // was checked.
-func (a *app) handleFile(check bool, req policy.Request, do func(real string) error) error {
-	return a.handle(check, req, false, func(d policy.Decision) error {
+func (a *app) decideFile(chk *checkOptions, req policy.Request, do func(real string) error) error {
+	return a.decide(chk, call{req: req, run: func(d policy.Decision) error {
 		if d.UpdatedInput == nil || d.UpdatedInput.Path == "" {
 			return withCode(ExitInternal, errors.New("the decision holds no checked path"))
 		}
 		return a.confinedFile(func() error { return do(d.UpdatedInput.Path) })
-	})
+	}})
 }

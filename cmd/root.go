@@ -35,8 +35,6 @@ type app struct {
 	auditFile      string // the [audit] file of the config; "" logs nothing
 	dialect        string // --dialect: the agent's shell
 
-	chk checkOpts // check's flags
-
 	loaded           *config.Loaded // the config layers, once config() ran
 	modeFromEnv      bool           // a.mode came from GATEKEEP_MODE, not --mode
 	promptTimeoutSet bool
@@ -92,8 +90,8 @@ exactly what it checked or stops it with a one-line JSON reason.
 		return modes, cobra.ShellCompDirectiveNoFileComp
 	})
 
-	root.AddCommand(a.toolCmds(false)...)
-	root.AddCommand(a.checkCmd(), a.versionCmd(), a.hookCmd())
+	root.AddCommand(a.toolCmds(nil)...)
+	root.AddCommand(a.newCmdCheck(nil), a.versionCmd(), a.hookCmd())
 	root.AddCommand(a.rulesCmd(), a.configCmd(), a.trustCmd(), a.testCmd(), a.doctorCmd(), a.sandboxCmd())
 	return root
 }

@@ -12,13 +12,24 @@ import (
 )
 
 // toolCmds builds the tool commands: bash, read, write, edit. Under check
-// they decide and report; at the top level they decide and then run.
-func (a *app) toolCmds(check bool) []*cobra.Command {
-	return []*cobra.Command{a.bashCmd(check), a.readCmd(check), a.writeCmd(check), a.editCmd(check)}
+// (chk set to check's flags) they decide and report; at the top level
+// (chk nil) they decide and then run.
+func (a *app) toolCmds(chk *checkOptions) []*cobra.Command {
+	return []*cobra.Command{a.newCmdBash(chk, nil), a.newCmdRead(chk, nil), a.newCmdWrite(chk, nil), a.newCmdEdit(chk, nil)}
 }
 
-func (a *app) bashCmd(check bool) *cobra.Command {
-	var script string
+// bashOptions are bash's: the -c string or the argv.
+type bashOptions struct {
+	check     *checkOptions // check's flags; nil runs what was decided
+	script    string        // -c STRING
+	hasScript bool          // -c was given
+	args      []string      // NAME ARG... after -c STRING, or ARGV
+}
+
+// newCmdBash is `bash`. runF, when set, gets the parsed options in place
+// of bashRun (cli/cli's NewCmdX shape: tests see what the flags became).
+func (a *app) newCmdBash(chk *checkOptions, runF func(*bashOptions) error) *cobra.Command {
+	o := &bashOptions{check: chk}
 	c := &cobra.Command{
 		Use:   "bash (-c STRING [NAME ARG...] | -- ARGV...)",
 		Short: "Check a shell command, then run it",
@@ -29,30 +40,35 @@ func (a *app) bashCmd(check bool) *cobra.Command {
 
 What runs is byte for byte what was checked.`,
 		RunE: func(c *cobra.Command, args []string) error {
-			hasC := c.Flags().Changed("command")
-			if !hasC && len(args) == 0 {
+			o.hasScript, o.args = c.Flags().Changed("command"), args
+			if !o.hasScript && len(args) == 0 {
 				return usageErr("bash needs -c STRING or -- ARGV...")
 			}
-			req := policy.Request{Tool: policy.ToolBash}
-			var shell string
-			if hasC {
-				req.Command = script
-				shell = findShell()
-			} else {
-				req.Argv = args
+			if runF != nil {
+				return runF(o)
 			}
-			run := func(policy.Decision) error {
-				if hasC {
-					return a.runShell(shell, script, args)
-				}
-				return a.runArgv(args)
-			}
-			return a.handle(check, req, shell == "/bin/sh", run)
+			return a.bashRun(o)
 		},
 	}
-	c.Flags().StringVarP(&script, "command", "c", "", "the shell string to check and run")
+	c.Flags().StringVarP(&o.script, "command", "c", "", "the shell string to check and run")
 	c.Flags().SetInterspersed(false)
 	return c
+}
+
+// bashRun decides the shell command, then runs it: the -c string with
+// bash (/bin/sh, parsed as POSIX sh, where there is no bash), or the argv
+// directly.
+func (a *app) bashRun(o *bashOptions) error {
+	cl := call{req: policy.Request{Tool: policy.ToolBash}}
+	if !o.hasScript {
+		cl.req.Argv = o.args
+		cl.run = func(policy.Decision) error { return a.runArgv(o.args) }
+		return a.decide(o.check, cl)
+	}
+	shell := findShell()
+	cl.req.Command, cl.posix = o.script, shell == "/bin/sh"
+	cl.run = func(policy.Decision) error { return a.runShell(shell, o.script, o.args) }
+	return a.decide(o.check, cl)
 }
 
 // shellPaths are where bash is installed by the systems gatekeep runs on.
