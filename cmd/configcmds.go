@@ -307,7 +307,7 @@ out of git (.git/info/exclude). Without --deny or --ask the rules allow.
 			if err := policy.CheckRules(rules, opts.Root, opts.Home); err != nil {
 				return usageErr("%v", err)
 			}
-			file, err := appendLocalRules(opts, effect, rules, reason)
+			file, err := config.AppendLocalRules(opts, effect, rules, reason)
 			if err != nil {
 				return withCode(ExitFailure, fmt.Errorf("saving the rule: %w", err))
 			}
@@ -337,7 +337,7 @@ other files are edited in those files.
 			if err != nil {
 				return err
 			}
-			file, n, err := removeLocalRules(opts, rules)
+			file, n, err := config.RemoveLocalRules(opts, rules)
 			if err != nil {
 				return withCode(ExitFailure, fmt.Errorf("removing the rule: %w", err))
 			}

@@ -171,7 +171,7 @@ func (a *app) resolveAsk(cfg *policy.Config, req policy.Request, d policy.Decisi
 	}
 	q := a.question(req, d)
 	sugg := policy.Suggestion{Unavailable: "the call could not be analysed"}
-	local := localConfigPath(a.loaded.Root)
+	local := config.LocalConfigPath(a.loaded.Root)
 	if !d.Final {
 		home, _ := os.UserHomeDir()
 		sugg = policy.Suggest(cfg, req, a.loaded.Root, home, local)
@@ -195,7 +195,7 @@ func (a *app) resolveAsk(cfg *policy.Config, req policy.Request, d policy.Decisi
 	case prompt.AlwaysAllow:
 		_, opts, err := a.loadOptions()
 		if err == nil {
-			_, err = appendLocalRules(opts, "allow", sugg.Rules, "")
+			_, err = config.AppendLocalRules(opts, "allow", sugg.Rules, "")
 		}
 		if err != nil {
 			fmt.Fprintf(a.stderr, "gatekeep: the rule was not saved (%v); allowing this call once\n", err)
@@ -256,7 +256,7 @@ func (a *app) noTTYDeny(cfg *policy.Config, req policy.Request, d policy.Decisio
 	out := humanDeny(d, policy.CodeAskNoTTY, msg)
 	hint := howToAllow(cfg, []policy.Request{req}, []policy.Decision{d}, a.loaded.Root)
 	if !d.Final && localForeign(a.loaded) {
-		hint = "the local config file is not trusted, so a rule saved there would not apply (gatekeep trust " + localConfigPath(a.loaded.Root) + ")"
+		hint = "the local config file is not trusted, so a rule saved there would not apply (gatekeep trust " + config.LocalConfigPath(a.loaded.Root) + ")"
 	}
 	out.Message += "; " + hint
 	return out

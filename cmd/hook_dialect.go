@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/gatekeep/gatekeep/policy"
+	"github.com/gatekeep/gatekeep/policy/config"
 	"github.com/gatekeep/gatekeep/shellparse"
 )
 
@@ -227,7 +228,7 @@ func describeDecision(d policy.Decision) string {
 func howToAllow(cfg *policy.Config, reqs []policy.Request, decs []policy.Decision, root string) string {
 	var rules []string
 	home, _ := os.UserHomeDir()
-	local := localConfigPath(root)
+	local := config.LocalConfigPath(root)
 	for i, req := range reqs {
 		if decs[i].Effect != policy.Ask {
 			continue

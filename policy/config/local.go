@@ -1,4 +1,4 @@
-package cmd
+package config
 
 import (
 	"bytes"
@@ -14,15 +14,14 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/gatekeep/gatekeep/policy"
-	"github.com/gatekeep/gatekeep/policy/config"
 )
 
-// localConfigPath is the local config file of a project root.
-func localConfigPath(root string) string {
-	return filepath.Join(root, config.ProjectConfigDir, config.LocalConfigName)
+// LocalConfigPath is the local config file of a project root.
+func LocalConfigPath(root string) string {
+	return filepath.Join(root, ProjectConfigDir, LocalConfigName)
 }
 
-// appendLocalRules appends one [[rule]] block to the project's local config
+// AppendLocalRules appends one [[rule]] block to the project's local config
 // file (design §8): as text, so the person's formatting and comments stay;
 // under an exclusive lock (gofrs/flock on a lock file beside it); written to
 // a temp file and renamed over, so a reader sees the old file or the new one.
@@ -38,23 +37,23 @@ func localConfigPath(root string) string {
 // with the project. Temp files of an interrupted earlier write are removed.
 // Afterwards the configuration is loaded again, and an error is returned
 // unless every rule added is in force.
-func appendLocalRules(opts config.LoadOptions, effect string, rules []string, reason string) (string, error) {
+func AppendLocalRules(opts LoadOptions, effect string, rules []string, reason string) (string, error) {
 	root := opts.Root
 	if len(rules) == 0 {
 		return "", errors.New("no rule to add")
 	}
-	file := localConfigPath(root)
+	file := LocalConfigPath(root)
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		return file, err
 	}
-	lock := config.NewLock(file + ".lock")
+	lock := NewLock(file + ".lock")
 	if err := lock.Lock(); err != nil {
 		return file, fmt.Errorf("locking %s: %w", file, err)
 	}
 	defer lock.Unlock()
-	config.RemoveStaleTemps(file)
+	RemoveStaleTemps(file)
 
-	old, err := policy.ReadRegular(file, config.MaxConfigSize)
+	old, err := policy.ReadRegular(file, MaxConfigSize)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return file, err
 	}
@@ -62,7 +61,7 @@ func appendLocalRules(opts config.LoadOptions, effect string, rules []string, re
 	if fi, err := os.Stat(file); err == nil {
 		mode = fi.Mode().Perm()
 	}
-	store := config.TrustStore{Path: opts.Paths.Trust}
+	store := TrustStore{Path: opts.Paths.Trust}
 	own := len(old) == 0
 	if !own {
 		own, _ = store.Check(file, old)
@@ -93,7 +92,7 @@ func appendLocalRules(opts config.LoadOptions, effect string, rules []string, re
 			return file, fmt.Errorf("recording the new version's trust failed, so nothing was written: %w", err)
 		}
 	}
-	if err := config.WriteFileAtomic(file, next, mode); err != nil {
+	if err := WriteFileAtomic(file, next, mode); err != nil {
 		if own {
 			store.Commit(file, old)
 		}
@@ -104,14 +103,14 @@ func appendLocalRules(opts config.LoadOptions, effect string, rules []string, re
 		// settles: not an error.
 		store.Commit(file, next)
 	}
-	excludeFromGit(root, "/"+config.ProjectConfigDir+"/"+config.LocalConfigName+"*")
+	excludeFromGit(root, "/"+ProjectConfigDir+"/"+LocalConfigName+"*")
 	return file, verifyRules(opts, file, effect, rules)
 }
 
 // verifyRules loads the configuration as the next call will and checks that
 // every rule of rules (with effect) from file is in force.
-func verifyRules(opts config.LoadOptions, file, effect string, rules []string) error {
-	l, err := config.Load(opts)
+func verifyRules(opts LoadOptions, file, effect string, rules []string) error {
+	l, err := Load(opts)
 	if err != nil {
 		return fmt.Errorf("the rule was written to %s, but the configuration does not load, so it is not in force: %w", file, err)
 	}
@@ -160,7 +159,7 @@ func excludeFromGit(root, pattern string) {
 		return
 	}
 	path := filepath.Join(gitDir, "info", "exclude")
-	data, err := policy.ReadRegular(path, config.MaxConfigSize)
+	data, err := policy.ReadRegular(path, MaxConfigSize)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return
 	}
@@ -176,7 +175,7 @@ func excludeFromGit(root, pattern string) {
 		data = append(data, '\n')
 	}
 	data = append(data, []byte("# gatekeep's local rules are this machine's only\n"+pattern+"\n")...)
-	config.WriteFileAtomic(path, data, 0o644)
+	WriteFileAtomic(path, data, 0o644)
 }
 
 // ruleHeaderRe matches a `[[rule]]` header line; tableHeaderRe any table
@@ -186,24 +185,24 @@ var (
 	tableHeaderRe = regexp.MustCompile(`^\s*\[`)
 )
 
-// removeLocalRules removes every occurrence of rules from the project's
+// RemoveLocalRules removes every occurrence of rules from the project's
 // local config file, under the same lock, atomic replace and trust
-// bookkeeping as appendLocalRules: a [[rule]] left with no rule is
+// bookkeeping as AppendLocalRules: a [[rule]] left with no rule is
 // removed whole (with the "# added by gatekeep" line above it), one that
 // keeps others is written again without them. The file's hash stays
 // trusted only when it was trusted before. It returns how many rules were
 // removed; none is an error.
-func removeLocalRules(opts config.LoadOptions, rules []string) (string, int, error) {
-	file := localConfigPath(opts.Root)
-	lock := config.NewLock(file + ".lock")
+func RemoveLocalRules(opts LoadOptions, rules []string) (string, int, error) {
+	file := LocalConfigPath(opts.Root)
+	lock := NewLock(file + ".lock")
 	if _, err := os.Stat(filepath.Dir(file)); err == nil {
 		if err := lock.Lock(); err != nil {
 			return file, 0, fmt.Errorf("locking %s: %w", file, err)
 		}
 		defer lock.Unlock()
-		config.RemoveStaleTemps(file)
+		RemoveStaleTemps(file)
 	}
-	old, err := policy.ReadRegular(file, config.MaxConfigSize)
+	old, err := policy.ReadRegular(file, MaxConfigSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return file, 0, fmt.Errorf("%s does not exist", file)
 	}
@@ -213,7 +212,7 @@ func removeLocalRules(opts config.LoadOptions, rules []string) (string, int, err
 	var doc struct {
 		Rule []map[string]any `toml:"rule"`
 	}
-	if err := config.CheckTOMLShape(file, old); err != nil {
+	if err := CheckTOMLShape(file, old); err != nil {
 		return file, 0, err
 	}
 	if _, err := toml.Decode(string(old), &doc); err != nil {
@@ -308,14 +307,14 @@ func removeLocalRules(opts config.LoadOptions, rules []string) (string, int, err
 	if fi, err := os.Stat(file); err == nil {
 		mode = fi.Mode().Perm()
 	}
-	store := config.TrustStore{Path: opts.Paths.Trust}
+	store := TrustStore{Path: opts.Paths.Trust}
 	own, _ := store.Check(file, old)
 	if own {
 		if err := store.Begin(file, old, data); err != nil {
 			return file, 0, fmt.Errorf("recording the new version's trust failed, so nothing was written: %w", err)
 		}
 	}
-	if err := config.WriteFileAtomic(file, data, mode); err != nil {
+	if err := WriteFileAtomic(file, data, mode); err != nil {
 		if own {
 			store.Commit(file, old)
 		}
@@ -324,7 +323,7 @@ func removeLocalRules(opts config.LoadOptions, rules []string) (string, int, err
 	if own {
 		store.Commit(file, data)
 	}
-	l, err := config.Load(opts)
+	l, err := Load(opts)
 	if err != nil {
 		return file, removed, fmt.Errorf("the rules were removed from %s, but the configuration does not load: %w", file, err)
 	}
