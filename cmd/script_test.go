@@ -95,28 +95,59 @@ func TestScript(t *testing.T) {
 // testscript built, to stand first in the scripts' PATH instead of
 // testscript's own program directory, which lies in the temp dir: a PATH
 // entry inside a sandbox root makes every bare command name unsafe, since
-// the agent could plant a program there. "" when there is no such place.
+// the agent could plant a program there. It tries the user's cache dir,
+// ~/.cache and the checkout's cmd/testdata; with all of them in a temp dir
+// (HOME and the checkout under /tmp) the scripts cannot pass, and it says
+// so.
 func programDirOutsideRoots(t *testing.T) string {
 	prog, err := exec.LookPath("gatekeep")
 	if err != nil {
 		t.Fatalf("testscript's gatekeep program is not in PATH: %v", err)
 	}
-	base, err := os.UserCacheDir()
+	var bases []string
+	if d, err := os.UserCacheDir(); err == nil {
+		bases = append(bases, d)
+	}
+	if h, err := os.UserHomeDir(); err == nil {
+		bases = append(bases, filepath.Join(h, ".cache"))
+	}
+	if wd, err := os.Getwd(); err == nil {
+		bases = append(bases, filepath.Join(wd, "testdata"))
+	}
+	for _, base := range bases {
+		if inTempRoot(base) || os.MkdirAll(base, 0o700) != nil {
+			continue
+		}
+		dir, err := os.MkdirTemp(base, "gatekeep-test-bin")
+		if err != nil {
+			continue
+		}
+		t.Cleanup(func() { os.RemoveAll(dir) })
+		if err := os.Symlink(prog, filepath.Join(dir, "gatekeep")); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	t.Fatalf("no directory outside /tmp, /var/tmp and $TMPDIR for the gatekeep program on the scripts' PATH "+
+		"(tried %q): set XDG_CACHE_HOME or HOME outside them", bases)
+	return ""
+}
+
+// inTempRoot reports whether dir lies in one of gatekeep's temp roots.
+func inTempRoot(dir string) bool {
+	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
-		return ""
+		real = filepath.Clean(dir)
 	}
-	if err := os.MkdirAll(base, 0o700); err != nil {
-		return ""
+	for _, r := range []string{"/tmp", "/var/tmp", os.TempDir()} {
+		if rr, err := filepath.EvalSymlinks(r); err == nil {
+			r = rr
+		}
+		if real == r || strings.HasPrefix(real, r+string(filepath.Separator)) {
+			return true
+		}
 	}
-	dir, err := os.MkdirTemp(base, "gatekeep-test-bin")
-	if err != nil {
-		return ""
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	if err := os.Symlink(prog, filepath.Join(dir, "gatekeep")); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	return false
 }
 
 // withoutTempEntries drops the PATH entries in a temp dir (testscript's

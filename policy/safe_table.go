@@ -126,10 +126,14 @@ var safeTable = map[string]safeEntry{
 	// uname(1), basename(1), dirname(1), seq(1), expr(1), numfmt(1),
 	// nproc(1), arch(1), groups(1), tty(1), sleep(1), printenv(1): print
 	// or test something; no option writes or runs anything.
-	"echo":     {dynamicOK: true},
-	"pwd":      {dynamicOK: true},
-	"true":     {dynamicOK: true},
-	"false":    {dynamicOK: true},
+	"echo":  {dynamicOK: true},
+	"pwd":   {dynamicOK: true},
+	"true":  {dynamicOK: true},
+	"false": {dynamicOK: true},
+	// exit and return (bash(1) SHELL BUILTIN COMMANDS) end the shell or
+	// function with a status: safe with none or a static number.
+	"exit":     {args: exitArgs},
+	"return":   {args: exitArgs},
 	":":        {dynamicOK: true},
 	"test":     {dynamicOK: true},
 	"[":        {dynamicOK: true},
@@ -858,4 +862,25 @@ func envAssign(t string) bool {
 func gitReflog(l shellparse.Line) bool {
 	ops := l.Operands()
 	return len(ops) == 0 || !slices.Contains([]string{"expire", "delete", "drop", "write", "list"}, ops[0].Text)
+}
+
+// exitArgs accepts `exit`/`return` with no status or one static decimal
+// status (bash reads a status word as a number, never as arithmetic).
+func exitArgs(args []shellparse.Word) bool {
+	if len(args) == 0 {
+		return true
+	}
+	if len(args) > 1 || args[0].Dynamic {
+		return false
+	}
+	t := strings.TrimPrefix(args[0].Text, "-")
+	if t == "" || len(t) > 10 {
+		return false
+	}
+	for _, r := range t {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }

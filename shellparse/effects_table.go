@@ -19,12 +19,12 @@ var effectTable = map[string]spec{
 
 	// echo(1), printf(1), pwd(1), true(1), false(1), seq(1), tr(1),
 	// basename(1), dirname(1), yes(1), printenv(1), whoami(1), id(1),
-	// uname(1), and bash(1) for `:`, `test`, `[` and `exec` with no
+	// uname(1), and bash(1) for `:`, `test`, `[`, `exit`, `return` and `exec` with no
 	// command (`exec >log`).
 	"echo": {}, "printf": {}, "pwd": {}, "true": {}, "false": {}, ":": {},
 	"seq": {}, "tr": {}, "basename": {}, "dirname": {}, "yes": {},
 	"printenv": {}, "whoami": {}, "id": {}, "uname": {}, "test": {}, "[": {},
-	"exec": {},
+	"exec": {}, "exit": {}, "return": {},
 	// The read-only tools below are modelled complete: every option of the
 	// version cited, checked against the real binary by TestRealTools
 	// (long options and their argument kinds). GNU coreutils 9.1, grep
