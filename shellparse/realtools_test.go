@@ -233,6 +233,9 @@ func TestRealWrappers(t *testing.T) {
 		opts  []string // option groups, each one or more words
 		after string   // words between the options and the command
 		input string   // standard input
+		// tty: the wrapper needs a terminal (watch draws with curses):
+		// the line runs under script(1), which gives it a pty.
+		tty bool
 	}{
 		{name: "env", opts: []string{"-i", "-u X", "--unset=X", "--uns X", "-C .", "--chd=.", "--default-signal",
 			"--default-signal=INT", "--block-signal", "--ignore-signal=HUP", "-v", "--debug", "A=1", "--", "-",
@@ -254,6 +257,14 @@ func TestRealWrappers(t *testing.T) {
 		{name: "nohup", opts: []string{"--"}},
 		{name: "command", opts: []string{"-p", "--"}},
 		{name: "busybox", pre: "busybox env", opts: []string{"-i", "-u X", "A=1", "--"}},
+		// watch runs the command every 0.1 s and exits once its output
+		// has not changed for 2 runs (-q 2); without -x it joins the
+		// words and runs them with `sh -c`.
+		{name: "watch", pre: "watch -n 0.1 -q 2", tty: true, opts: []string{"-x", "--exec", "-t -d",
+			"--differences=permanent", "--int 0.2", "--"}},
+		// doas runs as root only where /etc/doas.conf permits it (.ci/run
+		// writes `permit nopass root`).
+		{name: "doas", opts: []string{"-n", "-u root", "-uroot", "-nu root", "--"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			first, _, _ := strings.Cut(tt.pre+" ", " ")
@@ -268,6 +279,17 @@ func TestRealWrappers(t *testing.T) {
 					t.Fatal("sudo is checked as root; CI runs as root")
 				}
 				t.Skip("sudo is checked as root")
+			}
+			if tt.name == "doas" {
+				if out, err := exec.Command("doas", "-n", "true").CombinedOutput(); err != nil {
+					if os.Getenv("CI") == "true" {
+						t.Fatalf("doas does not run as root here (.ci/run writes /etc/doas.conf): %s", out)
+					}
+					t.Skipf("doas does not run as root here (no /etc/doas.conf permitting it): %s", firstLine(string(out)))
+				}
+			}
+			if tt.tty {
+				needBinary(t, "script")
 			}
 			dir := t.TempDir()
 			stub := filepath.Join(dir, "stub")
@@ -296,9 +318,12 @@ func TestRealWrappers(t *testing.T) {
 				os.Remove(rec)
 				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 				cmd := exec.CommandContext(ctx, bash, "-c", line)
+				if tt.tty {
+					cmd = exec.CommandContext(ctx, "script", "-qec", line, "/dev/null")
+				}
 				cmd.Dir = dir
 				cmd.Stdin = strings.NewReader(tt.input)
-				cmd.Env = append(os.Environ(), "LC_ALL=C")
+				cmd.Env = append(os.Environ(), "LC_ALL=C", "TERM=xterm", "SHELL="+bash)
 				_, _ = cmd.CombinedOutput()
 				cancel()
 				got, err := os.ReadFile(rec)
