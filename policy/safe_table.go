@@ -795,9 +795,13 @@ func gitBranch(l shellparse.Line) bool {
 	return gitListMode(l, []string{"a", "all", "r", "remotes", "v", "verbose", "q", "quiet", "show-current",
 		"i", "ignore-case", "color", "no-color", "column", "no-column", "abbrev", "no-abbrev", "sort", "no-sort",
 		"format", "no-format", "no-all", "no-remotes", "no-verbose", "no-quiet", "no-ignore-case", "no-show-current",
-		"no-points-at", "no-list"},
-		[]string{"l", "list", "contains", "no-contains", "with", "without", "merged", "no-merged", "points-at"})
+		"no-points-at", "no-list"}, gitRefFilters)
 }
+
+// gitRefFilters are the options that put `git branch` and `git tag` in
+// list mode, making their operands patterns.
+var gitRefFilters = []string{"l", "list", "contains", "no-contains", "with", "without", "merged", "no-merged",
+	"points-at"}
 
 // gitTag accepts `git tag` only in list mode (builtin/tag.c, git-tag(1)):
 // -l/--list or a filter (--contains, --merged, --points-at) makes operands
@@ -805,8 +809,7 @@ func gitBranch(l shellparse.Line) bool {
 // delete or verify tags (-v runs gpg).
 func gitTag(l shellparse.Line) bool {
 	return gitListMode(l, []string{"n", "sort", "no-sort", "format", "no-format", "column", "no-column", "i",
-		"ignore-case", "no-ignore-case", "color", "no-color", "no-points-at"},
-		[]string{"l", "list", "contains", "no-contains", "with", "without", "merged", "no-merged", "points-at"})
+		"ignore-case", "no-ignore-case", "color", "no-color", "no-points-at"}, gitRefFilters)
 }
 
 // gitListMode accepts only the options of a listing (by their names in

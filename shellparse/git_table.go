@@ -122,58 +122,99 @@ var gitSubTable = map[string]spec{
 		acts: "help"},
 	// git-reflog(1) `reflog exists <ref>`.
 	"reflog exists": {complete: true, exact: true},
-	"shortlog": {complete: true, flags: "help D E F P R W a b c e g i m n p r s t u v z all all-match alternate-refs ancestry-path " +
-		"basic-regexp bisect boundary cherry cherry-mark cherry-pick children committer dense " +
-		"email exclude-first-parent-only extended-regexp first-parent fixed-strings full-history " +
-		"ignore-missing indexed-objects invert-grep left-only left-right merge merges no-committer " +
-		"no-email no-group no-max-parents no-merges no-min-parents no-numbered no-summary not " +
-		"numbered parents perl-regexp reflog regexp-ignore-case remove-empty reverse right-only " +
-		"show-pulls simplify-by-decoration simplify-merges sparse summary walk-reflogs", args: "G I O S l after author before date grep grep-reflog group max-count since since-as-filter " +
-		"skip until", optional: "B C M U X h w branches exclude exclude-hidden format glob max-parents min-parents notes " +
-		"pretty remotes tags", acts: "help"},
-	"status": {complete: true, flags: "help b s v z ahead-behind branch long no-ahead-behind no-branch no-column no-ignore-submodules " +
-		"no-ignored no-long no-null no-porcelain no-renames no-short no-show-stash " +
-		"no-untracked-files no-verbose null renames short show-stash verbose", optional: "M u column find-renames ignore-submodules ignored porcelain untracked-files", acts: "help"},
-	"ls-files": {complete: true, flags: "help c d f i k m o s t u v z cached debug deduplicate deleted directory empty-directory eol " +
-		"error-unmatch exclude-standard full-name ignored killed modified no-abbrev no-cached " +
-		"no-debug no-deduplicate no-deleted no-directory no-empty-directory no-eol " +
-		"no-error-unmatch no-exclude-per-directory no-ignored no-killed no-modified no-others " +
-		"no-recurse-submodules no-resolve-undo no-sparse no-stage no-unmerged no-with-tree others " +
-		"recurse-submodules resolve-undo sparse stage unmerged", args: "X x exclude exclude-from exclude-per-directory format with-tree", optional: "abbrev", acts: "X exclude-from help"},
-	"ls-tree": {complete: true, flags: "help d l r t z full-name full-tree long name-only name-status no-abbrev no-full-name " +
-		"no-full-tree object-only", args: "format", optional: "abbrev", acts: "help"},
-	"show-ref": {complete: true, flags: "help d h q dereference head heads no-abbrev no-dereference no-hash no-head no-heads no-quiet " +
-		"no-tags no-verify quiet tags verify", optional: "s abbrev exclude-existing hash", acts: "help"},
-	"merge-base": {complete: true, flags: "help a all fork-point independent is-ancestor no-all octopus", acts: "help"},
-	"describe": {complete: true, flags: "help all always contains debug exact-match first-parent long no-abbrev no-all no-always " +
-		"no-broken no-candidates no-contains no-debug no-dirty no-exact-match no-exclude " +
-		"no-first-parent no-long no-match no-tags tags", args: "candidates exclude match", optional: "abbrev broken dirty", acts: "help"},
-	"blame": {complete: true, flags: "help b c e f l n p s t w color-by-age color-lines incremental line-porcelain minimal no-abbrev " +
-		"no-color-by-age no-color-lines no-contents no-ignore-rev no-ignore-revs-file " +
-		"no-incremental no-line-porcelain no-minimal no-porcelain no-progress no-root " +
-		"no-score-debug no-show-email no-show-name no-show-number no-show-stats porcelain progress " +
-		"root score-debug show-email show-name show-number show-stats", args: "L S contents ignore-rev ignore-revs-file", optional: "C M abbrev", acts: "S ignore-revs-file help"},
-	"version": {complete: true, flags: "help build-options no-build-options", acts: "help"},
-	"grep": {complete: true, obsolete: gitNumber, flags: "help E F G H I L P W a c h i l n o p q r v w z all-match and basic-regexp break cached column " +
-		"count exclude-standard ext-grep extended-regexp files-with-matches files-without-match " +
-		"fixed-strings full-name function-context heading ignore-case index invert-match " +
-		"line-number name-only no-after-context no-all-match no-basic-regexp no-before-context " +
-		"no-break no-cached no-color no-column no-context no-count no-exclude-standard no-ext-grep " +
-		"no-extended-regexp no-files-with-matches no-files-without-match no-fixed-strings " +
-		"no-full-name no-function-context no-heading no-ignore-case no-index no-invert-match " +
-		"no-line-number no-max-count no-name-only no-null no-only-matching no-open-files-in-pager " +
-		"no-or no-perl-regexp no-quiet no-recurse-submodules no-recursive no-show-function no-text " +
-		"no-textconv no-threads no-untracked no-word-regexp not null only-matching or perl-regexp " +
-		"quiet recurse-submodules recursive show-function text textconv untracked word-regexp", args: "A B C e f m after-context before-context context max-count max-depth threads", optional: "O color open-files-in-pager", acts: "O open-files-in-pager ext-grep textconv help"},
-	"cat-file": {complete: true, flags: "help e p s t z allow-unknown-type batch-all-objects buffer filters follow-symlinks mailmap " +
-		"no-allow-unknown-type no-buffer no-follow-symlinks no-mailmap no-path no-unordered " +
-		"no-use-mailmap textconv unordered use-mailmap", args: "path", optional: "batch batch-check batch-command", acts: "textconv filters batch batch-check batch-command batch-all-objects help"},
-	"branch": {complete: true, flags: "help C D M a c d f i l m q r v all copy create-reflog delete edit-description force " +
-		"ignore-case list move no-abbrev no-all no-color no-column no-copy no-create-reflog " +
-		"no-delete no-edit-description no-force no-format no-ignore-case no-list no-move " +
-		"no-points-at no-quiet no-recurse-submodules no-remotes no-set-upstream no-set-upstream-to " +
-		"no-show-current no-sort no-track no-unset-upstream no-verbose quiet recurse-submodules " +
-		"remotes set-upstream show-current unset-upstream verbose", args: "u format points-at set-upstream-to sort", optional: "t abbrev color column contains merged no-contains no-merged track with without", acts: "help"},
+	// The subcommands built on parse-options: git-shortlog(1) (its own
+	// options; the revision options it passes to revision.c whole),
+	// git-status(1), git-ls-files(1), git-ls-tree(1), git-show-ref(1),
+	// git-merge-base(1), git-describe(1), git-blame(1), git-version(1),
+	// git-grep(1), git-cat-file(1), git-branch(1), git-tag(1),
+	// git-remote(1), git-worktree(1) `list`. Acting: blame -S and
+	// --ignore-revs-file, ls-files -X and --exclude-from read files the
+	// sandbox does not see; grep -O runs a pager; --textconv and cat-file's
+	// --filters run configured programs; cat-file --batch* print any object.
+	"shortlog": {complete: true, acts: "help",
+		flags: "help D E F P R W a b c e g i m n p r s t u v z all all-match alternate-refs " +
+			"ancestry-path basic-regexp bisect boundary cherry cherry-mark cherry-pick children " +
+			"committer dense email exclude-first-parent-only extended-regexp first-parent " +
+			"fixed-strings full-history ignore-missing indexed-objects invert-grep left-only " +
+			"left-right merge merges no-committer no-email no-group no-max-parents no-merges " +
+			"no-min-parents no-numbered no-summary not numbered parents perl-regexp reflog " +
+			"regexp-ignore-case remove-empty reverse right-only show-pulls simplify-by-decoration " +
+			"simplify-merges sparse summary walk-reflogs",
+		args: "G I O S l after author before date grep grep-reflog group max-count since " +
+			"since-as-filter skip until",
+		optional: "B C M U X h w branches exclude exclude-hidden format glob max-parents min-parents notes " +
+			"pretty remotes tags"},
+	"status": {complete: true, acts: "help",
+		flags: "help b s v z ahead-behind branch long no-ahead-behind no-branch no-column " +
+			"no-ignore-submodules no-ignored no-long no-null no-porcelain no-renames no-short " +
+			"no-show-stash no-untracked-files no-verbose null renames short show-stash verbose",
+		optional: "M u column find-renames ignore-submodules ignored porcelain untracked-files"},
+	"ls-files": {complete: true, acts: "X exclude-from help",
+		flags: "help c d f i k m o s t u v z cached debug deduplicate deleted directory empty-directory " +
+			"eol error-unmatch exclude-standard full-name ignored killed modified no-abbrev " +
+			"no-cached no-debug no-deduplicate no-deleted no-directory no-empty-directory no-eol " +
+			"no-error-unmatch no-exclude-per-directory no-ignored no-killed no-modified no-others " +
+			"no-recurse-submodules no-resolve-undo no-sparse no-stage no-unmerged no-with-tree " +
+			"others recurse-submodules resolve-undo sparse stage unmerged",
+		args:     "X x exclude exclude-from exclude-per-directory format with-tree",
+		optional: "abbrev"},
+	"ls-tree": {complete: true, acts: "help",
+		flags: "help d l r t z full-name full-tree long name-only name-status no-abbrev no-full-name " +
+			"no-full-tree object-only",
+		args:     "format",
+		optional: "abbrev"},
+	"show-ref": {complete: true, acts: "help",
+		flags: "help d h q dereference head heads no-abbrev no-dereference no-hash no-head no-heads " +
+			"no-quiet no-tags no-verify quiet tags verify",
+		optional: "s abbrev exclude-existing hash"},
+	"merge-base": {complete: true, acts: "help",
+		flags: "help a all fork-point independent is-ancestor no-all octopus"},
+	"describe": {complete: true, acts: "help",
+		flags: "help all always contains debug exact-match first-parent long no-abbrev no-all no-always " +
+			"no-broken no-candidates no-contains no-debug no-dirty no-exact-match no-exclude " +
+			"no-first-parent no-long no-match no-tags tags",
+		args:     "candidates exclude match",
+		optional: "abbrev broken dirty"},
+	"blame": {complete: true, acts: "S ignore-revs-file help",
+		flags: "help b c e f l n p s t w color-by-age color-lines incremental line-porcelain minimal " +
+			"no-abbrev no-color-by-age no-color-lines no-contents no-ignore-rev no-ignore-revs-file " +
+			"no-incremental no-line-porcelain no-minimal no-porcelain no-progress no-root " +
+			"no-score-debug no-show-email no-show-name no-show-number no-show-stats porcelain " +
+			"progress root score-debug show-email show-name show-number show-stats",
+		args:     "L S contents ignore-rev ignore-revs-file",
+		optional: "C M abbrev"},
+	"version": {complete: true, acts: "help",
+		flags: "help build-options no-build-options"},
+	"grep": {complete: true, obsolete: gitNumber, acts: "O open-files-in-pager ext-grep textconv help",
+		flags: "help E F G H I L P W a c h i l n o p q r v w z all-match and basic-regexp break cached " +
+			"column count exclude-standard ext-grep extended-regexp files-with-matches " +
+			"files-without-match fixed-strings full-name function-context heading ignore-case index " +
+			"invert-match line-number name-only no-after-context no-all-match no-basic-regexp " +
+			"no-before-context no-break no-cached no-color no-column no-context no-count " +
+			"no-exclude-standard no-ext-grep no-extended-regexp no-files-with-matches " +
+			"no-files-without-match no-fixed-strings no-full-name no-function-context no-heading " +
+			"no-ignore-case no-index no-invert-match no-line-number no-max-count no-name-only " +
+			"no-null no-only-matching no-open-files-in-pager no-or no-perl-regexp no-quiet " +
+			"no-recurse-submodules no-recursive no-show-function no-text no-textconv no-threads " +
+			"no-untracked no-word-regexp not null only-matching or perl-regexp quiet " +
+			"recurse-submodules recursive show-function text textconv untracked word-regexp",
+		args:     "A B C e f m after-context before-context context max-count max-depth threads",
+		optional: "O color open-files-in-pager"},
+	"cat-file": {complete: true, acts: "textconv filters batch batch-check batch-command batch-all-objects help",
+		flags: "help e p s t z allow-unknown-type batch-all-objects buffer filters follow-symlinks " +
+			"mailmap no-allow-unknown-type no-buffer no-follow-symlinks no-mailmap no-path " +
+			"no-unordered no-use-mailmap textconv unordered use-mailmap",
+		args:     "path",
+		optional: "batch batch-check batch-command"},
+	"branch": {complete: true, acts: "help",
+		flags: "help C D M a c d f i l m q r v all copy create-reflog delete edit-description force " +
+			"ignore-case list move no-abbrev no-all no-color no-column no-copy no-create-reflog " +
+			"no-delete no-edit-description no-force no-format no-ignore-case no-list no-move " +
+			"no-points-at no-quiet no-recurse-submodules no-remotes no-set-upstream " +
+			"no-set-upstream-to no-show-current no-sort no-track no-unset-upstream no-verbose quiet " +
+			"recurse-submodules remotes set-upstream show-current unset-upstream verbose",
+		args:     "u format points-at set-upstream-to sort",
+		optional: "t abbrev color column contains merged no-contains no-merged track with without"},
 	// git-tag(1): -F reads the message from a file.
 	"tag": {complete: true, flags: "help a|annotate d|delete e|edit f|force i|ignore-case l|list s|sign v|verify create-reflog no-annotate " +
 		"no-cleanup no-color no-column no-create-reflog no-edit no-file no-force no-format " +
