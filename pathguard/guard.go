@@ -55,6 +55,7 @@ type Guard struct {
 	home       string   // absolute, clean, as given (not resolved)
 	realHome   string   // its real location, "" when unknown
 	configDirs []string // real locations of gatekeep's config dirs
+	hooks      *hooksCache
 }
 
 // Options for New.
@@ -127,7 +128,7 @@ func DefaultConfigDirs(home string) []string {
 // Every refusal and resolution failure is returned, one error each, for
 // the caller to print on stderr; the Guard is usable regardless.
 func New(roots []string, opt Options) (*Guard, []error) {
-	g := &Guard{}
+	g := &Guard{hooks: new(hooksCache)}
 	home := opt.Home
 	if home == "" {
 		home, _ = os.UserHomeDir()

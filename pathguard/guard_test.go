@@ -954,6 +954,25 @@ func TestHooksPathProtected(t *testing.T) {
 			t.Errorf("Protected(%s) = %q, want protected %v", tc.path, why, tc.protect)
 		}
 	}
+	// The same Guard reads the config again once a file changes: the
+	// repository's, then the global one (the repository's gone).
+	write(filepath.Join(root, ".git", "config"), "[core]\n\thooksPath = other\n")
+	if why := g.Protected(filepath.Join(root, ".husky/pre-commit")); why != "" {
+		t.Errorf("after the config moved hooksPath to other: .husky still protected: %s", why)
+	}
+	if why := g.Protected(filepath.Join(root, "other/pre-commit")); why == "" {
+		t.Errorf("after the config moved hooksPath to other: other/pre-commit not protected")
+	}
+	if err := os.Remove(filepath.Join(root, ".git", "config")); err != nil {
+		t.Fatal(err)
+	}
+	write(filepath.Join(home, ".gitconfig"), "[core]\n\thooksPath = global-hooks\n")
+	if why := g.Protected(filepath.Join(root, "global-hooks/pre-commit")); why == "" {
+		t.Errorf("a relative global hooksPath, read again after the change: global-hooks/pre-commit not protected")
+	}
+	if why := g.Protected(filepath.Join(root, "other/pre-commit")); why != "" {
+		t.Errorf("the repository config removed: other/pre-commit still protected: %s", why)
+	}
 	for _, tc := range []struct{ in, want string }{
 		{`"a b"`, "a b"}, {`x # c`, "x"}, {`"x;y" ; c`, "x;y"}, {`a\"b`, `a"b`},
 	} {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -38,39 +39,113 @@ func (g *Guard) hooksPathReason(root, real string) string {
 	if repo == "" {
 		return ""
 	}
-	root = repo
+	hp := g.hooksPath(repo)
+	if hp != "" && within(hp, real) {
+		return fmt.Sprintf("%s is in git's configured hooks directory (core.hooksPath %s), which runs code on later git commands", real, hp)
+	}
+	return ""
+}
+
+// hooksPath returns the real hooks directory core.hooksPath sets for the
+// repository at repo, or "". What the config files say is remembered per
+// repository, with each file's identity (device, inode, size, modification
+// time): it is read again once any of them stats differently, so a
+// process that decides many calls (check --batch) reads each file once.
+func (g *Guard) hooksPath(repo string) string {
+	xdg := os.Getenv("XDG_CONFIG_HOME")
+	if c := g.hooks; c != nil {
+		c.mu.Lock()
+		ent, ok := c.m[repo]
+		c.mu.Unlock()
+		if ok && ent.xdg == xdg && ent.same() {
+			return realHooksDir(ent.hp)
+		}
+	}
 	var files []string
-	if x := os.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(x) {
-		files = append(files, filepath.Join(x, "git", "config"))
+	if filepath.IsAbs(xdg) {
+		files = append(files, filepath.Join(xdg, "git", "config"))
 	} else if g.home != "" {
 		files = append(files, filepath.Join(g.home, ".config", "git", "config"))
 	}
 	if g.home != "" {
 		files = append(files, filepath.Join(g.home, ".gitconfig"))
 	}
-	files = append(files, filepath.Join(root, ".git", "config"))
+	files = append(files, filepath.Join(repo, ".git", "config"))
+	ent := hooksEntry{xdg: xdg, files: files, ids: make([]fileID, len(files))}
+	for i, f := range files {
+		ent.ids[i] = statID(f)
+	}
 	hp := ""
 	for _, f := range files {
 		if v, ok := readHooksPath(f); ok {
 			hp = v
 		}
 	}
+	if hp != "" {
+		if rest, ok := strings.CutPrefix(hp, "~/"); ok && g.home != "" {
+			hp = filepath.Join(g.home, rest)
+		} else if !filepath.IsAbs(hp) {
+			hp = filepath.Join(repo, hp)
+		}
+		hp = filepath.Clean(hp)
+	}
+	ent.hp = hp
+	// Kept only when no file changed while it was read.
+	if c := g.hooks; c != nil && ent.same() {
+		c.mu.Lock()
+		if c.m == nil {
+			c.m = map[string]hooksEntry{}
+		}
+		c.m[repo] = ent
+		c.mu.Unlock()
+	}
+	return realHooksDir(hp)
+}
+
+// realHooksDir is the real location of hp (links may change between
+// calls; the files' text is what is remembered), or hp when it does not
+// resolve.
+func realHooksDir(hp string) string {
 	if hp == "" {
 		return ""
 	}
-	if rest, ok := strings.CutPrefix(hp, "~/"); ok && g.home != "" {
-		hp = filepath.Join(g.home, rest)
-	} else if !filepath.IsAbs(hp) {
-		hp = filepath.Join(root, hp)
-	}
-	hp = filepath.Clean(hp)
 	if r, err := realPath(hp); err == nil {
-		hp = r
+		return r
 	}
-	if within(hp, real) {
-		return fmt.Sprintf("%s is in git's configured hooks directory (core.hooksPath %s), which runs code on later git commands", real, hp)
+	return hp
+}
+
+// hooksCache is what hooksPath remembers, per repository.
+type hooksCache struct {
+	mu sync.Mutex
+	m  map[string]hooksEntry
+}
+
+type hooksEntry struct {
+	xdg   string   // $XDG_CONFIG_HOME when read
+	files []string // the config files read
+	ids   []fileID // their identities then (zero: missing)
+	hp    string
+}
+
+// same reports whether every file still stats as it did.
+func (e hooksEntry) same() bool {
+	for i, f := range e.files {
+		if statID(f) != e.ids[i] {
+			return false
+		}
 	}
-	return ""
+	return true
+}
+
+// statID is the identity of the file at p, symlinks followed; zero when it
+// cannot be stat'ed.
+func statID(p string) fileID {
+	st, err := statAt(p, "", true)
+	if err != nil {
+		return fileID{}
+	}
+	return st.id
 }
 
 // readHooksPath returns the last core.hooksPath set in a git config file
@@ -87,7 +162,7 @@ func readHooksPath(name string) (string, bool) {
 		return "", false
 	}
 	sc := bufio.NewScanner(io.LimitReader(f, maxGitConfig))
-	sc.Buffer(make([]byte, 0, 64*1024), maxGitConfig)
+	sc.Buffer(make([]byte, 0, 4096), maxGitConfig)
 	section, val, found := "", "", false
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())

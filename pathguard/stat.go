@@ -10,6 +10,15 @@ import (
 type fileStat struct {
 	mode  fs.FileMode
 	nlink uint64
+	id    fileID
+}
+
+// fileID tells one version of a file from another: its device and inode
+// (0 where unknown), size and modification time in nanoseconds.
+type fileID struct {
+	dev, ino uint64
+	size     int64
+	mtime    int64
 }
 
 func (s fileStat) isDir() bool { return s.mode.IsDir() }

@@ -20,5 +20,5 @@ func statAt(dir, name string, follow bool) (fileStat, error) {
 	if err != nil {
 		return fileStat{}, err
 	}
-	return fileStat{mode: fi.Mode(), nlink: linkCount(p, fi)}, nil
+	return fileStat{mode: fi.Mode(), nlink: linkCount(p, fi), id: fileID{size: fi.Size(), mtime: fi.ModTime().UnixNano()}}, nil
 }

@@ -56,5 +56,6 @@ func fileStatOf(st *syscall.Stat_t) fileStat {
 	if st.Mode&syscall.S_ISVTX != 0 {
 		m |= fs.ModeSticky
 	}
-	return fileStat{mode: m | fs.FileMode(st.Mode&0o777), nlink: uint64(st.Nlink)}
+	return fileStat{mode: m | fs.FileMode(st.Mode&0o777), nlink: uint64(st.Nlink),
+		id: fileID{dev: uint64(st.Dev), ino: uint64(st.Ino), size: int64(st.Size), mtime: mtime(st)}}
 }
