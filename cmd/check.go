@@ -10,6 +10,7 @@ import (
 	"sort"
 	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -171,19 +172,139 @@ func (a *app) batchDecide(o *checkOptions, cfg *policy.Config, cwd string, line 
 	// A JSON object is a transcript entry; anything else, including a
 	// shell brace group such as `{ ls; } | wc`, is a shell command.
 	if bytes.HasPrefix(bytes.TrimLeft(line, " \t"), []byte("{")) && json.Valid(line) {
-		// Keys match exactly: encoding/json would also take "COMMAND".
-		var obj map[string]json.RawMessage
-		var command string
-		if err := json.Unmarshal(line, &obj); err != nil || json.Unmarshal(obj["command"], &command) != nil {
-			return bad(shellparse.CodeInvalid, "the line is JSON without a \"command\" string")
-		}
-		if err := checkStrictJSON(line); err != nil {
-			return bad(shellparse.CodeInvalid, "the line is ambiguous JSON: "+err.Error())
+		command, ok := plainCommand(line)
+		if !ok {
+			var msg string
+			if command, msg = transcriptCommand(line); msg != "" {
+				return bad(shellparse.CodeInvalid, msg)
+			}
 		}
 		text = command
 	}
 	req := policy.Request{Tool: policy.ToolBash, Command: text, Cwd: cwd, Trace: o.explain}
 	return a.autoAllow(cfg, req, policy.Evaluate(cfg, req))
+}
+
+// transcriptCommand is the "command" string of a transcript line (valid
+// JSON), or why the line is refused.
+func transcriptCommand(line []byte) (command, refused string) {
+	// Keys match exactly: encoding/json would also take "COMMAND".
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(line, &obj); err != nil || json.Unmarshal(obj["command"], &command) != nil {
+		return "", "the line is JSON without a \"command\" string"
+	}
+	if err := checkStrictJSON(line); err != nil {
+		return "", "the line is ambiguous JSON: " + err.Error()
+	}
+	return command, ""
+}
+
+// plainCommand is transcriptCommand's answer for the plain transcript line,
+// found in one pass over the bytes without reflection: line is valid JSON
+// (json.Valid), an object whose keys are ASCII without escapes, none twice
+// in one object, nested at most maxJSONDepth deep, with a "command" string
+// at the top. ok is false for any other line, which transcriptCommand
+// then judges (TestPlainCommand compares the two).
+func plainCommand(line []byte) (command string, ok bool) {
+	type frame struct {
+		object   bool
+		keys     int  // where this object's keys start in keys
+		expected bool // the next string is a key
+	}
+	var stackBuf [8]frame
+	var keysBuf [16][]byte
+	stack, keys := stackBuf[:0], keysBuf[:0]
+	var cmd []byte
+	pending := false // the next value is the top object's "command"
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch c {
+		case ' ', '\t', '\n', '\r', ':':
+			continue
+		case ',':
+			if n := len(stack); n > 0 && stack[n-1].object {
+				stack[n-1].expected = true
+			}
+			continue
+		case '{', '[':
+			if pending || len(stack) >= maxJSONDepth {
+				return "", false
+			}
+			stack = append(stack, frame{object: c == '{', keys: len(keys), expected: c == '{'})
+			continue
+		case '}', ']':
+			if len(stack) == 0 {
+				return "", false
+			}
+			keys = keys[:stack[len(stack)-1].keys]
+			stack = stack[:len(stack)-1]
+			continue
+		case '"':
+			start := i
+			for i++; i < len(line) && line[i] != '"'; i++ {
+				if line[i] == '\\' {
+					i++
+				}
+			}
+			if i >= len(line) || len(stack) == 0 {
+				return "", false
+			}
+			tok := line[start : i+1]
+			top := &stack[len(stack)-1]
+			if top.object && top.expected {
+				key := tok[1 : len(tok)-1]
+				for _, b := range key {
+					if b == '\\' || b >= utf8.RuneSelf {
+						return "", false
+					}
+				}
+				for _, k := range keys[top.keys:] {
+					if bytes.Equal(k, key) {
+						return "", false
+					}
+				}
+				keys = append(keys, key)
+				top.expected = false
+				pending = len(stack) == 1 && string(key) == "command"
+				continue
+			}
+			if pending {
+				if cmd != nil {
+					return "", false
+				}
+				cmd, pending = tok, false
+			}
+			continue
+		}
+		// A number, true, false or null: not the command.
+		if pending {
+			return "", false
+		}
+		for i+1 < len(line) && !jsonDelim(line[i+1]) {
+			i++
+		}
+	}
+	if cmd == nil || len(stack) != 0 {
+		return "", false
+	}
+	body := cmd[1 : len(cmd)-1]
+	if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
+		return string(body), true
+	}
+	var s string
+	if json.Unmarshal(cmd, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// jsonDelim reports a byte that ends a JSON number or literal.
+func jsonDelim(b byte) bool {
+	switch b {
+	case ' ', '\t', '\n', '\r', ',', ']', '}':
+		return true
+	}
+	return false
 }
 
 // readLine reads one line without its newline (and a CR before it). A line
