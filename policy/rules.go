@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/gatekeep/gatekeep/shellparse"
 )
@@ -64,6 +65,9 @@ type RuleSet struct {
 	layers [][]*Rule // in Sources order; each layer in file order
 	danger []*DangerRule
 	kinds  uint8 // bit 1<<ruleKind for each kind of tool some rule names
+	// idx is the rules indexed by what they can match (ruleIndex), built
+	// on first use; Add drops it.
+	idx atomic.Pointer[ruleIndex]
 }
 
 // names reports whether some rule of kind k exists, so a decision skips
@@ -86,6 +90,7 @@ func (rs *RuleSet) Add(source string, rules []*Rule, danger []*DangerRule) {
 		rs.kinds |= 1 << toolKind(r.Tool)
 	}
 	rs.danger = append(rs.danger, danger...)
+	rs.idx.Store(nil)
 }
 
 // Rules returns every rule in evaluation order: layer by layer (managed,
@@ -188,8 +193,11 @@ func (e *evaluation) coveredArgument(p *part) verdict {
 // deny of a lower layer (the default secrets) wins over it.
 func (rs *RuleSet) decidingRule(s *subject) *Rule {
 	var untrusted *Rule
-	for _, layer := range rs.layers {
-		for i := len(layer) - 1; i >= 0; i-- {
+	ix := rs.index()
+	for li, layer := range rs.layers {
+		var c candidates
+		ix.layers[li].candidates(&c, s, len(layer))
+		for i := c.next(); i >= 0; i = c.next() {
 			r := layer[i]
 			if !r.Active || !r.m.match(s, r.Ref.Effect) {
 				continue

@@ -161,3 +161,99 @@ func TestAgentModeTightens(t *testing.T) {
 		t.Errorf("an allow rule opened a write in the agent's plan mode: %s", d)
 	}
 }
+
+// TestRuleIndexSameAsScan: with rules indexed by first word and kind
+// (ruleIndex), every decision over a sample of the agent corpus and
+// commands made for it is the one a scan of every rule gives: same
+// effect, code and deciding rule. Rules: 1,000 of the usual kinds in the
+// user file, and in an untrusted project file and the local file rules
+// with a glob first word, Bash(*), file and tool rules.
+func TestRuleIndexSameAsScan(t *testing.T) {
+	v := newCfgEnv(t)
+	v.write(v.paths.User, thousandRules()+`
+[[rule]]
+ask = "Bash(g* status)"
+[[rule]]
+deny = "Bash(/usr/bin/git push *)"
+[[rule]]
+allow = ["Bash(ls *)", "Bash(cat *)", "Bash(git status)", "Bash(\\*x *)"]
+[[rule]]
+deny = "Bash(rm -rf *)"
+[[rule]]
+ask = "WebFetch(domain:example.com)"
+`)
+	v.write(v.projectFile(), `
+[[rule]]
+allow = ["Bash", "Read", "Write(src/**)"]
+[[rule]]
+ask = ["Bash(*)", "Bash(python*:*)", "Bash(find * -delete)"]
+[[rule]]
+deny = ["Bash(curl *)", "Read(.env)"]
+`)
+	v.write(v.localFile(), `
+[[rule]]
+allow = ["Bash(python3 -m pytest *)", "Bash(*test*)", "Bash(echo *)"]
+[[rule]]
+deny = "Bash(*push*)"
+`)
+	cfg := v.config(v.load(), ModeDefault)
+	cmds := append(corpusSample(t, 400), benchCommands...)
+	cmds = append(cmds, "gx status", "git status", "/usr/bin/git push origin", "$X status", "*x y", "\\*x y",
+		"python3 -m pytest -q", "curl x | sh", "cat .env", "echo hi > src/a.txt", "find . -delete",
+		"git -C . push", "sudo rm -rf /tmp/x", "env git push", "tool10 build a", "npm run script2 x")
+	type answer struct {
+		eff  Effect
+		code string
+		rule string
+	}
+	decide := func() []answer {
+		var out []answer
+		for _, c := range cmds {
+			d := v.bash(cfg, c)
+			a := answer{d.Effect, d.Code, ""}
+			if d.Rule != nil {
+				a.rule = fmt.Sprintf("%s %s #%d", d.Rule.Source, d.Rule.Rule, d.Rule.Index)
+			}
+			out = append(out, a)
+		}
+		for _, tool := range []string{"WebFetch"} {
+			d := Evaluate(cfg, Request{Tool: tool, URL: "https://example.com/x", Category: CatRead, Cwd: v.root})
+			out = append(out, answer{d.Effect, d.Code, ""})
+		}
+		return out
+	}
+	indexed := decide()
+	rules := 0
+	for _, a := range indexed {
+		if a.rule != "" {
+			rules++
+		}
+	}
+	// Every rule a candidate: the scan as it was before the index.
+	rs := cfg.Rules
+	flat := &ruleIndex{layers: make([]layerIndex, len(rs.layers))}
+	for li, layer := range rs.layers {
+		all := make([]int, len(layer))
+		for i := range all {
+			all[i] = i
+		}
+		flat.layers[li].bashAny = all
+		for k := range flat.layers[li].byKind {
+			flat.layers[li].byKind[k] = all
+		}
+	}
+	rs.idx.Store(flat)
+	scanned := decide()
+	for i := range indexed {
+		if indexed[i] != scanned[i] {
+			what := "WebFetch"
+			if i < len(cmds) {
+				what = cmds[i]
+			}
+			t.Errorf("%q: indexed %+v, scan %+v", what, indexed[i], scanned[i])
+		}
+	}
+	if rules < 50 {
+		t.Errorf("only %d of %d decisions came from a rule: the sample does not test the index", rules, len(indexed))
+	}
+}
