@@ -934,7 +934,7 @@ func jqOps(l *cmdline, out *effectList) {
 		case it.opt != "":
 		case !filter:
 			filter = true
-			if it.val.Dynamic || jqModules.MatchString(it.val.Text) {
+			if it.val.Dynamic || jqModules().MatchString(it.val.Text) {
 				out.acted = true
 			}
 		case !values:
@@ -945,7 +945,7 @@ func jqOps(l *cmdline, out *effectList) {
 
 // jqModules finds a jq module directive (jq manual, Modules): import,
 // include, and modulemeta, which reads a module's metadata.
-var jqModules = regexp.MustCompile(`\b(import|include|modulemeta)\b`)
+var jqModules = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(import|include|modulemeta)\b`) })
 
 func awkOps(l *cmdline, out *effectList) {
 	ops := l.operands()

@@ -3,6 +3,7 @@ package shellparse
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -13,10 +14,13 @@ import (
 var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true,
 	"mksh": true, "ash": true, "yash": true, "rbash": true, "fish": true}
 
-// interpreters read a program from standard input when given no script.
-var interpreterRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(python[0-9.]*|pypy[0-9.]*|perl[0-9.]*|ruby[0-9.]*|node|nodejs|php[0-9.]*|lua[0-9.]*|Rscript|tclsh[0-9.]*|osascript|deno|bun)$`)
-})
+// interpreters read a program from standard input when given no script:
+// these names, and the versioned ones followed by digits and dots
+// (python3.12, perl5, lua5.4).
+var (
+	interpreters         = []string{"node", "nodejs", "Rscript", "osascript", "deno", "bun"}
+	versionedInterpreter = []string{"python", "pypy", "perl", "ruby", "php", "lua", "tclsh"}
+)
 
 // interpreterCode lists each interpreter's options that take program text.
 var interpreterCode = map[string][]string{"python": {"c"}, "perl": {"e", "E"}, "ruby": {"e"},
@@ -27,7 +31,17 @@ func IsShell(name string) bool { return shells[name] }
 
 // IsInterpreter reports whether name (a basename) runs programs in another
 // language (python, perl, node ...).
-func IsInterpreter(name string) bool { return interpreterRe().MatchString(name) }
+func IsInterpreter(name string) bool {
+	if slices.Contains(interpreters, name) {
+		return true
+	}
+	for _, p := range versionedInterpreter {
+		if v, ok := strings.CutPrefix(name, p); ok && strings.Trim(v, "0123456789.") == "" {
+			return true
+		}
+	}
+	return false
+}
 
 // unwrap looks at the command at idx and, if it runs other code given in its
 // arguments, emits that code's commands with idx as their parent.
