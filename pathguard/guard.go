@@ -18,6 +18,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 )
 
@@ -370,7 +371,7 @@ func (g *Guard) absolute(cwd, path string) (string, error) {
 		return "", err
 	}
 	if filepath.IsAbs(p) {
-		return p, nil
+		return selfCwd(p, cwd)
 	}
 	if vol := filepath.VolumeName(p); vol != "" {
 		return "", fmt.Errorf("%s is relative to the current directory of drive %s", path, vol)
@@ -382,6 +383,31 @@ func (g *Guard) absolute(cwd, path string) (string, error) {
 		return filepath.VolumeName(cwd) + p, nil
 	}
 	return cwd + string(filepath.Separator) + p, nil
+}
+
+// selfCwd maps Linux's /proc/self/cwd and /proc/thread-self/cwd (proc(5))
+// at the start of p to cwd, the directory of the process that opens p:
+// resolved here they would name gatekeep's own. A path below an open file
+// descriptor (/proc/self/fd/N/..., /dev/fd/N/...) names a file of the
+// command's own descriptors, which is not known here: an error.
+func selfCwd(p, cwd string) (string, error) {
+	if runtime.GOOS != "linux" {
+		return p, nil
+	}
+	for _, pre := range []string{"/proc/self/cwd", "/proc/thread-self/cwd"} {
+		if rest, ok := strings.CutPrefix(p, pre); ok && (rest == "" || rest[0] == '/') {
+			if cwd == "" {
+				return "", fmt.Errorf("%s names the working directory, which is not known", p)
+			}
+			return cwd + rest, nil
+		}
+	}
+	for _, pre := range []string{"/proc/self/fd/", "/proc/thread-self/fd/", "/dev/fd/"} {
+		if rest, ok := strings.CutPrefix(p, pre); ok && strings.Contains(strings.TrimRight(rest, "/"), "/") {
+			return "", fmt.Errorf("%s names a file below an open descriptor of the command, which is not known", p)
+		}
+	}
+	return p, nil
 }
 
 // expand replaces a leading `~`, `$HOME` or `${HOME}` (alone or followed by

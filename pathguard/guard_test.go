@@ -475,6 +475,32 @@ func TestResolveSelf(t *testing.T) {
 	}
 }
 
+// TestCheckSelfCwd: /proc/self/cwd names the directory of the process
+// that opens the path, the command's, not gatekeep's; a path below an
+// open descriptor is not known.
+func TestCheckSelfCwd(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("proc(5) is Linux's")
+	}
+	dir := t.TempDir()
+	g := &Guard{}
+	for path, want := range map[string]string{
+		"/proc/self/cwd/x":           filepath.Join(dir, "x"),
+		"/proc/thread-self/cwd/../y": filepath.Join(filepath.Dir(dir), "y"),
+		"/proc/self/cwd":             dir,
+		"/proc/self/cwdx":            "/proc/self/cwdx",
+	} {
+		if r := g.Check(dir, path); r.Abs != want {
+			t.Errorf("Check(%q, %q).Abs = %q, want %q", dir, path, r.Abs, want)
+		}
+	}
+	for _, path := range []string{"/proc/self/fd/3/id_rsa", "/dev/fd/3/x"} {
+		if r := g.Check(dir, path); r.Code != CodeInvalid {
+			t.Errorf("Check(%q): %+v, want %s", path, r, CodeInvalid)
+		}
+	}
+}
+
 func TestNilGuard(t *testing.T) {
 	var g *Guard
 	if r := g.Check("/", "/etc/hosts"); r.Inside() || r.Code != CodeOutside {

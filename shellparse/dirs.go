@@ -101,7 +101,7 @@ func (s dirSet) same(o dirSet) bool {
 func (s dirSet) moved(target string, physical bool) dirSet {
 	out := dirSet{unknown: s.unknown}
 	add := func(n string) {
-		if len(n) > maxDirLen {
+		if len(n) > maxDirLen || selfProc(n) {
 			out.unknown = true
 			return
 		}
@@ -136,6 +136,7 @@ func (s dirSet) chdir(target string) dirSet {
 	out := dirSet{unknown: s.unknown}
 	for _, d := range s.dirs {
 		n := dirSet{dirs: []string{d}}.moved(target, upRemoves(d, target))
+		out.unknown = out.unknown || n.unknown
 		for _, x := range n.dirs {
 			if !containsStr(out.dirs, x) {
 				out.dirs = append(out.dirs, x)
@@ -143,6 +144,19 @@ func (s dirSet) chdir(target string) dirSet {
 		}
 	}
 	return out.bounded()
+}
+
+// selfProc reports a directory through /proc/self, /proc/thread-self
+// or /dev/fd (proc(5)): links that name the process looking them up, here
+// the shell (its own directory, its descriptors), which the walk cannot
+// resolve on the disk (gatekeep would see its own). It is unknown.
+func selfProc(n string) bool {
+	for _, pre := range []string{"/proc/self", "/proc/thread-self", "/dev/fd"} {
+		if rest, ok := strings.CutPrefix(n, pre); ok && (rest == "" || rest[0] == '/' || rest[0] == PhysicalMark[0]) {
+			return true
+		}
+	}
+	return false
 }
 
 // within reports whether directory d is l or below it (l is then one of
