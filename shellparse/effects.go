@@ -1,6 +1,9 @@
 package shellparse
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // Access is how a command uses a file.
 type Access uint8
@@ -47,6 +50,24 @@ type FileEffect struct {
 	// "$(...)"`), so its text says nothing certain about where a write
 	// lands.
 	Guess bool
+	// Tree, on a write, is set when the command also writes entries below
+	// Path under names it does not give: a recursive copy or a move of a
+	// directory writes Path/REL for every REL below Tree.From (`cp -r
+	// SRC/. DEST`, `cp -rT`, `rsync -r SRC/ DEST`, `mv DIR DEST`); an
+	// archive extraction writes its members (Tree.From is empty: the
+	// names are only known at run time).
+	Tree *Tree
+}
+
+// Tree is the source of the entries a write puts below its path.
+type Tree struct {
+	// From is the directory copied or moved, relative to the command's
+	// directory unless absolute; empty when the names come from elsewhere
+	// (an archive, a remote host) and are only known at run time.
+	From Word
+	// Follow: symlinks in From are copied as what they point to (cp -L,
+	// rsync -L), so the names below a linked directory are written too.
+	Follow bool
 }
 
 // Filter describes the entries below a directory read recursively that a
@@ -292,6 +313,53 @@ func (e *effectList) readTracked(x arg) {
 func (e *effectList) write(xs ...arg) {
 	for _, x := range xs {
 		e.add(Write, x)
+	}
+}
+
+// writeTree reports a write of dest that also writes the entries below
+// src under their own names (FileEffect.Tree); a zero src means names only
+// known at run time.
+func (e *effectList) writeTree(dest, src arg, follow bool) {
+	if dest.Text == "" && !dest.Dynamic {
+		return
+	}
+	t := &Tree{From: src.Word, Follow: follow}
+	for i := range e.list {
+		if f := &e.list[i]; f.Access == Write && f.Tree == nil && f.Path == dest.Word {
+			f.Tree = t // the write already reported
+			return
+		}
+	}
+	e.add(Write, dest)
+	e.list[len(e.list)-1].Tree = t
+}
+
+// treeInto reports the trees a recursive copy or move of srcs writes into
+// dest (cp(1), mv(1)): dest itself with -T (noTarget) or for `SRC/.`;
+// dest/basename(SRC) when dest is a directory (several sources, -t); for
+// one source both, since whether dest is a directory is known only at run
+// time.
+func (e *effectList) treeInto(dest arg, srcs []arg, noTarget, follow bool) {
+	for _, src := range srcs {
+		if src.Text == "-" && !src.Dynamic {
+			continue
+		}
+		base := path.Base(strings.TrimRight(src.Text, "/"))
+		intoDest := noTarget || len(srcs) == 1 || !src.Dynamic && (base == "." || base == ".." || base == "/")
+		if intoDest {
+			e.writeTree(dest, src, follow)
+		}
+		if noTarget {
+			continue
+		}
+		if src.Dynamic || dest.Dynamic {
+			e.writeTree(made(strings.TrimSuffix(dest.Text, "/")+"/"+base, dest, true), src, follow)
+			continue
+		}
+		if base == "/" || base == "." || base == ".." {
+			continue
+		}
+		e.writeTree(joinArg(dest, made(base, dest, false)), src, follow)
 	}
 }
 

@@ -564,30 +564,42 @@ func cpOps(l *cmdline, out *effectList) {
 		return
 	}
 	ops := l.operands()
+	follow := l.has("L", "dereference")
 	if dirs := l.values("t", "target-directory"); len(dirs) > 0 || len(ops) == 0 {
 		out.readTree(nil, ops...)
 		for _, d := range dirs {
 			writeInto(out, d, ops)
+			out.treeInto(d, ops, false, follow)
 		}
 		return
 	}
 	out.readTree(nil, ops[:len(ops)-1]...)
 	out.write(ops[len(ops)-1])
-	if !l.has("T", "no-target-directory") {
+	noTarget := l.has("T", "no-target-directory")
+	if !noTarget {
 		writeInto(out, ops[len(ops)-1], ops[:len(ops)-1])
 	}
+	// The entries below each source are written under their own names
+	// (`cp -r SRC/. DEST` writes DEST/.envrc): FileEffect.Tree.
+	out.treeInto(ops[len(ops)-1], ops[:len(ops)-1], noTarget, follow)
 }
 
 // mvOps: every operand is written (the sources are removed), and the
-// files opened in a destination directory (writeInto).
+// files opened in a destination directory (writeInto). A directory moved
+// puts every entry below it at a new name (FileEffect.Tree).
 func mvOps(l *cmdline, out *effectList) {
 	ops := l.operands()
 	writeAll(l, out)
 	for _, d := range l.values("t", "target-directory") {
 		writeInto(out, d, ops)
+		out.treeInto(d, ops, false, false)
 	}
-	if len(ops) > 1 && !l.has("t", "target-directory", "T", "no-target-directory") {
-		writeInto(out, ops[len(ops)-1], ops[:len(ops)-1])
+	if len(ops) > 1 && !l.has("t", "target-directory") {
+		noTarget := l.has("T", "no-target-directory")
+		if !noTarget {
+			writeInto(out, ops[len(ops)-1], ops[:len(ops)-1])
+		}
+		out.treeInto(ops[len(ops)-1], ops[:len(ops)-1], noTarget, false)
 	}
 }
 
@@ -1364,7 +1376,7 @@ func rsyncOps(l *cmdline, out *effectList) {
 		last = -1 // no destination: rsync lists the sources
 	}
 	moves := l.has("remove-source-files", "remove-sent-files")
-	tree := l.has("r", "recursive", "a", "archive")
+	tree := l.has("r", "recursive", "a", "archive", "d", "dirs")
 	for i, o := range ops {
 		switch {
 		case remote(o):
@@ -1374,6 +1386,41 @@ func rsyncOps(l *cmdline, out *effectList) {
 			out.readTree(nil, o)
 		default:
 			out.read(o)
+		}
+	}
+	// A recursive copy writes the entries below each source under their
+	// own names (FileEffect.Tree): `rsync -r SRC/ DEST` into DEST, `rsync
+	// -r SRC DEST` into DEST/SRC, -R into DEST/SRC-PATH; a remote source's
+	// or --files-from's names are only known at run time.
+	if last < 1 || remote(ops[last]) {
+		return
+	}
+	dest := ops[last]
+	follow := l.has("L", "copy-links", "k", "copy-dirlinks", "copy-unsafe-links")
+	if l.has("files-from") {
+		out.writeTree(dest, arg{}, follow)
+	}
+	if !tree {
+		return
+	}
+	for _, o := range ops[:last] {
+		if remote(o) {
+			out.writeTree(dest, arg{}, follow)
+			continue
+		}
+		// rsync(1): "a trailing slash on the source ... avoids creating
+		// an additional directory level at the destination".
+		base := path.Base(strings.TrimRight(o.Text, "/"))
+		switch {
+		case l.has("R", "relative"):
+			out.writeTree(made(strings.TrimSuffix(dest.Text, "/")+"/"+strings.TrimLeft(o.Text, "/"), dest, o.Dynamic), o, follow)
+		case o.Dynamic || dest.Dynamic:
+			out.writeTree(dest, o, follow)
+			out.writeTree(made(strings.TrimSuffix(dest.Text, "/")+"/"+base, dest, true), o, follow)
+		case strings.HasSuffix(o.Text, "/") || base == "." || base == ".." || base == "/":
+			out.writeTree(dest, o, follow)
+		default:
+			out.writeTree(joinArg(dest, made(base, dest, false)), o, follow)
 		}
 	}
 }
@@ -1422,7 +1469,9 @@ func tarOps(l *cmdline, out *effectList) {
 	if len(dirs) == 0 {
 		dirs = []arg{made(".", arg{Word: l.c.Args[0]}, false)}
 	}
-	out.write(dirs...)
+	for _, d := range dirs {
+		out.writeTree(d, arg{}, false) // the members' names are in the archive
+	}
 	if l.has("P", "absolute-names") {
 		out.write(made("(absolute paths in the archive)", arg{Word: l.c.Args[0]}, true))
 	}
@@ -1440,7 +1489,9 @@ func unzipOps(l *cmdline, out *effectList) {
 	if len(dirs) == 0 {
 		dirs = []arg{made(".", arg{Word: l.c.Args[0]}, false)}
 	}
-	out.write(dirs...)
+	for _, d := range dirs {
+		out.writeTree(d, arg{}, false) // the members' names are in the archive
+	}
 	if l.has(":") {
 		out.write(made("(paths in the archive)", arg{Word: l.c.Args[0]}, true))
 	}

@@ -704,3 +704,59 @@ func TestWildMatch(t *testing.T) {
 		}
 	}
 }
+
+// TestEffectsTree: a write that also puts entries below its path under
+// names the command does not give (FileEffect.Tree) says where they come
+// from: cp -r/-a/-R, mv, rsync -r/-a from a source directory; tar -x and
+// unzip from an archive (names only known at run time, shown as "?").
+func TestEffectsTree(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{`cp -r examples/. .`, ". <- examples/."},
+		{`cp -rT examples .`, ". <- examples"},
+		{`cp -r a b`, "b <- a, b/a <- a"},
+		{`cp -r A B dst`, "dst/A <- A, dst/B <- B"},
+		{`cp -R -t d a/.`, "d <- a/."},
+		{`cp -aL src/ dst`, "dst <- src/ (follow), dst/src <- src/ (follow)"},
+		{`cp a b`, ""},
+		{`mv examples build/x`, "build/x <- examples, build/x/examples <- examples"},
+		{`mv -T a b`, "b <- a"},
+		{`mv a b c/`, "c/a <- a, c/b <- b"},
+		{`rsync -a examples/ .`, ". <- examples/"},
+		{`rsync -a examples .`, "./examples <- examples"},
+		{`rsync -aR src/a /backup`, "/backup/src/a <- src/a"},
+		{`rsync -aL host:x .`, ". <- ? (follow)"},
+		{`rsync a b`, ""},
+		{`tar xzf dist.tgz -C build/`, "build/ <- ?"},
+		{`tar xf a.tar`, ". <- ?"},
+		{`tar tf a.tar`, ""},
+		{`unzip a.zip -d out`, "out <- ?"},
+		{`unzip -l a.zip`, ""},
+	}
+	for _, tt := range tests {
+		s, err := Parse(tt.src, Options{})
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", tt.src, err)
+		}
+		var got []string
+		for i := range s.Commands {
+			effects, _ := Effects(&s.Commands[i])
+			for _, e := range effects {
+				if e.Tree == nil {
+					continue
+				}
+				from := e.Tree.From.Text
+				if from == "" && !e.Tree.From.Dynamic {
+					from = "?"
+				}
+				g := e.Path.Text + " <- " + from
+				if e.Tree.Follow {
+					g += " (follow)"
+				}
+				got = append(got, g)
+			}
+		}
+		if g := strings.Join(got, ", "); g != tt.want {
+			t.Errorf("%s: trees %q, want %q", tt.src, g, tt.want)
+		}
+	}
+}
