@@ -176,6 +176,9 @@ type part struct {
 	// know, read as a command of its own (unknownSuffixes); only a deny
 	// from it counts.
 	suffix bool
+	// members: the write also puts entries below path whose names are
+	// only known at run time (an archive's members; treeWrites).
+	members bool
 }
 
 // verdict is one layer's answer for one part. ok false means "no answer,
@@ -460,6 +463,7 @@ func (e *evaluation) shellParts() ([]part, Decision, bool) {
 		if d, ok := commandDir(e.cwd, c.Dir); ok {
 			dir = d
 		}
+		start := len(parts) // the parts of the commands before this one end here
 		parts = append(parts, part{subject: commandText(c), offset: c.Offset, script: script, index: i, cmd: c,
 			dir: dir, dynamic: c.DirDynamic, tool: ToolBash})
 		cp := &parts[len(parts)-1]
@@ -536,6 +540,10 @@ func (e *evaluation) shellParts() ([]part, Decision, bool) {
 				parts = append(parts, fp)
 				if fe.Tracked {
 					parts[len(parts)-1].tracked = true
+				}
+				if fe.Tree != nil && fe.Access == shellparse.Write {
+					// The entries it writes below the path (tree.go).
+					parts = e.treeWrites(parts, parts[:start], fp, fe.Tree, fe.Path.Dynamic, c.AfterLink)
 				}
 			}
 		}
@@ -753,7 +761,10 @@ func sandboxLayer(e *evaluation, p *part) verdict {
 		return verdict{}
 	}
 	if p.dynamic {
-		return e.dynamicWrite(p)
+		if v := e.dynamicWrite(p); v.ok || !p.members {
+			return v
+		}
+		return membersVerdict(p)
 	}
 	if isDevSink(p.path) {
 		return verdict{ok: true, effect: Allow, code: CodeSandboxDevNull, message: "writes to " + p.path + " discard or pass through output"}
@@ -779,7 +790,20 @@ func sandboxLayer(e *evaluation, p *part) verdict {
 	if why := g.Protected(r.Real); why != "" {
 		return verdict{ok: true, effect: Ask, code: CodeSandboxProtected, message: why}
 	}
+	if p.members {
+		return membersVerdict(p)
+	}
 	return verdict{}
+}
+
+// membersVerdict: a write of names only known at run time below a
+// directory (an archive extracted, a tree copied from a remote or dynamic
+// source) may write protected names there (.git/hooks, .envrc, an agent's
+// settings), which take effect in any directory: it asks, as a protected
+// path does.
+func membersVerdict(p *part) verdict {
+	return verdict{ok: true, effect: Ask, code: CodeSandboxProtected,
+		message: "writes names only known at run time below " + p.path + ", and a protected name among them (.git/, .envrc, an agent's settings) would take effect there"}
 }
 
 // check is cfg.Guard.Check, once per directory and path in one call: the
