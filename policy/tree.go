@@ -26,8 +26,9 @@ var maxCopyEntries = 10000 // a variable for tests
 //     below it (nothing else can be there when the command runs, or the
 //     command that put it there is judged on its own);
 //   - for names only known at run time (an archive's members, a remote
-//     or dynamic source, a tree over maxCopyEntries, a walk that fails)
-//     one part stands for them (part.members), which asks.
+//     or dynamic source, a tree over maxCopyEntries, a walk that fails,
+//     no Config.Disk to read) one part stands for them (part.members),
+//     which asks.
 //
 // A link made earlier in the script (afterLink) may have replaced the
 // source or a directory above it with a link to anywhere: when the script
@@ -41,7 +42,8 @@ func (e *evaluation) treeWrites(parts, before []part, fp part, t *shellparse.Tre
 		u.members = true
 		return append(parts, u)
 	}
-	if destDynamic || t.From.Dynamic || t.From.Text == "" || !filepath.IsAbs(fp.dir) || e.cfg.Guard == nil {
+	disk := e.cfg.Disk
+	if destDynamic || t.From.Dynamic || t.From.Text == "" || !filepath.IsAbs(fp.dir) || e.cfg.Guard == nil || disk == nil {
 		return unknown()
 	}
 	src := e.check(fp.dir, t.From.Text)
@@ -67,12 +69,12 @@ func (e *evaluation) treeWrites(parts, before []part, fp part, t *shellparse.Tre
 			return unknown()
 		}
 	}
-	fi, err := os.Stat(src.Real)
+	fi, err := disk.Stat(src.Real)
 	switch {
 	case err != nil && !os.IsNotExist(err):
 		return unknown()
 	case err == nil && fi.IsDir():
-		walked, ok := walkTree(src.Real, t.Follow)
+		walked, ok := walkTree(disk, src.Real, t.Follow)
 		if !ok {
 			return unknown()
 		}
@@ -125,10 +127,10 @@ func belowDir(dir, p string) (string, bool) {
 // most maxCopyEntries; ok is false when there are more or an entry cannot
 // be read. With follow, a symlink to a directory is walked too, to the
 // same bound (a loop ends there).
-func walkTree(dir string, follow bool) (rels []string, ok bool) {
+func walkTree(disk Disk, dir string, follow bool) (rels []string, ok bool) {
 	var walk func(abs, rel string) bool
 	walk = func(abs, rel string) bool {
-		entries, err := os.ReadDir(abs)
+		entries, err := disk.ReadDir(abs)
 		if err != nil {
 			return false
 		}
@@ -144,7 +146,7 @@ func walkTree(dir string, follow bool) (rels []string, ok bool) {
 			sub := filepath.Join(abs, de.Name())
 			isDir := de.IsDir()
 			if !isDir && follow && de.Type()&fs.ModeSymlink != 0 {
-				if fi, err := os.Stat(sub); err == nil && fi.IsDir() {
+				if fi, err := disk.Stat(sub); err == nil && fi.IsDir() {
 					isDir = true
 				}
 			}

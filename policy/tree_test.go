@@ -14,6 +14,7 @@ import (
 // source, a tree over the bound) ask.
 func TestTreeWrites(t *testing.T) {
 	cfg, root, home := sandboxEnv(t, ModeAcceptEdits)
+	cfg.Disk = DiskForTest
 	for f, s := range map[string]string{
 		"examples/.claude/settings.json": "{}",
 		"examples/.envrc":                "x",
@@ -90,5 +91,19 @@ func TestTreeWrites(t *testing.T) {
 		if d.Effect != tc.want || d.Code != tc.code {
 			t.Errorf("%q: %v %s (%s), want %v %s", tc.cmd, d.Effect, d.Code, d.Message, tc.want, tc.code)
 		}
+	}
+}
+
+// TestTreeWritesNoDisk: with no disk to read, a tree copy's names are
+// unknown and ask.
+func TestTreeWritesNoDisk(t *testing.T) {
+	cfg, root, _ := sandboxEnv(t, ModeAcceptEdits)
+	cfg.Disk = nil
+	if err := os.MkdirAll(filepath.Join(root, "plain"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	d := Evaluate(cfg, Request{Tool: ToolBash, Command: "cp -r plain/. out", Cwd: root})
+	if d.Effect != Ask || d.Code != CodeSandboxProtected {
+		t.Errorf("no disk: %v %s (%s), want ask %s", d.Effect, d.Code, d.Message, CodeSandboxProtected)
 	}
 }
