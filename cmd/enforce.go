@@ -188,10 +188,10 @@ func (a *app) runConfined(path string, argv []string) error {
 		}
 	}()
 	var git *enforce.Anchor
-	var head []byte
+	var gitState *enforce.GitState
 	if d := a.enf.plan.GitDir; d != "" {
 		if an, err := enforce.OpenAnchor(d); err == nil {
-			git, head = an, an.ReadHead()
+			git, gitState = an, an.ReadGitState()
 			defer an.Close()
 		}
 	}
@@ -202,7 +202,7 @@ func (a *app) runConfined(path string, argv []string) error {
 	if git != nil {
 		// The project's git dir stays a repository: else git would
 		// look above the project for one.
-		for _, msg := range git.RepairGitDir(head) {
+		for _, msg := range git.RepairGitDir(gitState) {
 			fmt.Fprintf(a.stderr, "gatekeep: the confined command changed %s: %s\n", a.enf.plan.GitDir, msg)
 		}
 	}

@@ -314,6 +314,22 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 	p.Watched = slices.DeleteFunc(p.Watched, func(w string) bool {
 		return slices.ContainsFunc(p.ReadOnly, func(d string) bool { return within(d, w) })
 	})
+	if realHome != "" && realHome != "/" {
+		// Reads: everything but the home directory, and in it the
+		// project, the writable dirs (already) and the toolchains'.
+		p.Readable = outsideOf(realHome)
+		for _, d := range append(cfg.Guard.Roots(), homeReadable(os.Getenv, home)...) {
+			if real, err := filepath.EvalSymlinks(d); err == nil && within(realHome, real) && real != realHome {
+				p.Readable = appendUnique(p.Readable, real)
+			}
+		}
+		for _, d := range pathguard.DefaultConfigDirs(home) {
+			if real, err := filepath.EvalSymlinks(d); err == nil && within(realHome, real) {
+				p.Readable = appendUnique(p.Readable, real)
+			}
+		}
+		p.Limits = append(p.Limits, fmt.Sprintf("in the home directory %s only the project, the writable dirs and the toolchains' dirs and settings (%s) can be read or run (every dir can be listed)", realHome, strings.Join(homeReadableNames, ", ")))
+	}
 	if tier != enforce.TierFull {
 		// Without a mount namespace none of them is enforced; Limits
 		// say so.
@@ -323,6 +339,64 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 	slices.Sort(p.Hidden)
 	p.Limits = append(p.Limits, enforce.Limits(tier, enforce.LandlockABI())...)
 	return p
+}
+
+// homeReadableNames are what a confined command may read in the home
+// directory besides the project and the writable dirs: the toolchains'
+// installs and caches and the settings they read that hold no secrets.
+// Left out on purpose: ~/.ssh, ~/.aws, ~/.config (but git's, go's and
+// gatekeep's), ~/.npmrc, ~/.pypirc, ~/.netrc, ~/.docker, ~/.kube, the
+// shell rc files (tokens are exported there), ~/.cargo/credentials*, the
+// agents' dirs.
+var homeReadableNames = []string{".cache", "go", ".npm", ".cargo/bin", ".cargo/registry", ".cargo/git", ".cargo/env",
+	".cargo/config.toml", ".cargo/config", ".rustup", ".local/bin", ".local/lib", ".local/share/uv", ".local/share/pnpm",
+	".local/pipx", ".nvm", ".pyenv", ".rbenv", ".rye", ".bun", ".deno", ".volta", ".sdkman", ".m2/repository",
+	".gradle/caches", ".gradle/wrapper", ".gem", ".dotnet", ".nuget/packages", ".gitconfig", ".config/git", ".config/go",
+	".gitignore_global", ".terminfo"}
+
+// homeReadable is homeReadableNames in home, and the toolchains' own
+// places where their environment variables move them.
+func homeReadable(getenv func(string) string, home string) []string {
+	if home == "" {
+		return nil
+	}
+	var out []string
+	for _, n := range homeReadableNames {
+		out = append(out, filepath.Join(home, n))
+	}
+	for _, env := range []string{"GOPATH", "GOROOT", "GOCACHE", "GOMODCACHE", "CARGO_HOME", "RUSTUP_HOME", "XDG_CACHE_HOME",
+		"PYENV_ROOT", "NVM_DIR", "VOLTA_HOME", "BUN_INSTALL", "npm_config_cache", "npm_config_prefix", "PIP_CACHE_DIR", "UV_CACHE_DIR"} {
+		for _, v := range filepath.SplitList(getenv(env)) {
+			if filepath.IsAbs(v) {
+				out = append(out, filepath.Clean(v))
+			}
+		}
+	}
+	if v := getenv("XDG_CONFIG_HOME"); filepath.IsAbs(v) {
+		out = append(out, filepath.Join(v, "git"), filepath.Join(v, "go"))
+	}
+	return out
+}
+
+// outsideOf lists what lies beside the path from / down to dir: every
+// entry of each of its ancestors but the one on the way, so that a
+// Landlock rule on each covers the whole tree but dir. The ancestors
+// themselves are not listed (a rule on one would cover dir).
+func outsideOf(dir string) []string {
+	out := []string{}
+	for d := dir; d != "/" && d != "."; d = filepath.Dir(d) {
+		parent := filepath.Dir(d)
+		entries, err := os.ReadDir(parent)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if e.Name() != filepath.Base(d) {
+				out = append(out, filepath.Join(parent, e.Name()))
+			}
+		}
+	}
+	return out
 }
 
 // agentDirsMade are the agents' dirs created empty at the project root

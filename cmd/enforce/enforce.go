@@ -36,6 +36,11 @@ type Plan struct {
 	// Writable are directories where the command may create, change and
 	// delete files: the sandbox roots and the cache directories.
 	Writable []string `json:"writable"`
+	// Readable, when not nil, are the only places the command may read
+	// and execute files, besides Writable: Landlock keeps the rest (the
+	// home directory but for the project, the caches and the toolchains'
+	// dirs) from it; every dir can still be listed. nil reads everywhere.
+	Readable []string `json:"readable,omitempty"`
 	// ReadOnly are existing paths inside Writable kept read-only (full tier).
 	ReadOnly []string `json:"read_only"`
 	// Hidden are secret files and directories whose contents the command
@@ -111,7 +116,7 @@ func Limits(t Tier, abi int) []string {
 	case TierLandlock:
 		out = append(out,
 			"no user namespaces: protected paths inside a writable root (.git/hooks, .git/config, .gatekeep/, .envrc, agents' settings) stay writable",
-			"no user namespaces: secret files (the Read deny rules) stay readable",
+			"no user namespaces: secret files (the Read deny rules) in the project and the readable dirs stay readable",
 			"gatekeep execs the command in place: a background process it starts may outlive the run",
 		)
 	}

@@ -51,7 +51,13 @@ func handledFS(abi int) uint64 {
 }
 
 // fileRights are the rights a rule on a non-directory may carry.
-const fileRights = unix.LANDLOCK_ACCESS_FS_WRITE_FILE | unix.LANDLOCK_ACCESS_FS_TRUNCATE
+const fileRights = unix.LANDLOCK_ACCESS_FS_WRITE_FILE | unix.LANDLOCK_ACCESS_FS_TRUNCATE |
+	unix.LANDLOCK_ACCESS_FS_READ_FILE | unix.LANDLOCK_ACCESS_FS_EXECUTE
+
+// fsRead are the rights handled when reads are bounded too: reading a
+// file (an executable is opened for reading as well), listing a dir,
+// executing.
+const fsRead = unix.LANDLOCK_ACCESS_FS_READ_FILE | unix.LANDLOCK_ACCESS_FS_READ_DIR | unix.LANDLOCK_ACCESS_FS_EXECUTE
 
 // devFiles are device files any program writes to; devDirs are device
 // directories it creates files in (POSIX shared memory, ptys).
@@ -61,16 +67,20 @@ var (
 )
 
 // landlockRestrict enforces a ruleset on the calling thread: writes only
-// below writable (and to the device files above), no TCP unless network,
+// below writable (and to the device files above), reads only below
+// writable and readable when readable is not nil, no TCP unless network,
 // no signals to processes outside (ABI 6), no abstract Unix sockets
 // outside unless network (ABI 6). The caller has locked the thread and set
 // no_new_privs. It fails when the kernel refuses any step: a ruleset that
 // is not enforced never counts.
-func landlockRestrict(abi int, writable []string, network bool) error {
+func landlockRestrict(abi int, writable, readable []string, network bool) error {
 	if abi < 1 {
 		return errors.New("landlock is not available")
 	}
 	attr := rulesetAttr{fs: handledFS(abi)}
+	if readable != nil {
+		attr.fs |= fsRead
+	}
 	if abi >= 4 && !network {
 		attr.net = unix.LANDLOCK_ACCESS_NET_BIND_TCP | unix.LANDLOCK_ACCESS_NET_CONNECT_TCP
 	}
@@ -117,6 +127,20 @@ func landlockRestrict(abi int, writable []string, network bool) error {
 	}
 	for _, w := range writable {
 		if err := add(w, attr.fs, false); err != nil {
+			return err
+		}
+	}
+	if readable != nil {
+		// Every dir can be listed (names are not contents, and stat
+		// shows them anyway): `ls /`, `find ~ -name x` keep working.
+		if err := add("/", unix.LANDLOCK_ACCESS_FS_READ_DIR, true); err != nil {
+			return err
+		}
+	}
+	for _, r := range readable {
+		// One that cannot be opened is not read: stricter, never looser.
+		if err := add(r, fsRead, false); err != nil && !errors.Is(err, unix.EACCES) && !errors.Is(err, unix.ELOOP) &&
+			!errors.Is(err, unix.ENOTDIR) && !errors.Is(err, unix.EPERM) {
 			return err
 		}
 	}

@@ -114,7 +114,10 @@ func confineThread(p Plan, abi int) error {
 	if err := noNewPrivs(); err != nil {
 		return err
 	}
-	if err := landlockRestrict(abi, p.Writable, p.Network); err != nil {
+	if err := landlockRestrict(abi, p.Writable, p.Readable, p.Network); err != nil {
+		return err
+	}
+	if err := dropCapabilities(); err != nil {
 		return err
 	}
 	rules := ttyRules
@@ -122,6 +125,55 @@ func confineThread(p Plan, abi int) error {
 		rules = append(append([]sysRule(nil), rules...), networkRules...)
 	}
 	return installFilter(rules)
+}
+
+// keptCaps are the capabilities a confined command run by root keeps:
+// those over files and ids, which Landlock bounds (a project owned by
+// another user stays writable to root). The rest go: CAP_SYS_PTRACE lets
+// root read another process's /proc/N/environ past Landlock, CAP_MKNOD a
+// block device in the project, CAP_SYS_MODULE, CAP_SYS_RAWIO,
+// CAP_NET_ADMIN and CAP_SYS_BOOT act on the whole machine.
+var keptCaps = []uintptr{unix.CAP_CHOWN, unix.CAP_DAC_OVERRIDE, unix.CAP_DAC_READ_SEARCH, unix.CAP_FOWNER,
+	unix.CAP_FSETID, unix.CAP_KILL, unix.CAP_SETGID, unix.CAP_SETUID}
+
+// dropCapabilities takes every capability but keptCaps from the calling
+// thread: from its bounding set (so exec gives root no more) and its
+// effective, permitted and inheritable sets. A thread with no capability
+// to drop (a non-root user) has nothing to do.
+func dropCapabilities() error {
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	if err := unix.Capget(&hdr, &data[0]); err != nil {
+		return fmt.Errorf("capget: %w", err)
+	}
+	var keep [2]uint32
+	for _, c := range keptCaps {
+		keep[c/32] |= 1 << (c % 32)
+	}
+	if data[0].Permitted&^keep[0] == 0 && data[1].Permitted&^keep[1] == 0 {
+		return nil
+	}
+	// Without CAP_SETPCAP the bounding set cannot shrink, and needs not:
+	// exec gives a user other than root no capability (no_new_privs
+	// ignores file capabilities; the ambient set is cleared).
+	setpcap := data[unix.CAP_SETPCAP/32].Effective&(1<<(unix.CAP_SETPCAP%32)) != 0
+	for c := uintptr(0); setpcap && c <= unix.CAP_LAST_CAP; c++ {
+		if keep[c/32]&(1<<(c%32)) != 0 {
+			continue
+		}
+		if err := unix.Prctl(unix.PR_CAPBSET_DROP, c, 0, 0, 0); err != nil && !errors.Is(err, unix.EINVAL) {
+			return fmt.Errorf("dropping capability %d: %w", c, err)
+		}
+	}
+	for i := range data {
+		data[i].Effective &= keep[i]
+		data[i].Permitted &= keep[i]
+		data[i].Inheritable &= keep[i]
+	}
+	if err := unix.Capset(&hdr, &data[0]); err != nil {
+		return fmt.Errorf("capset: %w", err)
+	}
+	return nil
 }
 
 // closeExtraFDs makes every descriptor above 2 close at exec, so the
@@ -608,7 +660,7 @@ func Confined(p Plan, fn func() error) error {
 			done <- &UnavailableError{Err: err}
 			return
 		}
-		if err := landlockRestrict(abi, p.Writable, true); err != nil {
+		if err := landlockRestrict(abi, p.Writable, nil, true); err != nil {
 			done <- &UnavailableError{Err: err}
 			return
 		}
@@ -717,14 +769,36 @@ func ValidHead(b []byte) bool {
 	return true
 }
 
+// GitState is what a git dir held before a confined command ran.
+type GitState struct{ head []byte }
+
+// ReadGitState reads the git dir the anchor holds: nil when it is no
+// repository to git (no valid HEAD, refs/ or objects/).
+func (a *Anchor) ReadGitState() *GitState {
+	head := a.ReadHead()
+	if head == nil || !a.isDir("refs") || !a.isDir("objects") {
+		return nil
+	}
+	return &GitState{head: head}
+}
+
+func (a *Anchor) isDir(name string) bool {
+	var st unix.Stat_t
+	return unix.Fstatat(a.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR
+}
+
 // RepairGitDir keeps the git dir the anchor holds a repository to git
-// after a confined command ran: a HEAD that is no longer valid gets head
-// back (what ReadHead read before the run; nothing when nil), a missing
-// refs/ or objects/ is made again (empty). It returns what it repaired
-// and what it could not, one sentence each.
-func (a *Anchor) RepairGitDir(head []byte) []string {
+// after a confined command ran, when it was one before (s not nil): a
+// HEAD that is no longer valid is put back as it was, a missing refs/ or
+// objects/ made again (empty). It returns what it repaired and what it
+// could not, one sentence each.
+func (a *Anchor) RepairGitDir(s *GitState) []string {
+	if s == nil {
+		return nil
+	}
+	head := s.head
 	var out []string
-	if head != nil && a.ReadHead() == nil {
+	if a.ReadHead() == nil {
 		if err := a.replace("HEAD", head); err != nil {
 			out = append(out, fmt.Sprintf("HEAD is no longer valid and could not be put back: %v", err))
 		} else {

@@ -56,8 +56,11 @@ var ErrNotRegular = errors.New("not a regular file")
 // RemoveFile fails off Linux.
 func (a *Anchor) RemoveFile(string) error { return errors.New("not supported") }
 
-// ReadHead reads nothing off Linux.
-func (a *Anchor) ReadHead() []byte { return nil }
+// GitState is what a git dir held before a confined command ran.
+type GitState struct{}
+
+// ReadGitState reads nothing off Linux.
+func (a *Anchor) ReadGitState() *GitState { return nil }
 
 // RepairGitDir repairs nothing off Linux.
-func (a *Anchor) RepairGitDir([]byte) []string { return nil }
+func (a *Anchor) RepairGitDir(*GitState) []string { return nil }
