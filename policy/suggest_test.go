@@ -136,6 +136,33 @@ func TestSuggestCodeOptions(t *testing.T) {
 				"ssh host -F /tmp/cfg uptime"}},
 		{`go test -exec "sh -c id" ./x`, `Bash(go test -exec 'sh -c id' ./x)`, []string{`go test -exec "sh -c id" ./x`},
 			[]string{`go test -exec "sh -c id" ./y`, `go test -exec "sh -c pwd" ./x`}},
+		// Options that write outside the project are writes the sandbox
+		// judges; those that read files are reads the Read rules judge;
+		// those that run what they name, or that a complete model does
+		// not list, are not covered by `*` (issue 17).
+		{"go test ./y", "Bash(go test *)", []string{"go test -cover ./y", "go test -count=1 -race ./y"},
+			[]string{"go test -coverprofile=" + home + "/.bashrc ./y", "go test -c -o " + home + "/.local/bin/ls ./y",
+				"go test -cpuprofile X -outputdir " + home + " ./y", "go test ./y -args -test.coverprofile=/etc/x",
+				"go test -C /tmp ./y"}},
+		{"git commit -m x", "Bash(git commit *)", []string{"git commit -m x", "git commit -am x", "git commit --amend --no-edit"},
+			[]string{"git commit --allow-empty -F ~/.ssh/id_rsa", "git commit -t ~/.ssh/id_ed25519", "git commit --fil=" + home + "/.ssh/id_rsa",
+				"git commit --frobnicate", "git commit --help"}},
+		{"git fetch origin", "Bash(git fetch *)", []string{"git fetch origin", "git fetch --prune --tags origin main"},
+			[]string{"git fetch --upload-pack='touch x; git-upload-pack' origin", "git fetch --upl=x origin",
+				"git -c core.sshCommand=x fetch origin"}},
+		{"git push origin main", "Bash(git push *)", []string{"git push origin main", "git push -u origin feat"},
+			[]string{"git push --receive-pack='touch x' origin", "git push --exec=x origin", "git push --rece=x origin"}},
+		{"cargo test", "Bash(cargo test *)", []string{"cargo test", "cargo test --release -p foo -- --nocapture", "cargo test -q --all-features"},
+			[]string{`cargo test --config 'target.x.runner=["sh","-c","id"]'`, "cargo test -Z unstable-options",
+				"cargo test --manifest-path /tmp/x/Cargo.toml", "cargo test --target-dir /tmp/t", "cargo test -- --logfile /tmp/x",
+				"RUSTC_WRAPPER=/tmp/x cargo test", "CARGO_BUILD_RUSTC_WRAPPER=/tmp/x cargo test"}},
+		{"npm test", "Bash(npm test *)", []string{"npm test", "npm test -- --grep x", "npm test --silent"},
+			[]string{"npm test --node-options=--import=data:x", "npm test --script-shell=/tmp/x", "npm test --userconfig=/tmp/x",
+				"npm test --globalconfig /tmp/x", "npm test --prefix /tmp", "npm_config_script_shell=/tmp/x npm test"}},
+		{"pytest", "Bash(pytest *)", []string{"pytest", "pytest -q -x tests/test_a.py::test_b", "pytest -p no:cacheprovider", "pytest -k 'not slow' -v"},
+			[]string{"pytest --basetemp=" + home, "pytest --junitxml=/tmp/x.xml", "pytest --report-log=/tmp/x", "pytest -p evil",
+				"pytest -c /tmp/x.ini", "pytest --rootdir=/tmp", "pytest --confcutdir=/", "pytest /tmp/evil_test.py",
+				"pytest ../other/test_x.py", "pytest -o addopts=-pevil", "PYTEST_ADDOPTS=-pevil pytest"}},
 	} {
 		cfg := &Config{Mode: ModeDefault, Guard: g, Home: home}
 		loaded.Apply(cfg)

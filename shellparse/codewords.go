@@ -20,6 +20,19 @@ func CodeWords(c *Command) []int {
 		return goCodeWords(c.Args)
 	case "ssh":
 		return sshCodeWords(c.Args)
+	case "git":
+		return gitCodeWords(c)
+	case "cargo":
+		return cargoCodeWords(c.Args)
+	case "npm":
+		return npmCodeWords(c.Args)
+	case "pytest", "py.test":
+		return pytestCodeWords(c.Args, 1)
+	case "python", "python3":
+		if len(c.Args) > 2 && c.Args[1].Text == "-m" && c.Args[2].Text == "pytest" && !c.Args[2].Dynamic {
+			return pytestCodeWords(c.Args, 3)
+		}
+		return nil
 	default:
 		s, ok := lookupSpec(name, c.IsWrapper())
 		if !ok || !s.complete || len(s.acted) == 0 {
@@ -44,13 +57,59 @@ func CodeWords(c *Command) []int {
 	}
 }
 
+// gitCodeWords reads git by its model (git_table.go): a global option
+// that acts (-c, --config-env, --exec-path, --git-dir ...), and in a
+// modelled subcommand an option that runs what it names (fetch and pull
+// --upload-pack, push --receive-pack/--exec, --help) or that the model
+// does not list (a newer git's option may do anything), and an operand
+// only known at run time that may be an option.
+func gitCodeWords(c *Command) []int {
+	g, ok := ReadGitLine(c)
+	var out []int
+	if g.Global.l != nil {
+		for _, it := range g.Global.l.items {
+			if it.opt != "" && g.Global.s.acted[it.opt] {
+				out = append(out, it.at)
+			}
+		}
+	}
+	if !ok || g.Line.l == nil {
+		return out
+	}
+	off := len(c.Args) - len(g.Line.l.c.Args)
+	s := g.Line.s
+	for _, it := range g.Line.l.items {
+		_, known := s.opts[it.opt]
+		switch {
+		case it.opt == "" && mayBeOption(it.val.Word):
+			out = append(out, it.at+off)
+		case it.opt != "" && (s.acted[it.opt] || !known && s.obsolete == nil && unknownOpt(s, it.opt)):
+			out = append(out, it.at+off)
+		}
+	}
+	return out
+}
+
+// unknownOpt reports whether an option name as scanned is one the model
+// does not have: a short letter it does not list, or a long name that is
+// no prefix of its options. An ambiguous abbreviation is refused by the
+// tool (and by a newer version, which has more options, as well).
+func unknownOpt(s *spec, name string) bool {
+	if len(name) == 1 {
+		return true
+	}
+	_, why := s.resolve(name)
+	return why == "unknown"
+}
+
 // goCodeFlags are the go command's build flags that run a program or load
 // code other than the packages named (go help build, go help test):
 // -exec runs the test or program binary through a program, -toolexec and
 // -vettool run programs, -overlay replaces source files, -ldflags,
 // -gcflags, -asmflags and -gccgoflags reach the tools (-extld runs a
-// linker), -compiler picks one, -modfile picks another go.mod.
-var goCodeFlags = map[string]bool{"exec": true, "toolexec": true, "vettool": true, "overlay": true,
+// linker), -compiler picks one, -modfile picks another go.mod, -C runs
+// the command in another directory (another module's code).
+var goCodeFlags = map[string]bool{"C": true, "exec": true, "toolexec": true, "vettool": true, "overlay": true,
 	"ldflags": true, "gcflags": true, "asmflags": true, "gccgoflags": true, "compiler": true, "modfile": true}
 
 // goCodeWords reads go's flags (package flag: one or two dashes, `=value`

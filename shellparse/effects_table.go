@@ -278,9 +278,19 @@ var effectTable = map[string]spec{
 	// (script-shell, node-options).
 	"make":  makeSpec,
 	"gmake": makeSpec,
-	"go":    {kind: acts, raw: true, env: "GOFLAGS GOENV GOTOOLCHAIN GOROOT CC CXX CGO_*"},
+	"go":    {kind: acts, raw: true, ops: goOps, flagFiles: true, env: "GOFLAGS GOENV GOTOOLCHAIN GOROOT CC CXX CGO_*"},
 	"npm":   {kind: acts, raw: true, env: "npm_config_* NPM_CONFIG_*"},
 	"npx":   {kind: acts, raw: true, env: "npm_config_* NPM_CONFIG_*"},
+	// cargo(1) (cargo 1.95, "Environment Variables" in the Cargo Book):
+	// CARGO_* sets any config (CARGO_TARGET_<T>_RUNNER,
+	// CARGO_BUILD_RUSTC_WRAPPER), RUSTC, RUSTC_WRAPPER,
+	// RUSTC_WORKSPACE_WRAPPER, RUSTDOC choose the programs run,
+	// RUSTFLAGS/RUSTDOCFLAGS reach them, RUSTUP_TOOLCHAIN picks a
+	// toolchain. pytest (pytest 8, "Environment Variables"):
+	// PYTEST_ADDOPTS holds options (-p, --basetemp), PYTEST_PLUGINS loads
+	// plugins.
+	"cargo":  {kind: acts, raw: true, env: "CARGO_* RUSTC RUSTC_WRAPPER RUSTC_WORKSPACE_WRAPPER RUSTDOC RUSTFLAGS RUSTDOCFLAGS RUSTUP_TOOLCHAIN"},
+	"pytest": {kind: acts, raw: true, env: "PYTEST_ADDOPTS PYTEST_PLUGINS"},
 	// curl(1), wget(1).
 	"curl": curlSpec,
 	"wget": wgetSpec,
@@ -1684,6 +1694,7 @@ globals:
 		}
 	}
 	gitFileReads(sub, rest, cdir, out)
+	gitModelReads(l.c, cdir, out)
 	gitConfigWrites(sub, rest, cdir, out)
 }
 

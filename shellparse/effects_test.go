@@ -57,6 +57,22 @@ func TestEffects(t *testing.T) {
 		{src: `grep -e pat -r src`, want: []fx{{"tree src", false}}},
 		{src: `find . -name x -exec cat {} \;`, want: []fx{{"", false}, {"read ~{}", false}}},
 
+		// Files the model's options read or write (issue 17).
+		{src: `git commit --allow-empty -F ~/.ssh/id_rsa`, opt: home, want: []fx{{"read /home/u/.ssh/id_rsa", false}}},
+		{src: `git commit -t tpl --file=msg -m x`, want: []fx{{"read tpl, read msg", false}}},
+		{src: `git commit -Fmsg`, want: []fx{{"read msg", false}}},
+		{src: `git commit -m -F`, want: []fx{{"", false}}},
+		{src: `git -C sub tag -a v1 -F notes.txt`, want: []fx{{"read sub/notes.txt", false}}},
+		{src: `git notes add -F n.txt HEAD`, want: []fx{{"read n.txt", false}}},
+		{src: `go test -coverprofile=c.out ./...`, want: []fx{{"write c.out", false}}},
+		{src: `go test -c -o /tmp/bin/ls`, want: []fx{{"write /tmp/bin/ls", false}}},
+		{src: `go test -cpuprofile X -outputdir /o ./...`, want: []fx{{"write /o, write /o/X", false}}},
+		{src: `go test ./x -args -test.trace=t.out -v`, want: []fx{{"write t.out", false}}},
+		{src: `go test ./x -args -coverprofile=c`, want: []fx{{"", false}}},
+		{src: `go build -o bin/x -pkgdir /p .`, want: []fx{{"write bin/x, write /p", false}}},
+		{src: `go run . -o x`, want: []fx{{"", false}}},
+		{src: `go vet -run=x ./...`, want: []fx{{"", false}}},
+
 		// Redirects.
 		{src: `make &> all.log`, want: []fx{{"write all.log", false}}},
 		{src: `make &>> all.log`, want: []fx{{"write all.log", false}}},

@@ -84,6 +84,11 @@ type spec struct {
 	stop bool
 	// raw: no option parsing; every word is an operand for ops.
 	raw bool
+	// flagFiles: only the option values ops reports name files; an
+	// operand, or a word xargs appends, is never taken for one (go: its
+	// operands are packages; a word that could be a writing flag keeps
+	// allow rules off by CodeWords).
+	flagFiles bool
 	// bundle: a first word without a dash is a bundle of option letters
 	// whose arguments follow in order (tar's old style, `tar czf a.tgz d`).
 	bundle bool
@@ -459,7 +464,7 @@ func (s *spec) applyLine(l *cmdline, out *effectList) (edit bool) {
 		return false
 	}
 	dyn := false
-	if s.namesFiles() {
+	if s.namesFiles() && !s.flagFiles {
 		strong := Read
 		if s.mayWrite() {
 			strong = Write
