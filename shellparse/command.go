@@ -3,6 +3,8 @@ package shellparse
 import (
 	"path"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Word is one word of a simple command after quote removal.
@@ -25,7 +27,16 @@ type Word struct {
 	// commands that are judged on their own, not a variable, a glob, a
 	// brace list, or an unquoted substitution split into words.
 	SubstOnly bool
+
+	// glob is the parsed word when its only dynamic part is pathname
+	// expansion in bash (glob.go), else nil.
+	glob *syntax.Word
 }
+
+// Glob reports a word whose only dynamic part is bash's pathname
+// expansion: an unquoted `*`, `?` or `[...]` and nothing else that is
+// only known at run time. Expand works out what it expands to.
+func (w Word) Glob() bool { return w.glob != nil }
 
 // Assign is a `NAME=value` assignment: leading a simple command, given to a
 // wrapper (`env NAME=value cmd`), or standing alone or after `export`.
@@ -171,6 +182,12 @@ type Command struct {
 	// UserFunc is true when the command name is a function the script
 	// defines: it runs the script's code, whatever the name says.
 	UserFunc bool
+	// Glob is what is known of the shell's glob options when the command
+	// runs (glob.go): from Options.Glob, changed by shopt and set earlier
+	// in the same script, unknown in code another shell runs (`bash -c`)
+	// and where a change can come before the command out of order (a
+	// loop, a function body, a background job).
+	Glob GlobState
 }
 
 // Dirs returns every directory the command may run in: Dir, then

@@ -67,6 +67,10 @@ type Options struct {
 	// Home, when set, is what an unquoted `~` and a plain `$HOME` resolve
 	// to. Without it they are dynamic.
 	Home string
+	// Glob is what is known of the glob options of the shell the script
+	// starts in (Command.Glob). The zero value knows nothing: an agent's
+	// shell; BashDefaults is a bash gatekeep starts itself.
+	Glob GlobState
 }
 
 // Parse analyses a shell script. It never runs anything. On failure it
@@ -120,6 +124,7 @@ func (p *parser) finish() {
 	}
 	p.settleCode()
 	p.settleLinks()
+	p.settleGlob()
 	p.markFuncCalls()
 }
 
@@ -216,6 +221,14 @@ type parser struct {
 	assoc        bool // walking the array literal of a `declare -A`
 	lastpipe     bool // `shopt -s lastpipe`: a pipeline's last stage runs in the shell
 
+	// Glob options (glob.go): the state now, the options some command
+	// changes, the commands that change them, and how deep the walk is
+	// in code another shell runs.
+	glob         GlobState
+	globChanged  GlobOpt
+	globChangers []int
+	otherShell   int
+
 	// Links (links.go): a command that can create a link has run, the
 	// commands that can, and the ranges of commands that run again or
 	// concurrently.
@@ -269,6 +282,7 @@ func newParser(src string, opt Options) *parser {
 	}
 	p.state.setDirs(startDirs)
 	p.state.live = startDirs
+	p.glob = opt.Glob
 	p.vals.mayInt = strings.Contains(src, "declare") || strings.Contains(src, "typeset") || strings.Contains(src, "local")
 	return p
 }
@@ -1129,6 +1143,10 @@ func (p *parser) context(c *Command) {
 		c.Tainted = p.state.tainted[:n:n]
 	}
 	c.AfterLink = p.afterLink
+	c.Glob = p.glob
+	if p.otherShell > 0 {
+		c.Glob = p.glob.unknown(globAll, p.opt.Glob.On)
+	}
 }
 
 // fill completes the command at idx: context from the walk, then wrappers,
@@ -1140,6 +1158,7 @@ func (p *parser) fill(idx int, c Command) {
 	}
 	p.cmds[idx] = c
 	p.afterCommand(idx)
+	p.noteGlobChange(idx)
 	p.unwrap(idx)
 	p.builtinCode(idx)
 	p.noteLinker(idx)

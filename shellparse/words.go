@@ -46,6 +46,9 @@ func (p *parser) word(w *syntax.Word) Word {
 	out := Word{Offset: p.off(w.Pos())}
 	var sb joiner
 	other := false // a dynamic part that is not a command substitution
+	// globbed: an unquoted glob character; tilde: a leading `~` resolved
+	// to the home directory; notGlob: a dynamic part other than those.
+	globbed, tilde, notGlob := false, false, false
 	for i, part := range w.Parts {
 		switch part := part.(type) {
 		case *syntax.Lit:
@@ -54,9 +57,12 @@ func (p *parser) word(w *syntax.Word) Word {
 				dyn := out.Dynamic
 				s, out.Dynamic = p.tilde(s, len(w.Parts) > 1, out.Dynamic)
 				other = other || out.Dynamic && !dyn
+				notGlob = notGlob || out.Dynamic && !dyn
+				tilde = !out.Dynamic
 			}
 			if hasGlobMeta(s, i < len(w.Parts)-1) {
 				out.Dynamic, other = true, true
+				globbed = true
 			}
 			sb.WriteString(unescapeUnquoted(s))
 		case *syntax.SglQuoted:
@@ -107,6 +113,9 @@ func (p *parser) word(w *syntax.Word) Word {
 	}
 	out.SubstOnly = out.Dynamic && !other && !hasBraceExp(w)
 	out.Text = text
+	if globbed && !notGlob && p.dialect == Bash && !assignTilde(w) && !hasBraceExp(w) && !mayBrace(w) {
+		out.glob = globWord(w, p.opt.Home, tilde)
+	}
 	return out
 }
 

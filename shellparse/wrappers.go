@@ -252,7 +252,11 @@ func (p *parser) reparse(idx int, code Word, via string, same bool) {
 	if same {
 		p.parseInto(code.Text, -1, &code)
 	} else {
+		// Another shell, or code run later (trap): its glob options are
+		// not this shell's.
+		p.otherShell++
 		p.subshell(func() { p.parseInto(code.Text, -1, &code) })
+		p.otherShell--
 	}
 	if len(p.cmds) > at {
 		p.cmds[idx].Inner = at
