@@ -181,7 +181,9 @@ func (a *app) batchDecide(o *checkOptions, cfg *policy.Config, cwd string, line 
 		}
 		text = command
 	}
-	req := policy.Request{Tool: policy.ToolBash, Command: text, Cwd: cwd, Trace: o.explain}
+	// Judged as `gatekeep bash -c LINE` would judge it, in the bash it
+	// starts.
+	req := policy.Request{Tool: policy.ToolBash, Command: text, Cwd: cwd, Trace: o.explain, ShellGlob: shellGlob(findShell())}
 	return a.autoAllow(cfg, req, policy.Evaluate(cfg, req))
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gatekeep/gatekeep/policy"
+	"github.com/gatekeep/gatekeep/shellparse"
 )
 
 // toolCmds builds the tool commands: bash, read, write, edit. Under check
@@ -67,6 +68,7 @@ func (a *app) bashRun(o *bashOptions) error {
 	}
 	shell := findShell()
 	cl.req.Command, cl.posix = o.script, shell == "/bin/sh"
+	cl.req.ShellGlob = shellGlob(shell)
 	cl.run = func(policy.Decision) error { return a.runShell(shell, o.script, o.args) }
 	return a.decide(o.check, cl)
 }
@@ -76,6 +78,17 @@ func (a *app) bashRun(o *bashOptions) error {
 // a `bash` planted in the project would otherwise run the checked script.
 var shellPaths = []string{"/bin/bash", "/usr/bin/bash", "/usr/local/bin/bash", "/opt/homebrew/bin/bash",
 	"/run/current-system/sw/bin/bash"}
+
+// shellGlob is what gatekeep knows of the glob options of the shell it
+// runs: bash started with its own environment (BASHOPTS, SHELLOPTS,
+// GLOBIGNORE; BASH_ENV is removed, see shellEnv) and no rc file. For
+// another shell, nothing.
+func shellGlob(shell string) shellparse.GlobState {
+	if shell == "/bin/sh" {
+		return shellparse.GlobState{}
+	}
+	return shellparse.GlobStateFromEnv(os.Getenv)
+}
 
 // findShell is the absolute path of bash, or /bin/sh where there is none.
 func findShell() string {

@@ -52,6 +52,11 @@ type Request struct {
 	// agent's shell (zsh when SHELL says so in hook mode). "" is bash, or
 	// POSIX sh under Config.POSIX.
 	Dialect shellparse.Dialect
+	// ShellGlob is what is known of the glob options (dotglob, nullglob
+	// ...) of the shell that runs a Bash call given as a string: known
+	// when gatekeep starts that bash itself (shellparse.GlobStateFromEnv),
+	// unknown (the zero value) in an agent's shell.
+	ShellGlob shellparse.GlobState
 }
 
 // Config is the effective configuration a decision is made with, plus the
@@ -179,6 +184,13 @@ type part struct {
 	// members: the write also puts entries below path whose names are
 	// only known at run time (an archive's members; treeWrites).
 	members bool
+	// word is the path's word, when the path is a word of the command.
+	word shellparse.Word
+	// alts are the alternatives of a command with glob words (glob.go),
+	// nil when it has none or cannot be expanded; maybe marks a file of
+	// an alternative that needs a glob option other than the expected.
+	alts  []globAlt
+	maybe bool
 }
 
 // verdict is one layer's answer for one part. ok false means "no answer,
@@ -372,6 +384,12 @@ func (e *evaluation) decide(i int, p *part) Decision {
 			}
 			continue
 		}
+		if p.maybe && v.effect == Deny && v.code == CodeRuleDeny {
+			// Only a glob option the shell may have (dotglob ...) makes
+			// the command reach this file.
+			v.effect, v.code = Ask, CodeRuleDenyShellOption
+			v.message += "; a glob in the command reaches " + p.path + " only if the shell's glob options (dotglob, nullglob, nocaseglob, globstar) differ from bash's defaults, which gatekeep cannot see"
+		}
 		step := Step{Part: i, Subject: p.subject, Layer: layer, Verdict: v.effect.String(), Category: p.category,
 			Code: v.code, Message: v.message, Rule: v.rule}
 		if e.req.Trace {
@@ -434,7 +452,7 @@ func (e *evaluation) fileParts(access shellparse.Access, cat Category) ([]part, 
 }
 
 func (e *evaluation) shellParts() ([]part, Decision, bool) {
-	opt := shellparse.Options{Home: e.cfg.Home, Dialect: e.req.Dialect, CDPATH: e.cfg.CDPATH}
+	opt := shellparse.Options{Home: e.cfg.Home, Dialect: e.req.Dialect, CDPATH: e.cfg.CDPATH, Glob: e.req.ShellGlob}
 	var script *shellparse.Script
 	var err error
 	if e.req.Argv != nil {
@@ -476,6 +494,15 @@ func (e *evaluation) shellParts() ([]part, Decision, bool) {
 			ec, gitDirs = g, gdirs
 		}
 		effects, writesOnly := shellparse.Effects(ec)
+		if alts, ok := e.globAlts(c); ok && ec == c {
+			// What it reads is what its alternatives read (each the
+			// whole argv bash may run); its writes are judged as written
+			// too (a pattern's static directory).
+			cp.alts = alts
+			effects = slices.DeleteFunc(slices.Clone(effects), func(fe shellparse.FileEffect) bool {
+				return fe.Access == shellparse.Read
+			})
+		}
 		cp.category = CatCommand
 		// A command that only changes the files it names is a file edit
 		// (acceptEdits allows it), unless something changes what runs.
@@ -527,7 +554,7 @@ func (e *evaluation) shellParts() ([]part, Decision, bool) {
 			for j, d := range dirs {
 				fp := part{subject: fe.Path.Text, offset: fe.Path.Offset, category: cat, access: fe.Access,
 					path: fe.Path.Text, dynamic: fe.Path.Dynamic || (c.DirDynamic || d == "") && !filepath.IsAbs(fe.Path.Text) || c.AfterLink, dir: d, tool: tool, script: script, index: i,
-					cmd: nil, literal: !fe.Path.Dynamic, guess: fe.Guess, substOnly: fe.Path.SubstOnly}
+					cmd: nil, literal: !fe.Path.Dynamic, guess: fe.Guess, substOnly: fe.Path.SubstOnly, word: fe.Path}
 				if c.AfterLink && !fe.Path.Dynamic {
 					// The path is checked before the script runs; a link made
 					// earlier in it can send the access anywhere.
@@ -547,8 +574,57 @@ func (e *evaluation) shellParts() ([]part, Decision, bool) {
 				}
 			}
 		}
+		parts = e.globParts(parts, script, i)
 	}
 	return parts, Decision{}, true
+}
+
+// globParts appends the files the alternatives of the command at index i
+// read and write (glob.go), each judged in the directory of its
+// alternative, once per file.
+func (e *evaluation) globParts(parts []part, script *shellparse.Script, i int) []part {
+	var cp *part
+	for k := len(parts) - 1; k >= 0; k-- {
+		if parts[k].cmd != nil && parts[k].index == i {
+			cp = &parts[k]
+			break
+		}
+	}
+	if cp == nil || cp.alts == nil {
+		return parts
+	}
+	alts := cp.alts
+	type key struct {
+		access    shellparse.Access
+		path, dir string
+		recursive bool
+		filter    *shellparse.Filter
+	}
+	seen := map[key]int{}
+	for _, a := range alts {
+		for _, fe := range globEffects(a) {
+			k := key{fe.Access, fe.Path.Text, a.dir, fe.Recursive, fe.Filter}
+			if j, ok := seen[k]; ok {
+				parts[j].maybe = parts[j].maybe && a.maybe
+				continue
+			}
+			cat, tool := CatRead, ToolRead
+			if fe.Access == shellparse.Write {
+				cat, tool = CatWrite, ToolWrite
+			}
+			fp := part{subject: fe.Path.Text, offset: fe.Path.Offset, category: cat, access: fe.Access,
+				path: fe.Path.Text, dynamic: fe.Path.Dynamic, dir: a.dir, tool: tool, script: script, index: i,
+				literal: !fe.Path.Dynamic, guess: fe.Guess, substOnly: fe.Path.SubstOnly, word: fe.Path, maybe: a.maybe}
+			if fe.Recursive && fe.Access == shellparse.Read {
+				fe := fe
+				fp.tree = &fe
+			}
+			fp.tracked = fe.Tracked
+			seen[k] = len(parts)
+			parts = append(parts, fp)
+		}
+	}
+	return parts
 }
 
 func inputMessage(pe *shellparse.Error) string {

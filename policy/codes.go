@@ -72,6 +72,10 @@ const (
 	CodeRuleAllow = "rule.allow"
 	CodeRuleAsk   = "rule.ask"
 	CodeRuleDeny  = "rule.deny"
+	// CodeRuleDenyShellOption: a deny rule matches a file that a glob of
+	// the command reaches only under a glob option (dotglob ...) the
+	// shell may have but gatekeep cannot see: an ask.
+	CodeRuleDenyShellOption = "rule.deny_shell_option"
 
 	// mode (6).
 	CodeModeAllow = "mode.allow"
@@ -152,6 +156,7 @@ var Codes = []CodeInfo{
 	{CodeRuleAllow, LayerRules, effAllow, "an allow rule matched"},
 	{CodeRuleAsk, LayerRules, effAsk, "an ask rule matched"},
 	{CodeRuleDeny, LayerRules, effDeny, "a deny rule matched"},
+	{CodeRuleDenyShellOption, LayerRules, effAsk, "a deny rule matches a file a glob reaches only under a glob option (`dotglob`, `nullglob`, `nocaseglob`, `globstar`) the agent's shell may have"},
 	{CodeModeAllow, LayerMode, effAllow, "the mode allows this category"},
 	{CodeModeAsk, LayerMode, effAsk, "the mode asks for this category"},
 	{CodeModeDeny, LayerMode, effDeny, "the mode denies this category (plan mode)"},

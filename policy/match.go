@@ -395,18 +395,11 @@ func (e *evaluation) fileSubject(p *part, kind ruleKind) *subject {
 	if dirDynamic || strings.ContainsAny(p.path, "$`") || strings.Contains(p.path, "<(") || !filepath.IsAbs(p.dir) {
 		return s
 	}
-	pat := p.path
-	if !filepath.IsAbs(pat) {
-		pat = filepath.Join(p.dir, pat)
-	}
-	matches, err := filepath.Glob(pat)
-	if err != nil {
+	matches, ok := e.globNames(p, p.path)
+	if !ok {
 		return s
 	}
-	for i, m := range matches {
-		if i == maxGlobMatches {
-			break
-		}
+	for _, m := range matches {
 		abs, real := e.resolveFile(p.dir, m)
 		s.expanded = append(s.expanded, [2]string{abs, real})
 	}

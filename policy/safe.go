@@ -64,6 +64,24 @@ func safeLayer(e *evaluation, p *part) verdict {
 		}
 		return e.safeUnlessRule(p, CodeSafeWrapper, c.Name()+" runs a command that is checked on its own")
 	}
+	if p.alts != nil {
+		// Glob words: every way bash may expand them must be safe
+		// (glob.go).
+		if !globSafe(p.alts, e.safeShape) {
+			return verdict{}
+		}
+		return e.safeUnlessRule(p, CodeSafeReadOnly, c.Name()+" only reads, whatever its globs expand to")
+	}
+	if !e.safeShape(c) {
+		return verdict{}
+	}
+	return e.safeUnlessRule(p, CodeSafeReadOnly, c.Name()+" only reads")
+}
+
+// safeShape reports whether a command that is no wrapper only reads by
+// its name and words: on the safe list, a bare name resolved outside the
+// roots, git only in the project's repository.
+func (e *evaluation) safeShape(c *shellparse.Command) bool {
 	// The table first: it is cheap, and most commands that are not safe
 	// stop there without a PATH lookup.
 	sc := c
@@ -72,12 +90,9 @@ func safeLayer(e *evaluation, p *part) verdict {
 		sc = g // `cd DIR && git diff`, `git -C DIR status` in the same repository
 	}
 	if commandName(c) == "git" && !e.projectGit(c, gdirs) {
-		return verdict{}
+		return false
 	}
-	if !c.Bare() || !safeCommand(sc) || !e.resolvesOutsideRoots(c.Args[0].Text) {
-		return verdict{}
-	}
-	return e.safeUnlessRule(p, CodeSafeReadOnly, c.Name()+" only reads")
+	return c.Bare() && safeCommand(sc) && e.resolvesOutsideRoots(c.Args[0].Text)
 }
 
 func (e *evaluation) safeUnlessRule(p *part, code, msg string) verdict {

@@ -32,7 +32,7 @@ var safeCases = []struct {
 	{"ls -la src", true},
 	{"ls -R", true},
 	{"ls $DIR", false},
-	{"ls *.go", false},
+	{"ls *.go", true}, // expanded as bash does (issue 17)
 	{"tree -L 2 -I node_modules", true},
 	{"tree -o out.txt", false},
 	{"tree -ao out.txt", false},

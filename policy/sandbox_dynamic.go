@@ -146,8 +146,10 @@ func (e *evaluation) globMatchesOutside(p *part, t string) verdict {
 		pat = filepath.Join(p.dir, pat)
 	}
 	// The pattern up to its first component with a glob, and the whole
-	// pattern: a directory the glob matches may be a link out.
-	pats := []string{pat}
+	// pattern: a directory the glob matches may be a link out. The whole
+	// pattern as the command's glob word has it when it is one (every
+	// option the shell may have), the prefix as filepath.Glob takes it.
+	pats := []string{t}
 	if i := strings.IndexAny(pat, "*?["); i >= 0 {
 		if j := strings.IndexByte(pat[i:], '/'); j >= 0 {
 			pats = append(pats, pat[:i+j])
@@ -155,8 +157,8 @@ func (e *evaluation) globMatchesOutside(p *part, t string) verdict {
 	}
 	n := 0
 	for _, pt := range pats {
-		matches, err := filepath.Glob(pt)
-		if err != nil {
+		matches, ok := e.globNames(p, pt)
+		if !ok {
 			continue
 		}
 		for _, m := range matches {

@@ -1,0 +1,231 @@
+package policy
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/gatekeep/gatekeep/shellparse"
+)
+
+// Globs as bash expands them (issue 17).
+//
+// A command whose only dynamic words are glob words (shellparse.Word.Glob)
+// is expanded against the disk in every directory it may run in, under
+// every combination of the glob options its shell may have
+// (shellparse.Command.Glob: known in `gatekeep bash -c`, unknown in an
+// agent's shell, whose rc files may set dotglob). Each combination gives
+// one argv, an alternative. The safe layer allows the command only when
+// every alternative is safe; the files each alternative reads and writes
+// are parts of their own. An alternative that needs an option other than
+// the expected one (bash's default, or what the script set) is "maybe":
+// a deny rule that matches only there asks instead
+// (CodeRuleDenyShellOption), while a deny in the expected alternative
+// stays a deny. A command that cannot be expanded (a directory only known
+// at run time, a link made earlier, too many names, a component that can
+// match `.` or `..`) is judged as before: its glob words are dynamic.
+
+// globAlt is one alternative of a command with glob words.
+type globAlt struct {
+	cmd   *shellparse.Command
+	dir   string   // the absolute directory it runs in
+	maybe bool     // needs a glob option other than the expected one
+	spans [][2]int // the names of each glob word: [start, end) in cmd.Args
+	words []string // each glob word as written, quotes removed
+}
+
+// maxGlobNames bounds the names of all alternatives of one command.
+const maxGlobNames = 1024
+
+// globAlts returns the alternatives of c, or ok false when c has no glob
+// word or cannot be expanded.
+func (e *evaluation) globAlts(c *shellparse.Command) ([]globAlt, bool) {
+	if len(c.Args) < 2 || c.Args[0].Dynamic || c.Unknown != "" || c.DirDynamic || c.AfterLink || c.TrailingArgs {
+		return nil, false
+	}
+	var relevant shellparse.GlobOpt = shellparse.DotGlob | shellparse.NullGlob | shellparse.NoCaseGlob | shellparse.NoGlob
+	globs := 0
+	for _, w := range c.Args[1:] {
+		switch {
+		case w.Glob():
+			globs++
+			if w.HasGlobStar() {
+				relevant |= shellparse.GlobStar
+			}
+		case w.Dynamic:
+			return nil, false
+		}
+	}
+	if globs == 0 {
+		return nil, false
+	}
+	var dirs []string
+	for _, d := range c.Dirs() {
+		a, ok := commandDir(e.cwd, d)
+		if !ok || !filepath.IsAbs(a) {
+			return nil, false
+		}
+		dirs = append(dirs, a)
+	}
+	var alts []globAlt
+	seen := map[string]bool{}
+	names := 0
+	for _, dir := range dirs {
+		for i, on := range c.Glob.Configs(relevant) {
+			alt := globAlt{dir: dir, maybe: i > 0}
+			args := make([]shellparse.Word, 0, len(c.Args))
+			var key strings.Builder
+			key.WriteString(dir)
+			for _, w := range c.Args {
+				if !w.Glob() {
+					args = append(args, w)
+					key.WriteString("\x00" + w.Text)
+					continue
+				}
+				fields, err := shellparse.Expand(w, dir, on, nil)
+				if err != nil {
+					return nil, false
+				}
+				if names += len(fields); names > maxGlobNames {
+					return nil, false
+				}
+				start := len(args)
+				for _, f := range fields {
+					args = append(args, shellparse.Word{Text: f, Offset: w.Offset})
+					key.WriteString("\x00" + f)
+				}
+				key.WriteString("\x00\x01")
+				alt.spans = append(alt.spans, [2]int{start, len(args)})
+				alt.words = append(alt.words, w.Text)
+			}
+			if seen[key.String()] {
+				continue
+			}
+			seen[key.String()] = true
+			ac := *c
+			ac.Args = args
+			alt.cmd = &ac
+			alts = append(alts, alt)
+		}
+	}
+	return alts, true
+}
+
+// globSafe reports whether every alternative of a command is safe by
+// safe: no name a glob matches starts with `-` (it would be read as an
+// option; the word as written, when nothing matches, is judged as it
+// is), and the verdict holds whatever order bash sorts the names in
+// (the locale's): each rotation of a glob's names is judged too, so that
+// each name is once the first and once the last.
+func globSafe(alts []globAlt, safe func(c *shellparse.Command) bool) bool {
+	for _, a := range alts {
+		for i, sp := range a.spans {
+			for _, w := range a.cmd.Args[sp[0]:sp[1]] {
+				if strings.HasPrefix(w.Text, "-") && w.Text != a.words[i] {
+					return false
+				}
+			}
+		}
+		if !safe(a.cmd) {
+			return false
+		}
+		for _, sp := range a.spans {
+			n := sp[1] - sp[0]
+			for k := 1; k < n; k++ {
+				rc := *a.cmd
+				rc.Args = append([]shellparse.Word(nil), a.cmd.Args...)
+				names := rc.Args[sp[0]:sp[1]]
+				for j := range names {
+					names[j] = a.cmd.Args[sp[0]+(j+k)%n]
+				}
+				if !safe(&rc) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// globEffects are the files an alternative reads and writes. When some
+// but not all names of one glob are files to the command (`grep *`: the
+// first is the pattern), which ones depends on the order bash sorts them
+// in, so each of its names counts as read.
+func globEffects(a globAlt) []shellparse.FileEffect {
+	effects, _ := shellparse.Effects(a.cmd)
+	for _, sp := range a.spans {
+		names := a.cmd.Args[sp[0]:sp[1]]
+		var missing []shellparse.Word
+		for _, w := range names {
+			found := false
+			for _, fe := range effects {
+				found = found || fe.Path.Text == w.Text && fe.Path.Offset == w.Offset
+			}
+			if !found {
+				missing = append(missing, w)
+			}
+		}
+		if len(missing) > 0 && len(missing) < len(names) {
+			for _, w := range missing {
+				effects = append(effects, shellparse.FileEffect{Access: shellparse.Read, Path: w, Via: a.cmd.Name()})
+			}
+		}
+	}
+	return effects
+}
+
+// globNames are the names a dynamic path may stand for on disk now, for
+// the checks that expand a pattern (deny rules on reads, writes through
+// links): for a glob word, what bash gives under every combination of
+// the options its shell may have (the union); for any other pattern, what
+// filepath.Glob gives (which lets `*` match a leading dot, so it errs
+// toward more names). At most maxGlobMatches names; ok is false when the
+// word cannot be expanded.
+func (e *evaluation) globNames(p *part, pat string) ([]string, bool) {
+	if p.word.Glob() && p.word.Text == p.path && pat == p.path && filepath.IsAbs(p.dir) {
+		if out, ok := bashNames(p); ok {
+			return out, true
+		}
+	}
+	if !filepath.IsAbs(pat) {
+		if !filepath.IsAbs(p.dir) {
+			return nil, false
+		}
+		pat = filepath.Join(p.dir, pat)
+	}
+	matches, err := filepath.Glob(pat)
+	if err != nil {
+		return nil, false
+	}
+	if len(matches) > maxGlobMatches {
+		matches = matches[:maxGlobMatches]
+	}
+	return matches, true
+}
+
+// bashNames is the union of what the part's glob word expands to in its
+// directory under the options its command's shell may have, absolute.
+func bashNames(p *part) ([]string, bool) {
+	var st shellparse.GlobState
+	if p.script != nil && p.index >= 0 && p.index < len(p.script.Commands) {
+		st = p.script.Commands[p.index].Glob
+	}
+	var out []string
+	for _, on := range st.Configs(shellparse.DotGlob | shellparse.NoCaseGlob | shellparse.GlobStar) {
+		fields, err := shellparse.Expand(p.word, p.dir, on&^(shellparse.NullGlob|shellparse.NoGlob), nil)
+		if err != nil {
+			return nil, false
+		}
+		for _, f := range fields {
+			if !filepath.IsAbs(f) {
+				f = filepath.Join(p.dir, f)
+			}
+			if !containsString(out, f) {
+				out = append(out, f)
+			}
+		}
+		if len(out) > maxGlobMatches {
+			return out[:maxGlobMatches], true
+		}
+	}
+	return out, true
+}
