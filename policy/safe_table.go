@@ -171,6 +171,140 @@ var safeTable = map[string]safeEntry{
 	// git(1): read-only subcommands only, see gitArgs, run in the
 	// current directory's repository (gitContext).
 	"git": {args: gitArgs, context: gitContext},
+	// go(1): `go version` and `go env` print (goArgs); `go env -w/-u`
+	// write the user's go env file, every other subcommand builds or
+	// runs code.
+	"go": {args: goArgs},
+	// ps(1) (procps-ng, BSD): lists processes; only display options
+	// (psArgs), never BSD `e` or -E, which print other processes'
+	// environments (their secrets).
+	"ps": {args: psArgs},
+	// pip(1) list, freeze, show: print installed packages from the
+	// installed metadata (pipArgs); list -o/-u ask the package index.
+	"pip":  {args: pipArgs},
+	"pip3": {args: pipArgs},
+}
+
+// goArgs accepts `go version [-m] [-v]` and `go env [-json] [-changed]
+// [NAME...]` (go help version, go help env): no operand files, never
+// -w/-u, which write the go env file.
+func goArgs(args []shellparse.Word) bool {
+	if len(args) == 0 {
+		return false
+	}
+	flags := map[string][]string{"version": {"-m", "-v"}, "env": {"-json", "-changed"}}[args[0].Text]
+	if flags == nil {
+		return false
+	}
+	for _, w := range args[1:] {
+		t := w.Text
+		switch {
+		case strings.HasPrefix(t, "-"):
+			if !containsString(flags, strings.Replace(t, "--", "-", 1)) {
+				return false
+			}
+		case args[0].Text == "env" && envName(t):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// envName: an environment variable's name as go env takes it.
+func envName(t string) bool {
+	for i, c := range t {
+		if c != '_' && (c < 'A' || c > 'Z') && (i == 0 || c < '0' || c > '9') {
+			return false
+		}
+	}
+	return t != ""
+}
+
+// psArgs accepts the display options of ps(1) (procps-ng; most also BSD):
+// UNIX options (`-ef`, `-eo pid,cmd`, `-p 1`, `-u root`, `--sort=-rss`),
+// BSD letters (`aux`, `axjf`); never BSD `e`, -E or the `environ`
+// format, which print other processes' environments.
+func psArgs(args []shellparse.Word) bool {
+	const unix, withArg, bsd = "AaedfFlLjHTwyNcM", "oOpuUgGCtq", "auxwfjlvrcSHhmT"
+	long := []string{"forest", "no-headers", "headers", "help", "version", "cumulative"}
+	longArg := []string{"sort", "format", "pid", "ppid", "user", "User", "group", "Group", "cols", "columns", "width", "lines", "rows", "tty", "sid"}
+	for _, w := range args {
+		if strings.Contains(strings.ToLower(w.Text), "env") {
+			return false
+		}
+	}
+	for i := 0; i < len(args); i++ {
+		t := args[i].Text
+		switch {
+		case strings.HasPrefix(t, "--"):
+			name, _, hasVal := strings.Cut(t[2:], "=")
+			switch {
+			case containsString(long, name) && !hasVal:
+			case containsString(longArg, name):
+				if !hasVal {
+					i++
+				}
+			default:
+				return false
+			}
+		case strings.HasPrefix(t, "-") && len(t) > 1:
+			for j := 1; j < len(t); j++ {
+				c := t[j]
+				if strings.IndexByte(withArg, c) >= 0 {
+					if j == len(t)-1 {
+						i++
+					}
+					break
+				}
+				if strings.IndexByte(unix, c) < 0 {
+					return false
+				}
+			}
+		default:
+			for j := 0; j < len(t); j++ {
+				if strings.IndexByte(bsd, t[j]) < 0 {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// pipArgs accepts `pip list`, `pip freeze` and `pip show NAME...` with
+// display options only (pip(1)): no -o/--outdated, -u/--uptodate, which
+// ask the package index, and no global options (--index-url, --proxy,
+// --cert, -r, --path ...).
+func pipArgs(args []shellparse.Word) bool {
+	if len(args) == 0 {
+		return false
+	}
+	sub := args[0].Text
+	var flags []string
+	switch sub {
+	case "list":
+		flags = []string{"-l", "--local", "--user", "--not-required", "--exclude-editable", "--include-editable", "-e", "--editable", "--format=columns", "--format=freeze", "--format=json", "-v", "--verbose", "-q", "--quiet"}
+	case "freeze":
+		flags = []string{"-l", "--local", "--user", "--all", "--exclude-editable", "-v", "-q"}
+	case "show":
+		flags = []string{"-f", "--files", "-v", "--verbose", "-q"}
+	default:
+		return false
+	}
+	for _, w := range args[1:] {
+		t := w.Text
+		switch {
+		case strings.HasPrefix(t, "-"):
+			if !containsString(flags, t) {
+				return false
+			}
+		case sub == "show" && t != "" && !strings.ContainsAny(t, "/\\"):
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // safeCommand reports whether a simple command only reads or prints, by

@@ -460,6 +460,38 @@ var safeCases = []struct {
 	{"PATH=/tmp cat x", false},
 	{"LD_PRELOAD=x.so cat x", false},
 
+	// go, ps, pip: only what prints (issue 17)
+	{"go version", true},
+	{"go version -m", true},
+	{"go env", true},
+	{"go env GOPATH GOFLAGS", true},
+	{"go env -json", true},
+	{"go env -w GOFLAGS=-mod=mod", false},
+	{"go env -u GOFLAGS", false},
+	{"go version ./bin/x", false},
+	{"go build", false},
+	{"go run .", false},
+	{"GOFLAGS=-toolexec=x go version", false},
+	{"ps aux", true},
+	{"ps -ef", true},
+	{"ps -eo pid,cmd --sort=-rss", true},
+	{"ps -p 1 -o comm=", true},
+	{"ps axjf", true},
+	{"ps auxe", false},
+	{"ps eww", false},
+	{"ps -E", false},
+	{"ps -o environ", false},
+	{"ps -eo pid,env", false},
+	{"pip list", true},
+	{"pip3 list --format=json", true},
+	{"pip freeze", true},
+	{"pip show requests", true},
+	{"pip list --outdated", false},
+	{"pip list -o", false},
+	{"pip list --index-url http://x", false},
+	{"pip install x", false},
+	{"pip show ../x", false},
+
 	// not in the table
 	{"awk '{print}' x", false},
 	{"less x", false},
@@ -580,6 +612,9 @@ var namesNoFile = map[string]string{
 	"groups":   "its operands are user names",
 	"tty":      "prints the terminal name",
 	"sleep":    "its operands are durations",
+	"ps":       "its operands are display options, never files (psArgs)",
+	"pip":      "list, freeze and show take no files (pipArgs)",
+	"pip3":     "list, freeze and show take no files (pipArgs)",
 }
 
 // TestSafeTableHasEffects: every command the safe list allows is in
