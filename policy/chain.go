@@ -494,7 +494,7 @@ func (e *evaluation) shellParts() ([]part, Decision, bool) {
 			ec, gitDirs = g, gdirs
 		}
 		effects, writesOnly := shellparse.Effects(ec)
-		if alts, ok := e.globAlts(c); ok && ec == c {
+		if alts, ok := e.globAlts(script, c); ok && ec == c {
 			// What it reads is what its alternatives read (each the
 			// whole argv bash may run); its writes are judged as written
 			// too (a pattern's static directory).

@@ -38,9 +38,17 @@ const maxGlobNames = 1024
 
 // globAlts returns the alternatives of c, or ok false when c has no glob
 // word or cannot be expanded.
-func (e *evaluation) globAlts(c *shellparse.Command) ([]globAlt, bool) {
-	if len(c.Args) < 2 || c.Args[0].Dynamic || c.Unknown != "" || c.DirDynamic || c.AfterLink || c.TrailingArgs {
+func (e *evaluation) globAlts(s *shellparse.Script, c *shellparse.Command) ([]globAlt, bool) {
+	if len(c.Args) < 1 || c.Args[0].Dynamic || c.Unknown != "" || c.DirDynamic || c.AfterLink {
 		return nil, false
+	}
+	var feed []string
+	if c.TrailingArgs {
+		paths, ok := e.feedPaths(s, c)
+		if !ok {
+			return nil, false
+		}
+		feed = paths
 	}
 	var relevant shellparse.GlobOpt = shellparse.DotGlob | shellparse.NullGlob | shellparse.NoCaseGlob | shellparse.NoGlob
 	globs := 0
@@ -55,7 +63,7 @@ func (e *evaluation) globAlts(c *shellparse.Command) ([]globAlt, bool) {
 			return nil, false
 		}
 	}
-	if globs == 0 {
+	if globs == 0 && !c.TrailingArgs {
 		return nil, false
 	}
 	var dirs []string
@@ -97,17 +105,45 @@ func (e *evaluation) globAlts(c *shellparse.Command) ([]globAlt, bool) {
 				alt.spans = append(alt.spans, [2]int{start, len(args)})
 				alt.words = append(alt.words, w.Text)
 			}
-			if seen[key.String()] {
+			if !c.TrailingArgs {
+				if !seen[key.String()] {
+					seen[key.String()] = true
+					ac := *c
+					ac.Args = args
+					alt.cmd = &ac
+					alts = append(alts, alt)
+				}
 				continue
 			}
+			// The paths xargs appends: all of them in one run, or the
+			// first one or two (xargs -n, or a long list, runs the
+			// command several times).
+			for _, n := range []int{len(feed), 1, 2} {
+				if n > len(feed) || n < len(feed) && seen[key.String()] {
+					continue
+				}
+				a := alt
+				a.spans = append(append([][2]int(nil), alt.spans...), [2]int{len(args), len(args) + n})
+				a.words = append(append([]string(nil), alt.words...), "")
+				ac := *c
+				ac.Args = append(append([]shellparse.Word(nil), args...), feedWords(feed[:n], c)...)
+				ac.TrailingArgs = false
+				a.cmd = &ac
+				alts = append(alts, a)
+			}
 			seen[key.String()] = true
-			ac := *c
-			ac.Args = args
-			alt.cmd = &ac
-			alts = append(alts, alt)
 		}
 	}
 	return alts, true
+}
+
+// feedWords are the paths xargs appends, as words at the end of c.
+func feedWords(paths []string, c *shellparse.Command) []shellparse.Word {
+	out := make([]shellparse.Word, len(paths))
+	for i, p := range paths {
+		out[i] = shellparse.Word{Text: p, Offset: c.End}
+	}
+	return out
 }
 
 // globSafe reports whether every alternative of a command is safe by

@@ -150,6 +150,14 @@ type Command struct {
 	// TrailingArgs is true when more arguments are appended at run time
 	// (`xargs CMD`), so Args is not the whole argv.
 	TrailingArgs bool
+	// Feed, for a command xargs runs with words from its input appended,
+	// holds the index of the one simple command of the pipeline stage
+	// before xargs, when xargs's options keep each input word whole (-0,
+	// -r, -n, -t, -P only): the appended words are what it prints
+	// (feed.go). FeedNull: xargs splits its input at NUL bytes (-0),
+	// not at blanks and quotes.
+	Feed     []int
+	FeedNull bool
 
 	// Dir is the directory the command runs in, relative to the working
 	// directory of the script ("" for it) or absolute, as earlier `cd`

@@ -319,3 +319,72 @@ func TestGlobStateFromEnv(t *testing.T) {
 		}
 	}
 }
+
+// TestXargsFeed: a command xargs runs with the output of a find that only
+// prints appended gets Feed; other shapes do not.
+func TestXargsFeed(t *testing.T) {
+	for _, tt := range []struct {
+		src  string
+		feed bool
+		null bool
+	}{
+		{"find . -name '*.go' | xargs wc -l", true, false},
+		{"find . -name '*.go' -print0 | xargs -0 wc -l", true, true},
+		{"find . -type f | xargs -r -n 5 grep -l x", true, false},
+		{"find . | xargs -I{} cat {}", false, false},
+		{"find . | xargs -d '\\n' cat", false, false},
+		{"find . | xargs -a list cat", false, false},
+		{"{ find .; echo .env; } | xargs cat", false, false},
+		{"xargs cat < list", false, false},
+	} {
+		s, err := Parse(tt.src, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var c *Command
+		for i := range s.Commands {
+			if s.Commands[i].TrailingArgs || slices.Contains(s.Commands[i].Via, "xargs") {
+				c = &s.Commands[i]
+			}
+		}
+		if c == nil {
+			t.Fatalf("%s: no command run by xargs", tt.src)
+		}
+		if got := len(c.Feed) == 1; got != tt.feed || c.FeedNull != tt.null {
+			t.Errorf("%s: Feed %v null %v, want feed %v null %v", tt.src, c.Feed, c.FeedNull, tt.feed, tt.null)
+		}
+		if tt.feed && s.Commands[c.Feed[0]].Name() != "find" {
+			t.Errorf("%s: fed by %q", tt.src, s.Commands[c.Feed[0]].Text)
+		}
+	}
+}
+
+// TestFindPrints: the subset of find whose output is a plain list of
+// paths.
+func TestFindPrints(t *testing.T) {
+	for _, tt := range []struct {
+		src string
+		ok  bool
+	}{
+		{"find . -name '*.go'", true},
+		{"find src docs -type f -iname '*.MD' -maxdepth 2 -print", true},
+		{"find . -name '*.go' -print0", true},
+		{"find", true},
+		{"find . -name '*.go' -o -name '*.env'", false},
+		{"find . ! -name '*.go'", false},
+		{"find . -exec cat {} ;", false},
+		{"find . -name '*.go' -delete", false},
+		{"find -L . -name x", false},
+		{"find . -newer x", false},
+		{"find . -print -name x", false},
+		{"find $D -name x", false},
+	} {
+		s, err := Parse(tt.src, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := FindPrints(&s.Commands[0]); ok != tt.ok {
+			t.Errorf("%s: ok %v, want %v", tt.src, ok, tt.ok)
+		}
+	}
+}

@@ -590,6 +590,9 @@ func (p *parser) xargs(idx, i int, l *cmdline) {
 	// With -I/-i the input replaces the marked words and nothing is
 	// appended (xargs(1)).
 	inner := Command{Args: args, Offset: args[0].Offset, End: c.End, Text: c.Text, Parent: idx, Inner: -1, TrailingArgs: trailing}
+	if trailing {
+		p.xargsFeed(&inner, l)
+	}
 	p.emitInner(idx, inner, "xargs")
 }
 

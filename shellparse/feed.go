@@ -1,0 +1,113 @@
+package shellparse
+
+import (
+	"strconv"
+	"strings"
+)
+
+// What a command xargs runs gets appended (issue 17: `find . -name '*.go'
+// | xargs wc -l`). When the stage before xargs is a single find that only
+// prints paths, the words xargs appends are those paths, which the policy
+// can list on the disk: Command.Feed names that find, FindPrints says
+// what it prints.
+
+// xargsFeed sets Feed on a command xargs runs with its input appended,
+// when xargs's options keep each input word whole and the stage before
+// it is one simple command (p.prevStage).
+func (p *parser) xargsFeed(inner *Command, l *cmdline) {
+	null := false
+	for _, it := range l.items {
+		switch it.opt {
+		case "0", "null":
+			null = true
+		case "r", "no-run-if-empty", "t", "verbose", "n", "max-args", "P", "max-procs":
+		default:
+			return // -a, -d, -E, -I, -L, -s ...: not a plain list of words
+		}
+	}
+	if l.err != "" || len(p.prevStage) != 1 {
+		return
+	}
+	inner.Feed = []int{p.prevStage[0]}
+	inner.FeedNull = null
+}
+
+// FindName is one -name or -iname test of a find command: the pattern, as
+// fnmatch(3) takes it without FNM_PERIOD (a `*` matches a leading dot).
+type FindName struct {
+	Pattern string
+	Fold    bool // -iname
+}
+
+// FindOutput is what a find command prints: every path below (and
+// including) each start point, not following links (-P), down to
+// MaxDepth (-1: no limit), whose base name matches every Names test; at
+// a NUL byte each with -print0, else a newline.
+type FindOutput struct {
+	Starts   []string
+	Names    []FindName
+	MaxDepth int
+	Null     bool
+}
+
+// FindPrints reports what c prints when it is a find whose expression
+// only ANDs tests that narrow the paths (-name, -iname, -type, -maxdepth,
+// -mindepth, -path, -ipath) and ends in at most one -print or
+// -print0. Tests other than -name/-iname/-maxdepth are ignored, which
+// only lists more paths than find prints. Any other word (an action, an
+// operator, a dynamic word, a global option) makes ok false.
+func FindPrints(c *Command) (FindOutput, bool) {
+	out := FindOutput{MaxDepth: -1}
+	if len(c.Args) == 0 || c.Args[0].Dynamic || c.Name() != "find" || c.Unknown != "" || c.HasDynamic(1) {
+		return out, false
+	}
+	args := c.Args[1:]
+	i := 0
+	for ; i < len(args); i++ {
+		t := args[i].Text
+		if strings.HasPrefix(t, "-") || t == "(" || t == "!" || t == ")" || t == "," {
+			break
+		}
+		out.Starts = append(out.Starts, t)
+	}
+	if len(out.Starts) == 0 {
+		out.Starts = []string{"."}
+	}
+	printed := false
+	for ; i < len(args); i++ {
+		t := args[i].Text
+		if printed {
+			return out, false
+		}
+		switch t {
+		case "-print":
+			printed = true
+		case "-print0":
+			printed, out.Null = true, true
+		case "-a", "-and":
+		case "-name", "-iname", "-type", "-path", "-ipath", "-wholename", "-iwholename", "-maxdepth", "-mindepth":
+			if i+1 >= len(args) {
+				return out, false
+			}
+			i++
+			v := args[i].Text
+			switch t {
+			case "-name", "-iname":
+				out.Names = append(out.Names, FindName{Pattern: v, Fold: t == "-iname"})
+			case "-maxdepth":
+				n, err := strconv.Atoi(v)
+				if err != nil || n < 0 {
+					return out, false
+				}
+				out.MaxDepth = n
+			case "-mindepth":
+				if n, err := strconv.Atoi(v); err != nil || n < 0 {
+					return out, false
+				}
+			}
+		default:
+			return out, false
+		}
+	}
+	return out, true
+}
