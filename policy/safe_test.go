@@ -450,7 +450,8 @@ var safeCases = []struct {
 	{"ls > /dev/null 2>&1", true},
 	{"ls > out.txt", false},
 	{"cat x > out", false},
-	{"find . -name '*.go' | xargs wc -l", false},
+	{"find . -name '*.go' | xargs wc -l", true}, // the paths find prints are appended (issue 17)
+	{"find . -name '*.go' | xargs -I{} wc -l {}", false},
 	{"ls | xargs echo", true},
 	{"xargs printf", false},
 	{"sudo cat x", false},
