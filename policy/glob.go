@@ -89,7 +89,7 @@ func (e *evaluation) globAlts(s *shellparse.Script, c *shellparse.Command) ([]gl
 					key.WriteString("\x00" + w.Text)
 					continue
 				}
-				fields, err := shellparse.Expand(w, dir, on, nil)
+				fields, err := s.Expand(w, dir, on, nil)
 				if err != nil {
 					return nil, false
 				}
@@ -241,13 +241,13 @@ func (e *evaluation) globNames(p *part, pat string) ([]string, bool) {
 // bashNames is the union of what the part's glob word expands to in its
 // directory under the options its command's shell may have, absolute.
 func bashNames(p *part) ([]string, bool) {
-	var st shellparse.GlobState
-	if p.script != nil && p.index >= 0 && p.index < len(p.script.Commands) {
-		st = p.script.Commands[p.index].Glob
+	if p.script == nil || p.index < 0 || p.index >= len(p.script.Commands) {
+		return nil, false
 	}
+	st := p.script.Commands[p.index].Glob
 	var out []string
 	for _, on := range st.Configs(shellparse.DotGlob | shellparse.NoCaseGlob | shellparse.GlobStar) {
-		fields, err := shellparse.Expand(p.word, p.dir, on&^(shellparse.NullGlob|shellparse.NoGlob), nil)
+		fields, err := p.script.Expand(p.word, p.dir, on&^(shellparse.NullGlob|shellparse.NoGlob), nil)
 		if err != nil {
 			return nil, false
 		}

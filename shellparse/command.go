@@ -27,16 +27,17 @@ type Word struct {
 	// commands that are judged on their own, not a variable, a glob, a
 	// brace list, or an unquoted substitution split into words.
 	SubstOnly bool
-
-	// glob is the parsed word when its only dynamic part is pathname
-	// expansion in bash (glob.go), else nil.
-	glob *syntax.Word
+	// glob, for a word whose only dynamic part is pathname expansion in
+	// bash (glob.go), is 1 + the index of its parsed form in its
+	// Script's globs; 0 for any other word. (An int32 beside the flags:
+	// a Word stays 32 bytes.)
+	glob int32
 }
 
 // Glob reports a word whose only dynamic part is bash's pathname
 // expansion: an unquoted `*`, `?` or `[...]` and nothing else that is
-// only known at run time. Expand works out what it expands to.
-func (w Word) Glob() bool { return w.glob != nil }
+// only known at run time. Script.Expand works out what it expands to.
+func (w Word) Glob() bool { return w.glob != 0 }
 
 // Assign is a `NAME=value` assignment: leading a simple command, given to a
 // wrapper (`env NAME=value cmd`), or standing alone or after `export`.
@@ -259,4 +260,7 @@ type Script struct {
 	// itself at least twice, at least once in the background or as a
 	// stage of a pipeline: `:(){ :|:& };:`.
 	ForkBombs []string
+
+	// globs are the parsed forms of the glob words (Word.glob).
+	globs []*syntax.Word
 }

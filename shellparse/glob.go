@@ -317,23 +317,24 @@ const MaxGlobEntries = 20000
 // expands `.*` to them, and gatekeep does not know which bash runs.
 var ErrGlobDots = errors.New("the pattern can match . or .., which depends on the bash version")
 
-// Expand returns the words a glob word (Word.Glob) expands to in dir (an
+// Expand returns the words a glob word of s (Word.Glob) expands to in dir (an
 // absolute directory) under the options on, as bash would: the names that
 // match, sorted bytewise; the word as written (quotes removed) when none
 // matches; nothing under NullGlob then. readDir reads a directory (nil:
 // os.ReadDir). It fails when the word is no glob word, the expansion reads
 // more than MaxGlobEntries entries, a directory cannot be read, or a
 // component can match `.` or `..`.
-func Expand(w Word, dir string, on GlobOpt, readDir func(string) ([]fs.DirEntry, error)) ([]string, error) {
-	if w.glob == nil {
-		return nil, errors.New("not a glob word")
+func (s *Script) Expand(w Word, dir string, on GlobOpt, readDir func(string) ([]fs.DirEntry, error)) ([]string, error) {
+	if w.glob <= 0 || int(w.glob) > len(s.globs) {
+		return nil, errors.New("not a glob word of this script")
 	}
+	node := s.globs[w.glob-1]
 	if !path.IsAbs(dir) {
 		return nil, errors.New("no absolute directory to expand in")
 	}
 	cfg := &expand.Config{Env: expand.ListEnviron("PWD=" + dir)}
 	if on&NoGlob == 0 {
-		pat, err := expand.Pattern(cfg, w.glob)
+		pat, err := expand.Pattern(cfg, node)
 		if err != nil {
 			return nil, err
 		}
@@ -352,13 +353,13 @@ func Expand(w Word, dir string, on GlobOpt, readDir func(string) ([]fs.DirEntry,
 			return es, err
 		}
 		cfg.DotGlob, cfg.NullGlob, cfg.NoCaseGlob, cfg.GlobStar = on&DotGlob != 0, on&NullGlob != 0, on&NoCaseGlob != 0, on&GlobStar != 0
-		out, err := expand.Fields(cfg, w.glob)
+		out, err := expand.Fields(cfg, node)
 		if err != nil || on&DotGlob != 0 {
 			return out, err
 		}
 		return dropHidden(out, strings.Split(pat, "/"), w.Text, on), nil
 	}
-	return expand.Fields(cfg, w.glob)
+	return expand.Fields(cfg, node)
 }
 
 // dropHidden removes the names whose component starts with `.` where the
@@ -432,5 +433,5 @@ func dotsMatch(pat string) bool {
 // HasGlobStar reports a glob word with a `**` component, which globstar
 // changes.
 func (w Word) HasGlobStar() bool {
-	return w.glob != nil && strings.Contains(w.Text, "**")
+	return w.glob != 0 && strings.Contains(w.Text, "**")
 }

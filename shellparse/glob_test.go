@@ -117,7 +117,7 @@ func TestGlobAgainstBash(t *testing.T) {
 			t.Errorf("%s: not taken for a glob word", tc.pat)
 			continue
 		}
-		got, err := Expand(w, dir, tc.on, nil)
+		got, err := s.Expand(w, dir, tc.on, nil)
 		if errors.Is(err, ErrGlobDots) {
 			dots++
 			continue
@@ -174,7 +174,7 @@ func TestGlobDotsRefused(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Expand(s.Commands[0].Args[1], dir, 0, nil); !errors.Is(err, ErrGlobDots) {
+		if _, err := s.Expand(s.Commands[0].Args[1], dir, 0, nil); !errors.Is(err, ErrGlobDots) {
 			t.Errorf("%s: err %v, want ErrGlobDots", pat, err)
 		}
 	}
@@ -214,7 +214,7 @@ func TestGlobTilde(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := Expand(s.Commands[0].Args[1], "/", 0, nil)
+	got, err := s.Expand(s.Commands[0].Args[1], "/", 0, nil)
 	if err != nil || !slices.Equal(got, []string{dir + "/src/a.go"}) {
 		t.Fatalf("got %q, %v", got, err)
 	}
@@ -229,7 +229,7 @@ func TestGlobTooLarge(t *testing.T) {
 	s, _ := Parse("ls *", Options{})
 	w := s.Commands[0].Args[1]
 	calls := 0
-	_, err := Expand(w, dir, 0, func(d string) ([]os.DirEntry, error) {
+	_, err := s.Expand(w, dir, 0, func(d string) ([]os.DirEntry, error) {
 		calls++
 		es, err := os.ReadDir(d)
 		for len(es) < MaxGlobEntries+1 {

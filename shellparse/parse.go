@@ -86,7 +86,7 @@ func Parse(src string, opt Options) (*Script, error) {
 	if p.err != nil {
 		return nil, p.err
 	}
-	return &Script{Source: src, Commands: p.cmds, Funcs: p.funcs, ForkBombs: p.forkBombs}, nil
+	return &Script{Source: src, Commands: p.cmds, Funcs: p.funcs, ForkBombs: p.forkBombs, globs: p.globs}, nil
 }
 
 // ParseArgv analyses an argv that will be passed to execve as it is: every
@@ -112,7 +112,7 @@ func ParseArgv(argv []string, opt Options) (*Script, error) {
 	if p.err != nil {
 		return nil, p.err
 	}
-	return &Script{Source: src, Commands: p.cmds, Funcs: p.funcs, ForkBombs: p.forkBombs}, nil
+	return &Script{Source: src, Commands: p.cmds, Funcs: p.funcs, ForkBombs: p.forkBombs, globs: p.globs}, nil
 }
 
 // finish settles what needs the whole script: the arithmetic checks that
@@ -225,6 +225,7 @@ type parser struct {
 	// changes, the commands that change them, and how deep the walk is
 	// in code another shell runs.
 	glob         GlobState
+	globs        []*syntax.Word // the glob words' parsed forms (Word.glob)
 	globChanged  GlobOpt
 	globChangers []int
 	otherShell   int

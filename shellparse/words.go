@@ -114,7 +114,10 @@ func (p *parser) word(w *syntax.Word) Word {
 	out.SubstOnly = out.Dynamic && !other && !hasBraceExp(w)
 	out.Text = text
 	if globbed && !notGlob && p.dialect == Bash && !assignTilde(w) && !hasBraceExp(w) && !mayBrace(w) {
-		out.glob = globWord(w, p.opt.Home, tilde)
+		if g := globWord(w, p.opt.Home, tilde); g != nil {
+			p.globs = append(p.globs, g)
+			out.glob = int32(len(p.globs))
+		}
 	}
 	return out
 }
