@@ -243,6 +243,10 @@ type evaluation struct {
 	callParts  []part                  // every part of the call, for completesGitDir
 	callWrites []string                // the real paths of the call's static writes, worked out once
 	in         *Input                  // where input() builds the normalized input
+	// creators are the commands of creatorsOf that may create files
+	// (glob.go), worked out once per script.
+	creatorsOf *shellparse.Script
+	creators   []int
 }
 
 // Evaluate runs the chain for one request and returns its Decision with the

@@ -42,6 +42,9 @@ func (e *evaluation) globAlts(s *shellparse.Script, c *shellparse.Command) ([]gl
 	if len(c.Args) < 1 || c.Args[0].Dynamic || c.Unknown != "" || c.DirDynamic || c.AfterLink {
 		return nil, false
 	}
+	if e.createsFiles(s, c) {
+		return nil, false
+	}
 	var feed []string
 	if c.TrailingArgs {
 		paths, ok := e.feedPaths(s, c)
@@ -135,6 +138,61 @@ func (e *evaluation) globAlts(s *shellparse.Script, c *shellparse.Command) ([]gl
 		}
 	}
 	return alts, true
+}
+
+// createsFiles reports whether a command of s other than c may create,
+// rename or remove files: what a glob matches (or what a find prints)
+// when the script runs may then differ from what is on the disk now
+// (`touch -- -o.envrc; sort *`). Such a command writes a file by its
+// effects, is not seen (Unknown, a dynamic name, code on its standard
+// input, a function of the script), or is neither in the effects table
+// nor on the safe list (a program that may do anything). Wrappers are
+// judged by what they run.
+func (e *evaluation) createsFiles(s *shellparse.Script, c *shellparse.Command) bool {
+	if s == nil {
+		return true
+	}
+	if e.creatorsOf != s {
+		e.creatorsOf, e.creators = s, nil
+		for i := range s.Commands {
+			if mayCreate(&s.Commands[i]) {
+				e.creators = append(e.creators, i)
+			}
+		}
+	}
+	for _, i := range e.creators {
+		if &s.Commands[i] != c {
+			return true
+		}
+	}
+	return false
+}
+
+func mayCreate(o *shellparse.Command) bool {
+	if o.IsWrapper() {
+		return false
+	}
+	if o.Unknown != "" || o.StdinCode || o.UserFunc || len(o.Args) > 0 && o.Args[0].Dynamic {
+		return true
+	}
+	effects, _ := shellparse.Effects(o)
+	for _, fe := range effects {
+		if fe.Access == shellparse.Write && !isDevSink(fe.Path.Text) {
+			return true
+		}
+	}
+	return len(o.Args) > 0 && !shellparse.HasEffectSpec(o.Name()) && !safeCommand(o) && !stateBuiltin(o)
+}
+
+// stateBuiltin: a bash builtin that changes only the shell's own state
+// (options, variables, positional parameters), never a file (bash(1)
+// SHELL BUILTIN COMMANDS).
+func stateBuiltin(c *shellparse.Command) bool {
+	switch c.Args[0].Text {
+	case "shopt", "set", "export", "declare", "typeset", "local", "readonly", "unset", "shift":
+		return true
+	}
+	return false
 }
 
 // feedWords are the paths xargs appends, as words at the end of c.

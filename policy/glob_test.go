@@ -45,6 +45,12 @@ func TestGlobsAsBashExpands(t *testing.T) {
 		{"set -f; cat *", Ask, Ask, CodeRuleDenyShellOption}, // set itself asks
 		// Order: sed's script is the first name, whichever it is.
 		{"sed -n *.md", Ask, Ask, CodeModeAsk},
+		// A command of the same call that creates files can change what
+		// the glob matches when it runs (`touch -- -o.envrc; sort *`).
+		{"touch -- -o.envrc; sort *", Ask, Deny, CodeRuleDeny}, // sort may write (-o): .env among the names
+		{"python3 x.py; ls *.md", Ask, Ask, CodeModeAsk},
+		{"ls *.md; cat README.md", Allow, Allow, CodeSafeReadOnly},
+		{"echo *", Allow, Allow, CodeSafeReadOnly},
 	} {
 		d := Evaluate(cfg, Request{Tool: ToolBash, Command: tt.cmd, Cwd: v.root, ShellGlob: known})
 		if d.Effect != tt.known {

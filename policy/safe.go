@@ -64,18 +64,14 @@ func safeLayer(e *evaluation, p *part) verdict {
 		}
 		return e.safeUnlessRule(p, CodeSafeWrapper, c.Name()+" runs a command that is checked on its own")
 	}
-	if p.alts != nil {
-		// Glob words: every way bash may expand them must be safe
-		// (glob.go).
-		if !globSafe(p.alts, e.safeShape) {
-			return verdict{}
-		}
-		return e.safeUnlessRule(p, CodeSafeReadOnly, c.Name()+" only reads, whatever its globs expand to")
+	if e.safeShape(c) {
+		return e.safeUnlessRule(p, CodeSafeReadOnly, c.Name()+" only reads")
 	}
-	if !e.safeShape(c) {
+	// Glob words: every way bash may expand them must be safe (glob.go).
+	if p.alts == nil || !globSafe(p.alts, e.safeShape) {
 		return verdict{}
 	}
-	return e.safeUnlessRule(p, CodeSafeReadOnly, c.Name()+" only reads")
+	return e.safeUnlessRule(p, CodeSafeReadOnly, c.Name()+" only reads, whatever its globs expand to")
 }
 
 // safeShape reports whether a command that is no wrapper only reads by
