@@ -1,7 +1,8 @@
 package policy
 
 import (
-	"os"
+	"errors"
+	"io/fs"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -15,6 +16,7 @@ import (
 const maxFeedEntries = 20000
 
 // feedPaths lists the paths xargs appends to c (shellparse.Command.Feed),
+// read through Config.Disk (none: not known),
 // when the stage before xargs is a find that only prints paths
 // (shellparse.FindPrints) in the directory c runs in: the paths find
 // prints now, found on the disk as find walks it (links not followed;
@@ -23,7 +25,8 @@ const maxFeedEntries = 20000
 // or changed by xargs, and with -0 find must print with -print0: ok is
 // false then, and when the walk or the list is too large.
 func (e *evaluation) feedPaths(s *shellparse.Script, c *shellparse.Command) ([]string, bool) {
-	if s == nil || len(c.Feed) != 1 || c.Feed[0] < 0 || c.Feed[0] >= len(s.Commands) {
+	disk := e.cfg.Disk
+	if s == nil || disk == nil || len(c.Feed) != 1 || c.Feed[0] < 0 || c.Feed[0] >= len(s.Commands) {
 		return nil, false
 	}
 	f := &s.Commands[c.Feed[0]]
@@ -74,11 +77,11 @@ func (e *evaluation) feedPaths(s *shellparse.Script, c *shellparse.Command) ([]s
 		if fo.MaxDepth >= 0 && depth >= fo.MaxDepth {
 			return true
 		}
-		fi, err := os.Lstat(abs)
+		fi, err := disk.Lstat(abs)
 		if err != nil || !fi.IsDir() {
-			return err == nil || os.IsNotExist(err) && depth == 0
+			return err == nil || errors.Is(err, fs.ErrNotExist) && depth == 0
 		}
-		es, err := os.ReadDir(abs)
+		es, err := disk.ReadDir(abs)
 		if err != nil {
 			return false
 		}
@@ -98,7 +101,7 @@ func (e *evaluation) feedPaths(s *shellparse.Script, c *shellparse.Command) ([]s
 		if !filepath.IsAbs(abs) {
 			abs = filepath.Join(dir, start)
 		}
-		if _, err := os.Lstat(abs); err != nil {
+		if _, err := disk.Lstat(abs); err != nil {
 			continue // find reports it and goes on
 		}
 		if !walk(abs, start, filepath.Base(start), 0) {

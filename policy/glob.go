@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"io/fs"
 	"path/filepath"
 	"strings"
 
@@ -39,7 +40,7 @@ const maxGlobNames = 1024
 // globAlts returns the alternatives of c, or ok false when c has no glob
 // word or cannot be expanded.
 func (e *evaluation) globAlts(s *shellparse.Script, c *shellparse.Command) ([]globAlt, bool) {
-	if len(c.Args) < 1 || c.Args[0].Dynamic || c.Unknown != "" || c.DirDynamic || c.AfterLink {
+	if len(c.Args) < 1 || c.Args[0].Dynamic || c.Unknown != "" || c.DirDynamic || c.AfterLink || e.cfg.Disk == nil {
 		return nil, false
 	}
 	if e.createsFiles(s, c) {
@@ -92,7 +93,7 @@ func (e *evaluation) globAlts(s *shellparse.Script, c *shellparse.Command) ([]gl
 					key.WriteString("\x00" + w.Text)
 					continue
 				}
-				fields, err := s.Expand(w, dir, on, nil)
+				fields, err := s.Expand(w, dir, on, e.cfg.Disk.ReadDir)
 				if err != nil {
 					return nil, false
 				}
@@ -276,7 +277,7 @@ func globEffects(a globAlt) []shellparse.FileEffect {
 // word cannot be expanded.
 func (e *evaluation) globNames(p *part, pat string) ([]string, bool) {
 	if p.word.Glob() && p.word.Text == p.path && pat == p.path && filepath.IsAbs(p.dir) {
-		if out, ok := bashNames(p); ok {
+		if out, ok := e.bashNames(p); ok {
 			return out, true
 		}
 	}
@@ -298,14 +299,18 @@ func (e *evaluation) globNames(p *part, pat string) ([]string, bool) {
 
 // bashNames is the union of what the part's glob word expands to in its
 // directory under the options its command's shell may have, absolute.
-func bashNames(p *part) ([]string, bool) {
+func (e *evaluation) bashNames(p *part) ([]string, bool) {
 	if p.script == nil || p.index < 0 || p.index >= len(p.script.Commands) {
 		return nil, false
 	}
 	st := p.script.Commands[p.index].Glob
+	var readDir func(string) ([]fs.DirEntry, error) // nil: the disk itself, toward more names
+	if e.cfg.Disk != nil {
+		readDir = e.cfg.Disk.ReadDir
+	}
 	var out []string
 	for _, on := range st.Configs(shellparse.DotGlob | shellparse.NoCaseGlob | shellparse.GlobStar) {
-		fields, err := p.script.Expand(p.word, p.dir, on&^(shellparse.NullGlob|shellparse.NoGlob), nil)
+		fields, err := p.script.Expand(p.word, p.dir, on&^(shellparse.NullGlob|shellparse.NoGlob), readDir)
 		if err != nil {
 			return nil, false
 		}
