@@ -122,7 +122,7 @@ func createsLinks(c *Command) bool {
 			}
 		}
 	case "git":
-		switch gitSubcommand(args) {
+		switch gitSubcommand(c) {
 		case "", "clone", "checkout", "switch", "restore", "reset", "pull", "merge", "apply", "am",
 			"stash", "worktree", "submodule", "init", "cherry-pick", "rebase", "revert", "bisect",
 			"checkout-index", "read-tree", "sparse-checkout", "mv":
@@ -132,21 +132,18 @@ func createsLinks(c *Command) bool {
 	return false
 }
 
-// gitSubcommand returns git's subcommand after its global options (git(1)
-// OPTIONS), or "" when it is only known at run time.
-func gitSubcommand(args []Word) string {
-	for i := 0; i < len(args); i++ {
-		w := args[i]
-		if w.Dynamic {
-			return ""
-		}
-		switch t := w.Text; {
-		case t == "-C" || t == "-c" || t == "--git-dir" || t == "--work-tree" || t == "--namespace" || t == "--config-env":
-			i++
-		case strings.HasPrefix(t, "-"):
-		default:
-			return t
-		}
+// gitSubcommand returns git's subcommand after its global options, read
+// by the command model (git_table.go): "" when it is only known at run
+// time or the global options are not understood (any subcommand), "-"
+// when there is none (git prints its usage).
+func gitSubcommand(c *Command) string {
+	g, ok := ReadGitLine(c)
+	switch {
+	case ok:
+		sub, _, _ := strings.Cut(g.Sub, " ")
+		return sub
+	case g.Global.Understood() && len(g.Global.Operands()) == 0:
+		return "-"
 	}
-	return "-" // no subcommand: git prints its usage
+	return ""
 }
