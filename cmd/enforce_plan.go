@@ -127,6 +127,13 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 	for _, f := range rootStartupFiles {
 		files = append(files, filepath.Join(root, f))
 	}
+	// The directory core.hooksPath names (and husky's scripts beside it)
+	// and the hook managers' configs: their commands run on the next
+	// unconfined git commit.
+	files = append(files, cfg.Guard.HooksDirs(root)...)
+	for _, f := range pathguard.HookManagerFiles {
+		files = append(files, filepath.Join(root, f))
+	}
 	files = append(files, pathguard.AgentSettingsPaths(root)...)
 	// The agents' dirs are read-only as a whole, so that no file can be
 	// added to them either (.claude/commands/x.md, a hook script): those

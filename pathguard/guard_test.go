@@ -989,6 +989,28 @@ func TestHooksPathProtected(t *testing.T) {
 	if why := g.Protected(filepath.Join(root, "other/pre-commit")); why == "" {
 		t.Errorf("after the config moved hooksPath to other: other/pre-commit not protected")
 	}
+	// Hook managers: husky's .husky/_ runs the scripts in .husky; the
+	// pre-commit and lefthook configs hold the commands their hooks run.
+	write(filepath.Join(root, ".git", "config"), "[core]\n\thooksPath = .husky/_\n")
+	for _, tc := range []struct {
+		path    string
+		protect bool
+	}{
+		{".husky/_/pre-commit", true},
+		{".husky/pre-commit", true},
+		{".pre-commit-config.yaml", true},
+		{"lefthook.yml", true},
+		{".lefthook-local.yaml", true},
+		{"docs/lefthook.yml", false},
+	} {
+		if why := g.Protected(filepath.Join(root, tc.path)); (why != "") != tc.protect {
+			t.Errorf("hooksPath .husky/_: Protected(%s) = %q, want protected %v", tc.path, why, tc.protect)
+		}
+	}
+	if got, want := g.HooksDirs(root), []string{filepath.Join(root, ".husky", "_"), filepath.Join(root, ".husky")}; !slices.Equal(got, want) {
+		t.Errorf("HooksDirs = %q, want %q", got, want)
+	}
+	write(filepath.Join(root, ".git", "config"), "[core]\n\thooksPath = other\n")
 	if err := os.Remove(filepath.Join(root, ".git", "config")); err != nil {
 		t.Fatal(err)
 	}

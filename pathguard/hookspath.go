@@ -43,7 +43,55 @@ func (g *Guard) hooksPathReason(root, real string) string {
 	if hp != "" && within(hp, real) {
 		return fmt.Sprintf("%s is in git's configured hooks directory (core.hooksPath %s), which runs code on later git commands", real, hp)
 	}
+	if d := hookScriptsDir(hp); d != "" && within(d, real) {
+		return fmt.Sprintf("%s is in %s, whose scripts the hooks in core.hooksPath %s run on later git commands (husky)", real, d, hp)
+	}
+	if filepath.Dir(real) == repo && hookManagerConfig(filepath.Base(real)) {
+		return fmt.Sprintf("%s configures a git hook manager (pre-commit, lefthook), whose commands run on later git commands", real)
+	}
 	return ""
+}
+
+// HooksDirs returns the real directories whose files git's hooks run for
+// the repository at repo: the one core.hooksPath names and, for husky's
+// `.husky/_`, the `.husky` it hands off to; nil when the setting is unset.
+func (g *Guard) HooksDirs(repo string) []string {
+	hp := g.hooksPath(repo)
+	if hp == "" {
+		return nil
+	}
+	if d := hookScriptsDir(hp); d != "" {
+		return []string{hp, d}
+	}
+	return []string{hp}
+}
+
+// hookScriptsDir is, for husky's hooks directory `.husky/_` (husky 9: each
+// hook there runs `.husky/<hook>`), the directory of the scripts it runs,
+// or "".
+func hookScriptsDir(hp string) string {
+	if hp == "" || filepath.Base(hp) != "_" {
+		return ""
+	}
+	return filepath.Dir(hp)
+}
+
+// HookManagerFiles are the config files of git hook managers, at the top
+// of a work tree, whose entries are commands their installed hooks run:
+// pre-commit (.pre-commit-config.yaml: `repo: local` hooks run any
+// `entry`), lefthook (lefthook.yml and its dotted, -local and .yaml
+// forms).
+var HookManagerFiles = []string{".pre-commit-config.yaml", ".pre-commit-config.yml",
+	"lefthook.yml", "lefthook.yaml", ".lefthook.yml", ".lefthook.yaml",
+	"lefthook-local.yml", "lefthook-local.yaml", ".lefthook-local.yml", ".lefthook-local.yaml"}
+
+func hookManagerConfig(name string) bool {
+	for _, f := range HookManagerFiles {
+		if sameName(name, f) {
+			return true
+		}
+	}
+	return false
 }
 
 // hooksPath returns the real hooks directory core.hooksPath sets for the
