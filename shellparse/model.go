@@ -214,11 +214,10 @@ type arg struct {
 
 // item is an option with its argument, or an operand (opt "").
 type item struct {
-	at    int // the index in Command.Args of the word that holds the option (or operand)
-	opt   string
-	has   bool // the option has an argument
-	val   arg  // the argument, or the operand
-	first arg  // the first argument of a two-word option
+	at  int // the index in Command.Args of the word that holds the option (or operand)
+	opt string
+	has bool // the option has an argument
+	val arg  // the argument (of a two-word option, the second), or the operand
 }
 
 // cmdline is a command line split into options and operands, in order.
@@ -356,7 +355,7 @@ func (s *spec) scanInto(l *cmdline, c *Command) *cmdline {
 			switch k := s.opts[name]; {
 			case k == pair || k == pairRead:
 				if i+2 < len(words) {
-					it.first, it.val, it.has = arg{Word: words[i+1], at: i + 1}, arg{Word: words[i+2], at: i + 2}, true
+					it.val, it.has = arg{Word: words[i+2], at: i + 2}, true // (the first names, it is no file)
 				} else {
 					l.fail("option --" + name + " requires two arguments")
 				}
