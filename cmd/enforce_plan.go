@@ -117,6 +117,16 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 			m, _ := filepath.Glob(filepath.Join(git, pat))
 			files = append(files, m...)
 		}
+		// Submodules' and worktrees' git dirs are pinned too: renamed
+		// away, a new one with its own config would take their place.
+		for _, pat := range []string{"modules/*", "worktrees/*"} {
+			m, _ := filepath.Glob(filepath.Join(git, pat))
+			for _, d := range m {
+				if fi, err := os.Lstat(d); err == nil && fi.IsDir() {
+					pinned = append(pinned, d)
+				}
+			}
+		}
 		if tier == enforce.TierFull && writable(git) {
 			p.GitDir = git
 		}
@@ -344,6 +354,7 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 	}
 	slices.Sort(p.ReadOnly)
 	slices.Sort(p.Hidden)
+	slices.Sort(p.Pinned)
 	p.Limits = append(p.Limits, enforce.Limits(tier, enforce.LandlockABI())...)
 	return p
 }
