@@ -57,7 +57,7 @@ func (a *app) configIn(cwd, root string) (*policy.Config, error) {
 func (a *app) input(cwd, root string) config.Input {
 	home, _ := os.UserHomeDir()
 	in := config.Input{Cwd: cwd, Home: home, Env: os.LookupEnv, Root: root, Mode: a.mode,
-		PlanFile: a.planFile, AllowDirs: a.allowDirs, Dialect: shellparse.Dialect(a.dialect)}
+		PlanFile: a.planFile, AllowDirs: a.allowDirs, Dialect: shellparse.Dialect(a.dialect), Version: Version}
 	if a.modeFromEnv {
 		in.Mode, in.ModeEnv = "", a.mode
 	}

@@ -54,6 +54,7 @@ func TestScript(t *testing.T) {
 			env.Setenv("HOME", home)
 			env.Setenv("XDG_CONFIG_HOME", home+"/.config")
 			env.Setenv("XDG_STATE_HOME", home+"/.local/state")
+			env.Setenv("XDG_CACHE_HOME", home+"/.cache")
 			env.Setenv("GATEKEEP_MANAGED_CONFIG", env.WorkDir+"/managed.toml")
 			for _, k := range []string{"GATEKEEP_MODE", "GATEKEEP_ROOT", "GATEKEEP_DENY_EXIT_CODE", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"} {
 				env.Setenv(k, "")

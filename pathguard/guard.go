@@ -98,17 +98,19 @@ func DefaultRoots(project string) []string {
 	return append(roots, systemTempDirs...)
 }
 
-// DefaultConfigDirs returns gatekeep's configuration and state directories
-// outside a project, per the XDG Base Directory specification (a variable
-// that is not an absolute path is ignored): $XDG_CONFIG_HOME/gatekeep
-// (home/.config/gatekeep), $XDG_STATE_HOME/gatekeep
-// (home/.local/state/gatekeep, where `gatekeep trust` records hashes) and,
-// on Unix, the managed /etc/gatekeep.
+// DefaultConfigDirs returns gatekeep's configuration, state and cache
+// directories outside a project, per the XDG Base Directory specification
+// (a variable that is not an absolute path is ignored):
+// $XDG_CONFIG_HOME/gatekeep (home/.config/gatekeep), $XDG_STATE_HOME/gatekeep
+// (home/.local/state/gatekeep, where `gatekeep trust` records hashes),
+// $XDG_CACHE_HOME/gatekeep (home/.cache/gatekeep, the decoded config
+// files) and, on Unix, the managed /etc/gatekeep.
 func DefaultConfigDirs(home string) []string {
 	var dirs []string
 	for _, d := range []struct{ env, fallback string }{
 		{"XDG_CONFIG_HOME", ".config"},
 		{"XDG_STATE_HOME", filepath.Join(".local", "state")},
+		{"XDG_CACHE_HOME", ".cache"},
 	} {
 		if x := os.Getenv(d.env); filepath.IsAbs(x) {
 			dirs = append(dirs, filepath.Join(x, "gatekeep"))

@@ -639,13 +639,16 @@ func TestConfigDirThroughLink(t *testing.T) {
 func defaultConfigDirsFor(t *testing.T, home string) []string {
 	t.Setenv("XDG_CONFIG_HOME", "/xdg/config")
 	t.Setenv("XDG_STATE_HOME", "relative/is/ignored")
-	if d := DefaultConfigDirs(home); d[0] != "/xdg/config/gatekeep" || d[1] != filepath.Join(home, ".local/state/gatekeep") {
+	t.Setenv("XDG_CACHE_HOME", "/xdg/cache")
+	if d := DefaultConfigDirs(home); d[0] != "/xdg/config/gatekeep" || d[1] != filepath.Join(home, ".local/state/gatekeep") || d[2] != "/xdg/cache/gatekeep" {
 		t.Fatalf("with XDG variables: %q", d)
 	}
 	t.Setenv("XDG_CONFIG_HOME", "")
 	t.Setenv("XDG_STATE_HOME", "")
+	t.Setenv("XDG_CACHE_HOME", "")
 	dirs := DefaultConfigDirs(home)
-	if dirs[0] != filepath.Join(home, ".config/gatekeep") || dirs[1] != filepath.Join(home, ".local/state/gatekeep") {
+	if dirs[0] != filepath.Join(home, ".config/gatekeep") || dirs[1] != filepath.Join(home, ".local/state/gatekeep") ||
+		dirs[2] != filepath.Join(home, ".cache/gatekeep") {
 		t.Fatalf("DefaultConfigDirs = %q", dirs)
 	}
 	return dirs

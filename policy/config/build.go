@@ -45,6 +45,9 @@ type Input struct {
 	// Dialect is --dialect: shell text is judged in it too, never
 	// instead.
 	Dialect shellparse.Dialect
+	// Version is gatekeep's version; "" caches no decoded config file
+	// (LoadOptions.Version).
+	Version string
 }
 
 // Built is the configuration of one call.
@@ -75,7 +78,7 @@ func Locate(in Input) (LoadOptions, error) {
 	if err != nil {
 		return LoadOptions{}, &InputError{err}
 	}
-	return LoadOptions{Root: root, Home: in.Home, Paths: DefaultPaths(in.getenv, in.Home)}, nil
+	return LoadOptions{Root: root, Home: in.Home, Paths: DefaultPaths(in.getenv, in.Home), Version: in.Version}, nil
 }
 
 func (in Input) getenv(k string) string {

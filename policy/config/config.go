@@ -38,11 +38,15 @@ type Paths struct {
 	User string
 	// Trust is the trust store of project files (trust.json).
 	Trust string
+	// Cache is the directory of compiled config files (see LoadOptions.
+	// Version); "" caches nothing.
+	Cache string
 }
 
 // DefaultPaths computes Paths from the environment, read through getenv
 // (os.Getenv in cmd): GATEKEEP_MANAGED_CONFIG, XDG_CONFIG_HOME (default
-// home/.config) and XDG_STATE_HOME (default home/.local/state). XDG values
+// home/.config), XDG_STATE_HOME (default home/.local/state) and
+// XDG_CACHE_HOME (default home/.cache). XDG values
 // that are not absolute are ignored, as the XDG Base Directory
 // Specification requires.
 func DefaultPaths(getenv func(string) string, home string) Paths {
@@ -63,6 +67,11 @@ func DefaultPaths(getenv func(string) string, home string) Paths {
 	}
 	p.User = filepath.Join(cfgHome, "gatekeep", "config.toml")
 	p.Trust = filepath.Join(stateHome, "gatekeep", "trust.json")
+	cacheHome := getenv("XDG_CACHE_HOME")
+	if !filepath.IsAbs(cacheHome) {
+		cacheHome = filepath.Join(home, ".cache")
+	}
+	p.Cache = filepath.Join(cacheHome, "gatekeep", "config")
 	return p
 }
 

@@ -53,6 +53,10 @@ type LoadOptions struct {
 	Paths Paths
 	// NoDefault leaves out the embedded default policy (for tests).
 	NoDefault bool
+	// Version names the gatekeep that compiles the files: a file's
+	// decoded form is cached under Paths.Cache only when it is set (see
+	// cache.go).
+	Version string
 }
 
 // Load reads every config layer (managed, user, project, local, then the
@@ -105,7 +109,7 @@ func Load(opts LoadOptions) (*Loaded, error) {
 			fi.Trusted, fi.Changed = trust.check(fi.Path, fi.SHA256)
 		}
 		l.Files = append(l.Files, fi)
-		f, ferrs := c.parse(src, fi.Path, data)
+		f, ferrs := c.parseCached(opts, src, fi.Path, data, fi.SHA256)
 		errs = append(errs, ferrs...)
 		if f != nil {
 			l.merge(f, fi)
@@ -217,6 +221,7 @@ type fileConfig struct {
 	disableBypass bool
 	allowDirs     []string
 	planFile      string
+	planFileAbs   string // planFile before symlinks are resolved
 	planTools     []string
 	planToolsSet  bool
 	auditFile     string
@@ -668,7 +673,7 @@ func (d *fileDecoder) plan(raw *rawFile) {
 			if abs, err := expandPath(p.File.s, d.c.root, d.c.home); err != nil {
 				fe.add(line, "plan.file", "%v", err)
 			} else {
-				f.planFile = realOrAbs(abs)
+				f.planFile, f.planFileAbs = realOrAbs(abs), abs
 			}
 		}
 	}

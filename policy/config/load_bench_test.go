@@ -35,3 +35,19 @@ func thousandRules() string {
 	}
 	return b.String()
 }
+
+// BenchmarkLoadCached is BenchmarkLoad with the decoded files cached (a
+// warm cache: every load after the first reads the cache):
+//
+//	go test ./policy/config -run '^$' -bench 'Load' -benchmem
+func BenchmarkLoadCached(b *testing.B) {
+	v := newCfgEnv(b)
+	v.write(v.paths.User, thousandRules())
+	opts := v.opts()
+	opts.Version = "bench"
+	for b.Loop() {
+		if _, err := Load(opts); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
