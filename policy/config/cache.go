@@ -30,7 +30,8 @@ import (
 // does not verify, does not decode, names another key or holds a rule
 // that does not compile is ignored and the file is decoded afresh. The
 // cache is never a source of trust: trust is judged from the file's own
-// bytes (FileInfo.SHA256) before the cache is looked at. The directory is
+// bytes (FileInfo.SHA256) before the cache is looked at, and the managed
+// file, whose rules bind the person too, is never cached. The directory is
 // one of gatekeep's protected paths (pathguard.DefaultConfigDirs): a write
 // to it asks, and enforcement keeps it read-only.
 
@@ -99,9 +100,11 @@ var buildStamp = func() string {
 	return strings.Join(parts, " ")
 }()
 
-// cacheKey is the key of a file's entry; "" when nothing is cached.
+// cacheKey is the key of a file's entry; "" when nothing is cached. The
+// managed file is never cached: its rules bind the person too, and the
+// cache is the person's to write.
 func (c *compiler) cacheKey(opts LoadOptions, source, path, sum string) string {
-	if opts.Version == "" || opts.Paths.Cache == "" || !filepath.IsAbs(opts.Paths.Cache) {
+	if opts.Version == "" || opts.Paths.Cache == "" || !filepath.IsAbs(opts.Paths.Cache) || source == policy.SourceManaged {
 		return ""
 	}
 	h := sha256.Sum256([]byte(strings.Join([]string{cacheFormat, opts.Version, buildStamp, source, path, c.root, c.home, sum}, "\x00")))

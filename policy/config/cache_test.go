@@ -74,6 +74,16 @@ func TestConfigCache(t *testing.T) {
 		t.Error("a damaged entry was used")
 	}
 
+	// The managed file binds the person, who can write the cache: it is
+	// never cached.
+	os.RemoveAll(cache)
+	v.write(v.paths.Managed, "[[rule]]\ndeny = \"Bash(curl *)\"\n")
+	load()
+	entries, _ = os.ReadDir(cache)
+	if len(entries) != 2 { // the user file and the embedded default
+		t.Errorf("%d cache entries with a managed file, want 2", len(entries))
+	}
+
 	// No version, no cache.
 	os.RemoveAll(cache)
 	opts.Version = ""
