@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -187,6 +189,13 @@ func (a *app) runConfined(path string, argv []string) error {
 			an.Close()
 		}
 	}()
+	var rootAnchor *enforce.Anchor
+	if a.enf.plan.Repos != nil {
+		if an, err := enforce.OpenAnchor(realOrSelf(a.loaded.Root)); err == nil {
+			rootAnchor = an
+			defer an.Close()
+		}
+	}
 	var git *enforce.Anchor
 	var gitState *enforce.GitState
 	if d := a.enf.plan.GitDir; d != "" {
@@ -199,6 +208,9 @@ func (a *app) runConfined(path string, argv []string) error {
 		fmt.Fprintf(a.stderr, "gatekeep: %s\n", msg)
 	})
 	a.checkWatched(anchors)
+	if rootAnchor != nil {
+		a.checkNewRepos(rootAnchor)
+	}
 	if git != nil {
 		// The project's git dir stays a repository: else git would
 		// look above the project for one.
@@ -296,6 +308,51 @@ func (a *app) checkWatched(anchors map[string]*enforce.Anchor) {
 			fmt.Fprintf(a.stderr, "gatekeep: removed %s: the confined command created it, and it is a protected path\n", p)
 		}
 	}
+}
+
+// checkNewRepos makes each repository the confined command created in the
+// project no repository: a later git run below it would follow its config
+// (core.fsmonitor, hooks) unconfined. A new .git dir loses its HEAD (git
+// then looks further up, to the project's own), a new .git file (which
+// points git elsewhere) is removed; both found from the project's handle
+// taken before the run, as watched paths are, and reported.
+func (a *app) checkNewRepos(root *enforce.Anchor) {
+	realRoot := realOrSelf(a.loaded.Root)
+	n := 0
+	walkProject(realRoot, func(path string, d fs.DirEntry) error {
+		if n++; n > maxWalk {
+			fmt.Fprintf(a.stderr, "gatekeep: the project has more than %d entries: repositories the confined command may have created beyond them were not looked for\n", maxWalk)
+			return filepath.SkipAll
+		}
+		if d.Name() != ".git" || path == realRoot {
+			return nil
+		}
+		if slices.Contains(a.enf.plan.Repos, path) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		rel, err := filepath.Rel(realRoot, path)
+		if err != nil {
+			return nil
+		}
+		what := rel
+		if d.IsDir() {
+			what = filepath.Join(rel, "HEAD")
+		}
+		switch err := root.RemoveFile(what); {
+		case err == nil:
+			fmt.Fprintf(a.stderr, "gatekeep: removed %s: the confined command created the repository %s, whose config a later git run there would follow; create it unconfined if you need it\n", what, path)
+		case errors.Is(err, syscall.ENOENT):
+		default:
+			fmt.Fprintf(a.stderr, "gatekeep: the confined command created the repository %s, and %s could not be removed: %v\n", path, what, err)
+		}
+		if d.IsDir() {
+			return filepath.SkipDir
+		}
+		return nil
+	})
 }
 
 // confinedFile runs a file tool's operation confined when a.enf is set.

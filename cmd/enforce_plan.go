@@ -187,10 +187,7 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 	}
 	var candidates []string
 	n := 0
-	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
+	walkProject(root, func(path string, d fs.DirEntry) error {
 		if n++; n > maxWalk {
 			p.Incomplete = true
 			p.Limits = append(p.Limits, fmt.Sprintf("the project has more than %d entries: secrets and nested repositories beyond them were not looked for", maxWalk))
@@ -200,6 +197,7 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 		if path != root && d.IsDir() {
 			switch name {
 			case ".git":
+				p.Repos = append(p.Repos, path)
 				if filepath.Dir(path) != root {
 					// A nested repository is kept like the project's.
 					m, f := gitSteering(path)
@@ -209,14 +207,13 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 				return filepath.SkipDir
 			case config.ProjectConfigDir:
 				files = append(files, path)
-			case "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache", ".pytest_cache", "target", ".gradle":
-				// Dependencies and build output: large, and not where
-				// secrets are kept.
-				return filepath.SkipDir
 			}
 			if pathguard.IsAgentDir(name) && filepath.Dir(path) != root {
 				files = append(files, path)
 			}
+		}
+		if name == ".git" && !d.IsDir() {
+			p.Repos = append(p.Repos, path)
 		}
 		if name == ".git" && !d.IsDir() && filepath.Dir(path) != root {
 			// A nested .git file (submodule, worktree) says where its
@@ -347,6 +344,9 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 		}
 		p.Limits = append(p.Limits, fmt.Sprintf("in the home directory %s only the project, the writable dirs and the toolchains' dirs and settings (%s) can be read or run (every dir can be listed)", realHome, strings.Join(homeReadableNames, ", ")))
 	}
+	if tier != enforce.TierFull || p.Incomplete {
+		p.Repos = nil
+	}
 	if tier != enforce.TierFull {
 		// Without a mount namespace none of them is enforced; Limits
 		// say so.
@@ -357,6 +357,25 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 	slices.Sort(p.Pinned)
 	p.Limits = append(p.Limits, enforce.Limits(tier, enforce.LandlockABI())...)
 	return p
+}
+
+// walkProject walks the project below root as the plan does: without
+// following links, skipping dependency and build dirs (large, and not
+// where secrets or repositories are kept). fn may return
+// filepath.SkipDir or filepath.SkipAll.
+func walkProject(root string, fn func(path string, d fs.DirEntry) error) {
+	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if path != root && d.IsDir() {
+			switch d.Name() {
+			case "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache", ".pytest_cache", "target", ".gradle":
+				return filepath.SkipDir
+			}
+		}
+		return fn(path, d)
+	})
 }
 
 // homeReadableNames are what a confined command may read in the home

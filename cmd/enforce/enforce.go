@@ -63,6 +63,10 @@ type Plan struct {
 	// back as it was, a missing refs/ or objects/ made again, and the
 	// repair reported (full tier).
 	GitDir string `json:"git_dir,omitempty"`
+	// Repos are the .git entries (dirs and files) the walk of the project
+	// found before the run, the root's included: a .git the command adds
+	// elsewhere is made no repository after it (full tier).
+	Repos []string `json:"-"`
 	// Network lets the command open sockets other than Unix ones.
 	Network bool `json:"network"`
 	// Incomplete says the walk of the project for secrets and protected
