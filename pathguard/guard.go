@@ -510,9 +510,9 @@ func below(dir, d string) (string, bool) {
 	if dir == "" || d == dir {
 		return "", false
 	}
-	prefix := strings.TrimSuffix(dir, string(filepath.Separator)) + string(filepath.Separator)
-	if !strings.HasPrefix(d, prefix) {
+	dir = strings.TrimSuffix(dir, string(filepath.Separator))
+	if len(d) <= len(dir) || d[len(dir)] != filepath.Separator || !strings.HasPrefix(d, dir) {
 		return "", false
 	}
-	return d[len(prefix):], true
+	return d[len(dir)+1:], true
 }

@@ -62,9 +62,8 @@ func (g *Guard) Protected(real string) string {
 			return fmt.Sprintf("%s is in gatekeep's configuration directory %s", real, d)
 		}
 	}
-	names := strings.FieldsFunc(real[len(filepath.VolumeName(real)):], func(r rune) bool {
-		return r == '/' || r == filepath.Separator
-	})
+	var buf [32]string
+	names := splitNames(buf[:0], real[len(filepath.VolumeName(real)):])
 	for i, n := range names {
 		switch {
 		case sameName(n, ".gatekeep"):
@@ -105,6 +104,21 @@ func (g *Guard) Protected(real string) string {
 		}
 	}
 	return ""
+}
+
+// splitNames appends the non-empty components of p to names.
+func splitNames(names []string, p string) []string {
+	for p != "" {
+		i := strings.IndexFunc(p, func(r rune) bool { return r == '/' || r == filepath.Separator })
+		if i < 0 {
+			return append(names, p)
+		}
+		if i > 0 {
+			names = append(names, p[:i])
+		}
+		p = p[i+1:]
+	}
+	return names
 }
 
 // agentDirs are the directories, in any root and at any depth (a

@@ -30,6 +30,12 @@ func joinName(dir, name string) string { return filepath.Join(dir, name) }
 // followed, without allocating where the system allows (Linux): for the
 // checks a decision makes on every path (is this a block device).
 func Mode(p string) (fs.FileMode, error) {
-	st, err := statAt(p, "", true)
+	return ModeAt(p, "")
+}
+
+// ModeAt is Mode of dir joined with rel (a relative path without ".."),
+// without building the joined string.
+func ModeAt(dir, rel string) (fs.FileMode, error) {
+	st, err := statAt(dir, rel, true)
 	return st.mode, err
 }

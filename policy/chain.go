@@ -237,6 +237,7 @@ type evaluation struct {
 	checked    []checkedPath          // Guard.Check per directory and path, once per call
 	checkedAt  map[[2]string]int      // index into checked, once it is long
 	checked2   [2]checkedPath         // checked's first entries
+	final2     [2]Step                // final's, for a call of one or two parts
 	facts      *scriptFacts           // the danger checks' facts about factsOf
 	factsOf    *shellparse.Script
 	gitDirs    map[string]gitDirAnswer // gitDirOf per real directory
@@ -310,7 +311,11 @@ func evaluate(cfg *Config, req Request) (d Decision) {
 	parts, d, ok := e.parts()
 	e.callParts = parts
 	if len(parts) > 0 {
-		e.final = make([]Step, 0, len(parts))
+		if len(parts) <= len(e.final2) {
+			e.final = e.final2[:0:len(parts)]
+		} else {
+			e.final = make([]Step, 0, len(parts))
+		}
 	}
 	if !ok {
 		d.Mode = cfg.Mode

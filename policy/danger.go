@@ -226,6 +226,8 @@ func newDangerCtx(s *shellparse.Script, i int, home, cwd, dir string) *dangerCtx
 		x.dir, _ = commandDir(cwd, dir) // "" when it cannot be resolved
 	case path.IsAbs(dir):
 		x.dir = path.Clean(dir)
+	case path.IsAbs(cwd) && dir == "":
+		x.dir = path.Clean(cwd)
 	case path.IsAbs(cwd):
 		x.dir = path.Join(cwd, dir)
 	}
@@ -651,6 +653,14 @@ func blockDevice(t string, dynamic bool, dir string) bool {
 	if !path.IsAbs(t) {
 		if dynamic || !path.IsAbs(dir) {
 			return false
+		}
+		// Below a directory outside /dev and /proc, a relative path
+		// without ".." (or a trailing "/") names no device by its text:
+		// only a block node on the disk makes it one, stat'ed without
+		// building the joined path.
+		if d := path.Clean(dir); d != "/" && !strings.HasPrefix(d, "/dev") && !strings.HasPrefix(d, "/proc") &&
+			!strings.HasPrefix(d, "//") && !strings.Contains(t, "..") && !strings.HasSuffix(t, "/") {
+			return isBlockNodeAt(d, t)
 		}
 		t = path.Join(dir, t)
 	}

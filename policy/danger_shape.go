@@ -444,6 +444,12 @@ var devMoreRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^(zram|pmem|drbd|ram[0-9]|nbd|loop|md|mapper/)`)
 })
 
+// isBlockNodeAt is isBlockNode of dir joined with rel (relative, no "..").
+func isBlockNodeAt(dir, rel string) bool {
+	m, err := pathguard.ModeAt(dir, rel)
+	return err == nil && m&fs.ModeDevice != 0 && m&fs.ModeCharDevice == 0
+}
+
 // isBlockNode reports an existing block device node (symlinks followed).
 func isBlockNode(p string) bool {
 	m, err := pathguard.Mode(p)

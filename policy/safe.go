@@ -3,6 +3,7 @@ package policy
 import (
 	"errors"
 	"path/filepath"
+	"sync"
 
 	"github.com/gatekeep/gatekeep/pathguard"
 
@@ -65,7 +66,7 @@ func safeLayer(e *evaluation, p *part) verdict {
 		return e.safeUnlessRule(p, CodeSafeWrapper, c.Name()+" runs a command that is checked on its own")
 	}
 	if e.safeShape(c) {
-		return e.safeUnlessRule(p, CodeSafeReadOnly, c.Name()+" only reads")
+		return e.safeUnlessRule(p, CodeSafeReadOnly, onlyReads(c.Name()))
 	}
 	// Glob words: every way bash may expand them must be safe (glob.go).
 	if p.alts == nil || !globSafe(p.alts, e.safeShape) {
@@ -212,3 +213,18 @@ func shellBuiltin(c *shellparse.Command) bool {
 	}
 	return false
 }
+
+// onlyReads is name + " only reads", made once per command name: the
+// names that reach it are those of the safe list.
+func onlyReads(name string) string {
+	if m, ok := onlyReadsMsgs.Load(name); ok {
+		return m.(string)
+	}
+	m := name + " only reads"
+	if len(name) <= 64 {
+		onlyReadsMsgs.Store(name, m)
+	}
+	return m
+}
+
+var onlyReadsMsgs sync.Map // command name -> its message
