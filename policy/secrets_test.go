@@ -20,8 +20,16 @@ func TestDefaultSecrets(t *testing.T) {
 		".config/gcloud/legacy_credentials/me@example.com/adc.json",
 		".azure/msal_token_cache.json", ".azure/accessTokens.json", ".azure/service_principal_entries.json",
 		".gnupg/private-keys-v1.d/ABCDEF.key", ".gnupg/secring.gpg",
+		".config/git/credentials", ".cargo/credentials.toml", ".cargo/credentials", ".pgpass",
+		".cache/huggingface/token", ".huggingface/token", ".vault-token", ".config/rclone/rclone.conf",
+		".terraform.d/credentials.tfrc.json", ".gem/credentials", ".m2/settings-security.xml", ".m2/settings.xml",
+		".gradle/gradle.properties", ".yarnrc.yml", ".s3cfg", ".boto",
+		// ssh private keys under any name.
+		".ssh/deploy_key", ".ssh/github_ed25519", ".ssh/keys/prod.pem", ".ssh/ID_RSA.pub",
 	}
-	plain := []string{".claude/settings.json", ".codex/config.toml", ".gemini/GEMINI.md", ".config/gcloud/configurations/config_default", ".gnupg/pubring.kbx"}
+	plain := []string{".claude/settings.json", ".codex/config.toml", ".gemini/GEMINI.md", ".config/gcloud/configurations/config_default", ".gnupg/pubring.kbx",
+		".ssh/known_hosts", ".ssh/config", ".ssh/deploy_key.pub", ".ssh/id_ed25519.pub", ".ssh/authorized_keys",
+		".cargo/config.toml", ".m2/repository/x.pom", ".gradle/init.gradle", ".config/git/config"}
 	for _, f := range append(append([]string(nil), secrets...), plain...) {
 		v.write(filepath.Join(v.home, f), "x")
 	}
