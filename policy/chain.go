@@ -750,31 +750,6 @@ func (e *evaluation) input() *Input {
 	return in
 }
 
-// modeLayer (6) answers from the mode x category matrix. A part only known
-// at run time is never allowed by it (bypassPermissions aside).
-func modeLayer(e *evaluation, p *part) verdict {
-	eff, mode := e.cfg.fallback(p.category)
-	// A part only known at run time is never allowed by the fallback: a
-	// dynamic redirect (`< $F`) may read a denied file or open a socket.
-	if eff == Allow && p.dynamic && !e.cfg.bypassing() {
-		eff = Ask
-	}
-	v := verdict{ok: true, effect: eff, code: modeCode(eff)}
-	switch {
-	case eff == Deny && mode == ModePlan:
-		v.message = "plan mode is read-only: " + string(p.category) + " calls are denied until the plan is approved"
-	case eff == Allow:
-		v.message = modeSentence(mode, " mode allows ", p.category)
-	case p.dynamic && p.why != "":
-		v.message = p.why
-	case p.dynamic:
-		v.message = fmt.Sprintf("%s is only known at run time, so it needs approval", describe(p))
-	default:
-		v.message = modeSentence(mode, " mode asks before ", p.category)
-	}
-	return v
-}
-
 // modeSentence is string(mode) + verb + string(cat) + " calls", made once
 // for the known modes and categories.
 func modeSentence(mode Mode, verb string, cat Category) string {
@@ -803,24 +778,6 @@ func describe(p *part) string {
 	return "the path " + p.path
 }
 
-// planLayer (1): in plan mode, writes to the plan file and the planning
-// tools pass early.
-func planLayer(e *evaluation, p *part) verdict {
-	if !e.cfg.planning() {
-		return verdict{}
-	}
-	if p.cmd == nil && p.tool != ToolBash && containsString(e.cfg.PlanTools, p.tool) {
-		return verdict{ok: true, effect: Allow, code: CodePlanTool, message: p.tool + " is a planning tool"}
-	}
-	if p.cmd == nil && p.access == shellparse.Write && e.cfg.PlanFile != "" && !p.dynamic && e.cfg.Guard != nil {
-		r := e.cfg.Guard.Check(p.dir, p.path)
-		if r.Inside() && r.Real == e.cfg.PlanFile && e.cfg.Guard.Protected(r.Real) == "" {
-			return verdict{ok: true, effect: Allow, code: CodePlanFile, message: "the plan file is writable in plan mode"}
-		}
-	}
-	return verdict{}
-}
-
 func containsString(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
@@ -828,57 +785,6 @@ func containsString(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// sandboxLayer (4): a write whose real target lies outside the roots is
-// denied; a write to a protected path inside them asks.
-func sandboxLayer(e *evaluation, p *part) verdict {
-	if p.cmd == nil && isNetworkPath(p.path) {
-		// bash opens a socket for these paths (bash(1) REDIRECTION): a
-		// read can send data out in the host name, a write anywhere.
-		return verdict{ok: true, effect: Ask, code: CodeSandboxNetwork,
-			message: p.path + " opens a network connection, which needs approval"}
-	}
-	if p.cmd != nil {
-		return e.rootDelete(p)
-	}
-	if p.access != shellparse.Write || p.path == "" || p.tool != ToolWrite && p.tool != ToolBash && p.tool != ToolEdit {
-		return verdict{}
-	}
-	if p.dynamic {
-		if v := e.dynamicWrite(p); v.ok || !p.members {
-			return v
-		}
-		return membersVerdict(p)
-	}
-	if isDevSink(p.path) {
-		return verdict{ok: true, effect: Allow, code: CodeSandboxDevNull, message: "writes to " + p.path + " discard or pass through output"}
-	}
-	if why := e.completesGitDir(p); why != "" {
-		return verdict{ok: true, effect: Ask, code: pathguard.CodeProtected, message: why}
-	}
-	g := e.cfg.Guard
-	if g == nil {
-		return verdict{ok: true, effect: Deny, code: pathguard.CodeOutside, message: "no sandbox root is set, so " + p.path + " cannot be written"}
-	}
-	r := e.check(p.dir, p.path)
-	if !r.Inside() {
-		msg := fmt.Sprintf("%s is outside the sandbox roots (%s)", p.path, strings.Join(g.Roots(), ", "))
-		if r.Real != "" && r.Real != r.Abs {
-			msg = fmt.Sprintf("%s resolves to %s, outside the sandbox roots (%s)", p.path, r.Real, strings.Join(g.Roots(), ", "))
-		}
-		if r.Code != pathguard.CodeOutside {
-			msg = fmt.Sprintf("%s cannot be resolved safely: %v", p.path, r.Err)
-		}
-		return verdict{ok: true, effect: Deny, code: r.Code, message: msg}
-	}
-	if why := g.Protected(r.Real); why != "" {
-		return verdict{ok: true, effect: Ask, code: CodeSandboxProtected, message: why}
-	}
-	if p.members {
-		return membersVerdict(p)
-	}
-	return verdict{}
 }
 
 // membersVerdict: a write of names only known at run time below a

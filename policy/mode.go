@@ -48,3 +48,28 @@ func ModeEffect(m Mode, c Category) Effect {
 	}
 	return Ask
 }
+
+// modeLayer (6) answers from the mode x category matrix. A part only known
+// at run time is never allowed by it (bypassPermissions aside).
+func modeLayer(e *evaluation, p *part) verdict {
+	eff, mode := e.cfg.fallback(p.category)
+	// A part only known at run time is never allowed by the fallback: a
+	// dynamic redirect (`< $F`) may read a denied file or open a socket.
+	if eff == Allow && p.dynamic && !e.cfg.bypassing() {
+		eff = Ask
+	}
+	v := verdict{ok: true, effect: eff, code: modeCode(eff)}
+	switch {
+	case eff == Deny && mode == ModePlan:
+		v.message = "plan mode is read-only: " + string(p.category) + " calls are denied until the plan is approved"
+	case eff == Allow:
+		v.message = modeSentence(mode, " mode allows ", p.category)
+	case p.dynamic && p.why != "":
+		v.message = p.why
+	case p.dynamic:
+		v.message = fmt.Sprintf("%s is only known at run time, so it needs approval", describe(p))
+	default:
+		v.message = modeSentence(mode, " mode asks before ", p.category)
+	}
+	return v
+}
