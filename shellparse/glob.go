@@ -178,6 +178,10 @@ func globChange(c *Command) (changed, on GlobOpt) {
 		}
 		return changed, on
 	case "set":
+		noglob := func(set bool) {
+			changed |= NoGlob
+			on = on&^NoGlob | boolOpt(set, NoGlob)
+		}
 		for i := 1; i < len(c.Args); i++ {
 			w := c.Args[i]
 			t := w.Text
@@ -192,13 +196,11 @@ func globChange(c *Command) (changed, on GlobOpt) {
 					return globAll, 0
 				}
 				if c.Args[i].Text == "noglob" {
-					changed |= NoGlob
-					on = on&^NoGlob | boolOpt(t[0] == '-', NoGlob)
+					noglob(t[0] == '-')
 				}
 			case len(t) > 1 && (t[0] == '-' || t[0] == '+'):
 				if strings.ContainsRune(t[1:], 'f') {
-					changed |= NoGlob
-					on = on&^NoGlob | boolOpt(t[0] == '-', NoGlob)
+					noglob(t[0] == '-')
 				}
 				if strings.ContainsRune(t[1:], 'o') && i+1 < len(c.Args) {
 					// `set -euo noglob`: the o takes the next word.
@@ -207,8 +209,7 @@ func globChange(c *Command) (changed, on GlobOpt) {
 						return globAll, 0
 					}
 					if c.Args[i].Text == "noglob" {
-						changed |= NoGlob
-						on = on&^NoGlob | boolOpt(t[0] == '-', NoGlob)
+						noglob(t[0] == '-')
 					}
 				}
 			default:
@@ -245,29 +246,9 @@ func (p *parser) noteGlobChange(idx int) {
 // can come before out of the script's order (links.go's spans): the rest
 // of a loop, a background job, a function body.
 func (p *parser) settleGlob() {
-	if len(p.globChangers) == 0 {
-		return
-	}
-	last := p.globChangers[len(p.globChangers)-1]
-	for _, sp := range p.spans {
-		hit := false
-		switch sp.kind {
-		case spanTogether:
-			for _, g := range p.globChangers {
-				hit = hit || g >= sp.start && g < sp.end
-			}
-		case spanConcurrent:
-			hit = last >= sp.start
-		case spanAnytime:
-			hit = true
-		}
-		if !hit {
-			continue
-		}
-		for i := sp.start; i < sp.end && i < len(p.cmds); i++ {
-			p.cmds[i].Glob = p.cmds[i].Glob.unknown(p.globChanged, p.cmds[i].Glob.On)
-		}
-	}
+	p.forSpansHit(p.globChangers, func(i int) {
+		p.cmds[i].Glob = p.cmds[i].Glob.unknown(p.globChanged, p.cmds[i].Glob.On)
+	})
 }
 
 // globWord returns the word to expand for w when its only dynamic part is

@@ -48,17 +48,26 @@ func (p *parser) noteLinker(idx int) {
 // settleLinks sets AfterLink on the spans that a linker can come before
 // out of the script's order.
 func (p *parser) settleLinks() {
-	if len(p.linkers) == 0 {
+	p.forSpansHit(p.linkers, func(i int) { p.cmds[i].AfterLink = true })
+}
+
+// forSpansHit calls mark for every command of each span that a command
+// at one of the indexes marks can come before out of the script's order:
+// a span holding one of them (the rest of a loop, a function body), a
+// concurrent span (a background job) starting at or before the last, and
+// every span that may run at any time. marks is sorted in place.
+func (p *parser) forSpansHit(marks []int, mark func(i int)) {
+	if len(marks) == 0 {
 		return
 	}
-	sort.Ints(p.linkers)
-	last := p.linkers[len(p.linkers)-1]
+	sort.Ints(marks)
+	last := marks[len(marks)-1]
 	for _, sp := range p.spans {
 		hit := false
 		switch sp.kind {
 		case spanTogether:
-			i := sort.SearchInts(p.linkers, sp.start)
-			hit = i < len(p.linkers) && p.linkers[i] < sp.end
+			i := sort.SearchInts(marks, sp.start)
+			hit = i < len(marks) && marks[i] < sp.end
 		case spanConcurrent:
 			hit = last >= sp.start
 		case spanAnytime:
@@ -68,7 +77,7 @@ func (p *parser) settleLinks() {
 			continue
 		}
 		for i := sp.start; i < sp.end && i < len(p.cmds); i++ {
-			p.cmds[i].AfterLink = true
+			mark(i)
 		}
 	}
 }
