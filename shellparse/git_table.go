@@ -128,7 +128,8 @@ var gitSubTable = map[string]spec{
 	// git-merge-base(1), git-describe(1), git-blame(1), git-version(1),
 	// git-grep(1), git-cat-file(1), git-branch(1), git-tag(1),
 	// git-remote(1), git-worktree(1) `list`. Acting: blame -S and
-	// --ignore-revs-file, ls-files -X and --exclude-from read files the
+	// --ignore-revs-file, ls-files -X, --exclude-from and
+	// --exclude-per-directory (a name read in every directory, `../x` too) read files the
 	// sandbox does not see; grep -O runs a pager; --textconv and cat-file's
 	// --filters run configured programs; cat-file --batch* print any object.
 	"shortlog": {complete: true, acts: "help",
@@ -149,7 +150,7 @@ var gitSubTable = map[string]spec{
 			"no-ignore-submodules no-ignored no-long no-null no-porcelain no-renames no-short " +
 			"no-show-stash no-untracked-files no-verbose null renames short show-stash verbose",
 		optional: "M u column find-renames ignore-submodules ignored porcelain untracked-files"},
-	"ls-files": {complete: true, acts: "X exclude-from help",
+	"ls-files": {complete: true, acts: "X exclude-from exclude-per-directory help",
 		flags: "help c d f i k m o s t u v z cached debug deduplicate deleted directory empty-directory " +
 			"eol error-unmatch exclude-standard full-name ignored killed modified no-abbrev " +
 			"no-cached no-debug no-deduplicate no-deleted no-directory no-empty-directory no-eol " +
