@@ -712,11 +712,7 @@ func TestGitInHostileGitDir(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	g, errs := pathguard.New([]string{root}, pathguard.Options{Home: filepath.Join(base, "home"), ConfigDirs: []string{}})
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	cfg := &Config{Mode: ModeDefault, Guard: g, Root: root}
+	cfg := rootConfig(t, root, filepath.Join(base, "home"))
 	for _, tc := range []struct {
 		cwd, cmd string
 		safe     bool
@@ -777,11 +773,7 @@ func TestGitInWideGitDir(t *testing.T) {
 	if err := os.Symlink("refs/heads/x", filepath.Join(root, "ln", "HEAD")); err != nil {
 		t.Fatal(err)
 	}
-	g, errs := pathguard.New([]string{root}, pathguard.Options{Home: filepath.Join(base, "home"), ConfigDirs: []string{}})
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	cfg := &Config{Mode: ModeDefault, Guard: g, Root: root}
+	cfg := rootConfig(t, root, filepath.Join(base, "home"))
 	for _, tc := range []struct {
 		cwd, cmd string
 		safe     bool
@@ -800,4 +792,14 @@ func TestGitInWideGitDir(t *testing.T) {
 			t.Errorf("%q in %s: %v %s %s, want safe %v", tc.cmd, tc.cwd, d.Effect, d.Layer, d.Code, tc.safe)
 		}
 	}
+}
+
+// rootConfig is a default-mode Config whose only sandbox root is root.
+func rootConfig(t *testing.T, root, home string) *Config {
+	t.Helper()
+	g, errs := pathguard.New([]string{root}, pathguard.Options{Home: home, ConfigDirs: []string{}})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	return &Config{Mode: ModeDefault, Guard: g, Root: root}
 }

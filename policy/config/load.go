@@ -663,18 +663,8 @@ func (d *fileDecoder) plan(raw *rawFile) {
 	}
 	fe, f := d.fe, d.f
 	if p.File.set {
-		line := fe.keyLine("plan", "file")
-		switch {
-		case p.File.bad != "":
-			fe.add(line, "plan.file", "%s", p.File.bad)
-		case p.File.s == "":
-			fe.add(line, "plan.file", "the plan file is empty")
-		default:
-			if abs, err := expandPath(p.File.s, d.c.root, d.c.home); err != nil {
-				fe.add(line, "plan.file", "%v", err)
-			} else {
-				f.planFile, f.planFileAbs = realOrAbs(abs), abs
-			}
+		if abs, ok := d.pathValue("plan", "file", p.File); ok {
+			f.planFile, f.planFileAbs = realOrAbs(abs), abs
 		}
 	}
 	if p.Tools.set {
@@ -700,20 +690,29 @@ func (d *fileDecoder) audit(raw *rawFile) {
 	if !d.md.IsDefined("audit") || !d.decode("audit", raw.Audit, &a) || !a.File.set {
 		return
 	}
-	fe := d.fe
-	line := fe.keyLine("audit", "file")
-	switch {
-	case a.File.bad != "":
-		fe.add(line, "audit.file", "%s", a.File.bad)
-	case a.File.s == "":
-		fe.add(line, "audit.file", "the audit file is empty")
-	default:
-		if abs, err := expandPath(a.File.s, d.c.root, d.c.home); err != nil {
-			fe.add(line, "audit.file", "%v", err)
-		} else {
-			d.f.auditFile = abs
-		}
+	if abs, ok := d.pathValue("audit", "file", a.File); ok {
+		d.f.auditFile = abs
 	}
+}
+
+// pathValue checks the path key section.key (plan.file, audit.file) and
+// returns it expanded (`~`, relative to the project root); ok is false
+// after an error was recorded.
+func (d *fileDecoder) pathValue(section, key string, v tomlString) (string, bool) {
+	line, name := d.fe.keyLine(section, key), section+"."+key
+	switch {
+	case v.bad != "":
+		d.fe.add(line, name, "%s", v.bad)
+	case v.s == "":
+		d.fe.add(line, name, "the %s %s is empty", section, key)
+	default:
+		abs, err := expandPath(v.s, d.c.root, d.c.home)
+		if err == nil {
+			return abs, true
+		}
+		d.fe.add(line, name, "%v", err)
+	}
+	return "", false
 }
 
 // prompt decodes [prompt] timeout.
