@@ -120,6 +120,7 @@ func (a *app) batchRun(o *checkOptions) error {
 	}
 	defer flush()
 	r := bufio.NewReaderSize(in, 64<<10)
+	glob := shellGlob(findShell()) // the bash every line would run in
 	byEffect := map[policy.Effect]int{}
 	byCode := map[string]int{}
 	start := time.Now()
@@ -133,7 +134,7 @@ func (a *app) batchRun(o *checkOptions) error {
 			return withCode(ExitInternal, fmt.Errorf("reading the batch file: %w", err))
 		}
 		n++
-		d := a.batchDecide(o, cfg, cwd, line, tooLong)
+		d := a.batchDecide(o, cfg, cwd, glob, line, tooLong)
 		byEffect[d.Effect]++
 		byCode[d.Code]++
 		switch {
@@ -161,7 +162,7 @@ func (a *app) batchRun(o *checkOptions) error {
 }
 
 // batchDecide decides one batch line.
-func (a *app) batchDecide(o *checkOptions, cfg *policy.Config, cwd string, line []byte, tooLong bool) policy.Decision {
+func (a *app) batchDecide(o *checkOptions, cfg *policy.Config, cwd string, glob shellparse.GlobState, line []byte, tooLong bool) policy.Decision {
 	bad := func(code, msg string) policy.Decision {
 		return policy.Decision{Effect: policy.Deny, Layer: policy.LayerInput, Code: code, Message: msg, Mode: cfg.Mode, Offset: -1}
 	}
@@ -183,7 +184,7 @@ func (a *app) batchDecide(o *checkOptions, cfg *policy.Config, cwd string, line 
 	}
 	// Judged as `gatekeep bash -c LINE` would judge it, in the bash it
 	// starts.
-	req := policy.Request{Tool: policy.ToolBash, Command: text, Cwd: cwd, Trace: o.explain, ShellGlob: shellGlob(findShell())}
+	req := policy.Request{Tool: policy.ToolBash, Command: text, Cwd: cwd, Trace: o.explain, ShellGlob: glob}
 	return a.autoAllow(cfg, req, policy.Evaluate(cfg, req))
 }
 
@@ -289,15 +290,54 @@ func plainCommand(line []byte) (command string, ok bool) {
 	if cmd == nil || len(stack) != 0 {
 		return "", false
 	}
-	body := cmd[1 : len(cmd)-1]
-	if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
-		return string(body), true
+	if s, ok := unquoteSimple(cmd[1 : len(cmd)-1]); ok {
+		return s, true
 	}
 	var s string
 	if json.Unmarshal(cmd, &s) != nil {
 		return "", false
 	}
 	return s, true
+}
+
+// unquoteSimple is the value of the body of a JSON string token that holds
+// valid UTF-8 and no escape but the one-letter ones (\" \\ \/ \b \f \n \r
+// \t); ok is false for any other body (\u escapes, invalid UTF-8), which
+// encoding/json then decodes. TestUnquoteSimple compares the two.
+func unquoteSimple(body []byte) (string, bool) {
+	if !utf8.Valid(body) {
+		return "", false
+	}
+	i := bytes.IndexByte(body, '\\')
+	if i < 0 {
+		return string(body), true
+	}
+	out := make([]byte, 0, len(body))
+	for i >= 0 {
+		if i+1 >= len(body) {
+			return "", false
+		}
+		out = append(out, body[:i]...)
+		switch c := body[i+1]; c {
+		case '"', '\\', '/':
+			out = append(out, c)
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		default:
+			return "", false
+		}
+		body = body[i+2:]
+		i = bytes.IndexByte(body, '\\')
+	}
+	return string(append(out, body...)), true
 }
 
 // jsonDelim reports a byte that ends a JSON number or literal.

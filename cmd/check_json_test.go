@@ -84,3 +84,44 @@ func TestPlainCommand(t *testing.T) {
 		t.Errorf("the one-pass reader answered %d of %d corpus lines", answered, corpus)
 	}
 }
+
+// TestUnquoteSimple: where unquoteSimple answers, it answers as
+// encoding/json does; it declines \u escapes and invalid UTF-8.
+func TestUnquoteSimple(t *testing.T) {
+	bodies := []string{``, `ls`, `echo \"hi\"`, `a\\b`, `\/\b\f\n\r\t`, `é😀`, `tail\\`,
+		`\u0041`, "\xff", `a\`, `\x`, `x\u00e9y`, `\\\"`}
+	for _, b := range bodies {
+		checkUnquote(t, b)
+	}
+	for _, want := range []string{`\u0041`, "\xff", `a\`, `\x`} {
+		if _, ok := unquoteSimple([]byte(want)); ok {
+			t.Errorf("unquoteSimple(%q) answered; want it to decline", want)
+		}
+	}
+}
+
+func FuzzUnquoteSimple(f *testing.F) {
+	for _, s := range []string{`echo \"hi\"`, `a\\b\n`, `\u00e9`, "\xff"} {
+		f.Add(s)
+	}
+	f.Fuzz(checkUnquote)
+}
+
+// checkUnquote fails when unquoteSimple answers body differently from
+// encoding/json (or answers a body JSON refuses).
+func checkUnquote(t *testing.T, body string) {
+	got, ok := unquoteSimple([]byte(body))
+	if !ok {
+		return
+	}
+	var want string
+	if err := json.Unmarshal([]byte(`"`+body+`"`), &want); err != nil {
+		if strings.ContainsAny(body, "\"\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f") {
+			return // not a string token's body: plainCommand never hands it over
+		}
+		t.Fatalf("unquoteSimple(%q) = %q; encoding/json refuses it: %v", body, got, err)
+	}
+	if got != want {
+		t.Fatalf("unquoteSimple(%q) = %q; encoding/json says %q", body, got, want)
+	}
+}
