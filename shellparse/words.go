@@ -1,7 +1,6 @@
 package shellparse
 
 import (
-	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -108,12 +107,15 @@ func (p *parser) word(w *syntax.Word) Word {
 	if !out.Dynamic && p.zsh() && zshDynamic(w) {
 		out.Dynamic, other = true, true
 	}
-	if !out.Dynamic && (hasBraceExp(w) || mayBrace(w)) {
-		out.Dynamic = true // brace expansion: {a,b} or {1..3}
+	// Brace expansion: {a,b} or {1..3}. Every word hasBraceExp reports,
+	// mayBrace reports too, so mayBrace alone says whether one may happen.
+	brace := mayBrace(w)
+	if !out.Dynamic && brace {
+		out.Dynamic = true
 	}
-	out.SubstOnly = out.Dynamic && !other && !hasBraceExp(w)
+	out.SubstOnly = out.Dynamic && !other && !(brace && hasBraceExp(w))
 	out.Text = text
-	if globbed && !notGlob && p.dialect == Bash && !assignTilde(w) && !hasBraceExp(w) && !mayBrace(w) {
+	if globbed && !notGlob && p.dialect == Bash && !assignTilde(w) && !brace {
 		if g := globWord(w, p.opt.Home, tilde); g != nil {
 			p.globs = append(p.globs, g)
 			out.glob = int32(len(p.globs))
@@ -260,13 +262,12 @@ func unescapeDouble(s string) string {
 
 // hasBraceExp reports a brace expansion that bash would perform: `{a,b}`
 // or `{1..3}`, not `{}` or `{x}`. SplitBraces rewrites the word it is
-// given, so it works on a copy, made only when an unquoted literal holds
-// a `{` (SplitBraces looks at nothing else).
+// given, so it works on a copy, made only when mayBrace holds: SplitBraces
+// makes a list or a sequence only of an unescaped `{`, a `,` or `..` and a
+// `}` after it in the word's unquoted literals, in that order, which
+// mayBrace looks for without allocating (`find -exec cmd {} +` is common).
 func hasBraceExp(w *syntax.Word) bool {
-	if !slices.ContainsFunc(w.Parts, func(part syntax.WordPart) bool {
-		lit, ok := part.(*syntax.Lit)
-		return ok && strings.Contains(lit.Value, "{")
-	}) {
+	if !mayBrace(w) {
 		return false
 	}
 	cp := &syntax.Word{Parts: append([]syntax.WordPart(nil), w.Parts...)}
