@@ -3,6 +3,7 @@ package shellparse
 import (
 	"path"
 	"strings"
+	"sync"
 )
 
 // Access is how a command uses a file.
@@ -136,7 +137,8 @@ const XargsOperands = "(operands from xargs)"
 // It says nothing about assignments (`LD_PRELOAD=x mkdir d`): the caller
 // judges those.
 func Effects(c *Command) (effects []FileEffect, writesOnly bool) {
-	out := newEffectList(c.Name())
+	out := getEffectList(c.Name())
+	defer out.release()
 	edit := false
 	switch {
 	case len(c.Args) == 0:
@@ -165,7 +167,7 @@ func Effects(c *Command) (effects []FileEffect, writesOnly bool) {
 	for _, e := range out.list {
 		wrote = wrote || e.Access == Write
 	}
-	return out.list, edit && wrote
+	return out.result(), edit && wrote
 }
 
 // kind is what a command of the table can do besides its file effects.
@@ -227,21 +229,40 @@ func (l *cmdline) operands() []arg {
 	return out
 }
 
-// effectList collects the effects of one command.
+// effectList collects the effects of one command. It is scratch: taken
+// from effectLists and given back when the command is read (release), so
+// a decision that asks for the effects of each of its commands allocates
+// only the list it keeps (result).
 type effectList struct {
 	via   string
 	list  []FileEffect
 	seen  argSet // Command.Args indices already reported
 	acted bool   // an option that acts beyond files is present
-	// The command line apply reads, and the first effects: one
-	// allocation for what most commands need.
-	line    cmdline
-	listBuf [2]FileEffect
+	// The command line apply reads.
+	line cmdline
 }
 
-func newEffectList(via string) *effectList {
-	out := &effectList{via: via}
-	out.list = out.listBuf[:0]
+var effectLists = sync.Pool{New: func() any { return new(effectList) }}
+
+func getEffectList(via string) *effectList {
+	out := effectLists.Get().(*effectList)
+	out.via = via
+	return out
+}
+
+// release gives e back to effectLists, keeping only the capacity of its
+// list: nothing read from a command stays reachable from the pool.
+func (e *effectList) release() {
+	clear(e.list)
+	*e = effectList{list: e.list[:0]}
+	effectLists.Put(e)
+}
+
+// result is a copy of the effects, the size of them, for the caller to
+// keep (empty, not nil, when there are none: nothing is allocated).
+func (e *effectList) result() []FileEffect {
+	out := make([]FileEffect, len(e.list))
+	copy(out, e.list)
 	return out
 }
 

@@ -516,7 +516,9 @@ func ReadOnly(c *Command) (ok bool, why string) {
 	case s.kind == acts:
 		return false, c.Name() + " acts beyond the files it names"
 	}
-	l := s.scan(c)
+	out := getEffectList(c.Name())
+	defer out.release()
+	l := s.scanInto(&out.line, c)
 	if l.err != "" {
 		return false, l.err
 	}
@@ -525,7 +527,6 @@ func ReadOnly(c *Command) (ok bool, why string) {
 			return false, "option " + it.opt + " writes or runs something"
 		}
 	}
-	out := newEffectList(c.Name())
 	s.applyLine(l, out)
 	if out.acted {
 		return false, "an option acts beyond files"
@@ -603,8 +604,9 @@ func (x Line) Written() []Word {
 	if x.l == nil {
 		return nil
 	}
-	out := effectList{}
-	x.s.applyLine(x.l, &out)
+	out := getEffectList("")
+	defer out.release()
+	x.s.applyLine(x.l, out)
 	var ws []Word
 	for _, e := range out.list {
 		if e.Access == Write {
