@@ -71,11 +71,8 @@ func Load(opts LoadOptions) (*Loaded, error) {
 	}
 	root := filepath.Clean(opts.Root)
 	c := &compiler{root: root, home: opts.Home, rules: policy.NewCompiler(root, opts.Home)}
-	trust := readTrustStore(opts.Paths.Trust)
 	l := &Loaded{Root: root, Rules: &policy.RuleSet{}}
-	if trust.err != nil {
-		l.Warnings = append(l.Warnings, fmt.Sprintf("trust store %s cannot be read (%v); every project file counts as untrusted", opts.Paths.Trust, trust.err))
-	}
+	trust := lazyTrust{path: opts.Paths.Trust, l: l}
 	var errs []error
 	for _, src := range policy.Sources {
 		fi := layerFile(src, root, opts)
@@ -106,7 +103,7 @@ func Load(opts LoadOptions) (*Loaded, error) {
 		sum := sha256.Sum256(data)
 		fi.SHA256 = hex.EncodeToString(sum[:])
 		if fi.NeedsTrust {
-			fi.Trusted, fi.Changed = trust.check(fi.Path, fi.SHA256)
+			fi.Trusted, fi.Changed = trust.store().check(fi.Path, fi.SHA256)
 		}
 		l.Files = append(l.Files, fi)
 		f, ferrs := c.parseCached(opts, src, fi.Path, data, fi.SHA256)
@@ -122,6 +119,29 @@ func Load(opts LoadOptions) (*Loaded, error) {
 		l.Mode = policy.ModeDefault
 	}
 	return l, nil
+}
+
+// lazyTrust reads the trust store on the first file that needs trust.
+// Most calls have no project or local file, and reading and decoding the
+// store would cost each of them; a file that needs trust is still judged
+// against the store as it is on disk, read before that file is merged.
+type lazyTrust struct {
+	path string
+	l    *Loaded // where the warning about an unreadable store goes
+	ts   *trustStore
+}
+
+func (t *lazyTrust) store() *trustStore {
+	if t.ts == nil {
+		ts := readTrustStore(t.path)
+		t.ts = &ts
+		if ts.err != nil {
+			// First among the warnings, as when the store was read
+			// before any file.
+			t.l.Warnings = slices.Insert(t.l.Warnings, 0, fmt.Sprintf("trust store %s cannot be read (%v); every project file counts as untrusted", t.path, ts.err))
+		}
+	}
+	return t.ts
 }
 
 // layerFile is where a layer's file is or would be, and whether it needs

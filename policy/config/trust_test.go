@@ -128,3 +128,24 @@ func TestTrustStoreCorrupt(t *testing.T) {
 		t.Error("trust over a corrupt store succeeded")
 	}
 }
+
+// The store is read only when a file that needs trust exists: with none,
+// a corrupt store is never read and warns of nothing; once a project file
+// appears, the corruption is found and the file is untrusted.
+func TestTrustStoreReadOnlyWhenNeeded(t *testing.T) {
+	v := newCfgEnv(t)
+	v.write(v.paths.Trust, "{not json")
+	v.write(v.paths.User, "mode = \"bypassPermissions\"\n")
+	l := v.load()
+	if len(l.Warnings) != 0 {
+		t.Errorf("no file needs trust, warnings = %q", l.Warnings)
+	}
+	v.write(v.projectFile(), "[[rule]]\nallow = \"Bash(make *)\"\n")
+	l = v.load()
+	if l.Files[2].Trusted || len(l.Untrusted) != 1 {
+		t.Errorf("a project file is trusted by a corrupt store: %+v", l.Files[2])
+	}
+	if len(l.Warnings) != 1 || !strings.Contains(l.Warnings[0], "trust store") {
+		t.Errorf("warnings = %q", l.Warnings)
+	}
+}
