@@ -74,11 +74,18 @@ func (e *InputError) Unwrap() error { return e.Err }
 // Locate finds the project root for in (FindRoot) and where each config
 // file is (DefaultPaths). A bad --root is an *InputError.
 func Locate(in Input) (LoadOptions, error) {
-	root, err := FindRoot(in.Cwd, in.Root)
+	opts, _, err := locate(in)
+	return opts, err
+}
+
+// locate is Locate, and whether a project marker was found at the root
+// (findRoot).
+func locate(in Input) (LoadOptions, bool, error) {
+	root, marked, err := findRoot(in.Cwd, in.Root)
 	if err != nil {
-		return LoadOptions{}, &InputError{err}
+		return LoadOptions{}, false, &InputError{err}
 	}
-	return LoadOptions{Root: root, Home: in.Home, Paths: DefaultPaths(in.getenv, in.Home), Version: in.Version}, nil
+	return LoadOptions{Root: root, Home: in.Home, Paths: DefaultPaths(in.getenv, in.Home), Version: in.Version}, marked, nil
 }
 
 func (in Input) getenv(k string) string {
@@ -98,7 +105,7 @@ func (in Input) getenv(k string) string {
 // resolved, the Built so far is returned with the error, for its
 // Messages.
 func Build(in Input) (*Built, error) {
-	opts, err := Locate(in)
+	opts, marked, err := locate(in)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +126,7 @@ func Build(in Input) (*Built, error) {
 	}
 	b.Messages = append(b.Messages, warnings...)
 	root := opts.Root
-	if in.Root == "" && !HasProjectMarker(root) {
+	if in.Root == "" && !marked {
 		// A root only guessed from the working directory (no project marks
 		// it) is refused where a write would be a backdoor (~/.ssh).
 		if why := pathguard.RefuseFallbackRoot(root, in.Home); why != "" {

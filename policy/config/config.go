@@ -83,8 +83,16 @@ func DefaultPaths(getenv func(string) string, home string) Paths {
 // result is absolute and clean, symlinks not resolved. An override that is
 // not a directory is an error.
 func FindRoot(cwd, override string) (string, error) {
+	root, _, err := findRoot(cwd, override)
+	return root, err
+}
+
+// findRoot is FindRoot, and whether the root it found holds a project
+// marker (HasProjectMarker; false for an override, which is not looked
+// at), so that Build need not ask the file system again.
+func findRoot(cwd, override string) (root string, marked bool, err error) {
 	if !filepath.IsAbs(cwd) {
-		return "", fmt.Errorf("find project root: working directory %q is not absolute", cwd)
+		return "", false, fmt.Errorf("find project root: working directory %q is not absolute", cwd)
 	}
 	cwd = filepath.Clean(cwd)
 	if override != "" {
@@ -95,20 +103,20 @@ func FindRoot(cwd, override string) (string, error) {
 		r = filepath.Clean(r)
 		fi, err := os.Stat(r)
 		if err != nil {
-			return "", fmt.Errorf("find project root: %w", err)
+			return "", false, fmt.Errorf("find project root: %w", err)
 		}
 		if !fi.IsDir() {
-			return "", fmt.Errorf("find project root: %s is not a directory", r)
+			return "", false, fmt.Errorf("find project root: %s is not a directory", r)
 		}
-		return r, nil
+		return r, false, nil
 	}
 	for dir := cwd; ; {
 		if HasProjectMarker(dir) {
-			return dir, nil
+			return dir, true, nil
 		}
 		up := filepath.Dir(dir)
 		if up == dir {
-			return cwd, nil
+			return cwd, false, nil
 		}
 		dir = up
 	}
