@@ -19,7 +19,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
+	"sync"
 )
 
 // Result codes of Check. Every code but "" means the path is not inside;
@@ -55,8 +57,36 @@ type Guard struct {
 	roots      []string // real, clean, absolute; never `/` nor home
 	home       string   // absolute, clean, as given (not resolved)
 	realHome   string   // its real location, "" when unknown
-	configDirs []string // real locations of gatekeep's config dirs
+	configDirs *configDirSet
 	hooks      *hooksCache
+}
+
+// configDirSet is gatekeep's config dirs, resolved on their first use
+// (Protected): most calls judge no write, and resolving the four dirs
+// costs a dozen lstats in every process. A Guard that is copied shares it.
+type configDirSet struct {
+	once sync.Once
+	abs  []string // absolute, `~` expanded, as New found them
+	real []string // their real locations, once resolved
+}
+
+// resolved returns the real locations of the dirs (none for a nil set),
+// resolving them on the first call: where each dir is, or would be once
+// created (through a dangling ~/.config link too).
+func (c *configDirSet) resolved() []string {
+	if c == nil {
+		return nil
+	}
+	c.once.Do(func() {
+		for _, abs := range c.abs {
+			real, err := resolve(abs, true)
+			if err != nil {
+				real = filepath.Clean(abs) // a loop: judge it as spelled
+			}
+			c.real = append(c.real, normalize(real))
+		}
+	})
+	return c.real
 }
 
 // Options for New.
@@ -131,7 +161,7 @@ func DefaultConfigDirs(home string) []string {
 // Every refusal and resolution failure is returned, one error each, for
 // the caller to print on stderr; the Guard is usable regardless.
 func New(roots []string, opt Options) (*Guard, []error) {
-	g := &Guard{hooks: new(hooksCache)}
+	g := &Guard{hooks: new(hooksCache), configDirs: new(configDirSet)}
 	home := opt.Home
 	if home == "" {
 		home, _ = os.UserHomeDir()
@@ -150,9 +180,9 @@ func New(roots []string, opt Options) (*Guard, []error) {
 	}
 	realHome := g.realHome
 	var errs []error
-	for _, r := range roots {
-		if r == "" {
-			continue
+	for i, r := range roots {
+		if r == "" || slices.Contains(roots[:i], r) {
+			continue // (os.TempDir() is most often /tmp, a system temp dir too)
 		}
 		real, err := g.resolveRoot(r)
 		if err != nil {
@@ -192,13 +222,7 @@ func New(roots []string, opt Options) (*Guard, []error) {
 		if err != nil {
 			continue
 		}
-		// Where the dir is, or would be once created (through a
-		// dangling ~/.config link too).
-		real, err := resolve(abs, true)
-		if err != nil {
-			real = filepath.Clean(abs) // a loop: judge it as spelled
-		}
-		g.configDirs = append(g.configDirs, normalize(real))
+		g.configDirs.abs = append(g.configDirs.abs, abs)
 	}
 	return g, errs
 }

@@ -632,6 +632,14 @@ func TestConfigDirThroughLink(t *testing.T) {
 			t.Errorf("Protected(%q) = %q", r.Real, why)
 		}
 	}
+	// The dirs are resolved when a write is first judged, not when the
+	// Guard is made: ~/.cache made a link into the project after New.
+	g, _ = New([]string{tr.proj}, Options{Home: tr.home, ConfigDirs: defaultConfigDirsFor(t, tr.home)})
+	symlink(t, filepath.Join(tr.proj, "cache"), filepath.Join(tr.home, ".cache"))
+	r := g.Check(tr.proj, "cache/gatekeep/config/x")
+	if why := g.Protected(r.Real); !strings.Contains(why, "configuration directory") {
+		t.Errorf("Protected(%q) = %q after the link appeared", r.Real, why)
+	}
 }
 
 // defaultConfigDirsFor returns DefaultConfigDirs(home) with the XDG

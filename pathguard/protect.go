@@ -57,7 +57,7 @@ func (g *Guard) Protected(real string) string {
 	if g.rootOf(real) == "" {
 		return ""
 	}
-	for _, d := range g.configDirs {
+	for _, d := range g.configDirs.resolved() {
 		if within(d, real) {
 			return fmt.Sprintf("%s is in gatekeep's configuration directory %s", real, d)
 		}
