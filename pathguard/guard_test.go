@@ -865,6 +865,11 @@ func TestLookPath(t *testing.T) {
 		}
 	}
 	projBin := filepath.Join(tr.proj, "bin")
+	symlink(t, sys, filepath.Join(tr.out, "syslink"))
+	symlink(t, projBin, filepath.Join(tr.out, "projlink"))
+	symlink(t, filepath.Join(tr.out, "nothing"), filepath.Join(tr.out, "dangling"))
+	mkdir(t, filepath.Join(tr.out, "lnbin"))
+	symlink(t, filepath.Join(sys, "ls"), filepath.Join(tr.out, "lnbin", "ls"))
 	for _, tc := range []struct {
 		name    string
 		entries []string
@@ -881,6 +886,14 @@ func TestLookPath(t *testing.T) {
 		{"cat", []string{sys}, "notfound"},
 		{"cat", []string{sys, "."}, "unsafe"}, // not found before reaching .
 		{"noexec", []string{sys}, "notfound"},
+		// Links: an entry through a linked dir, a linked name (its
+		// target's real path), a link into the project, a dangling one.
+		{"ls", []string{filepath.Join(tr.out, "syslink")}, filepath.Join(sys, "ls")},
+		{"ls", []string{filepath.Join(tr.out, "lnbin")}, filepath.Join(sys, "ls")},
+		{"ls", []string{filepath.Join(tr.out, "projlink"), sys}, "unsafe"},
+		{"ls", []string{filepath.Join(tr.out, "dangling", "bin"), sys}, "unsafe"},
+		{"ls", []string{filepath.Join(tr.out, "d1", "..", "projlink"), sys}, "unsafe"},
+		{"ls", []string{filepath.Join(tr.out, "d1", "d2"), filepath.Join(tr.out, "d1", "..", "sysbin")}, filepath.Join(sys, "ls")},
 	} {
 		got, err := tr.g.LookPath(tc.name, tc.entries)
 		switch tc.want {
@@ -895,6 +908,38 @@ func TestLookPath(t *testing.T) {
 		default:
 			if err != nil || got != tc.want {
 				t.Errorf("LookPath(%s, %q) = %q, %v; want %q", tc.name, tc.entries, got, err, tc.want)
+			}
+		}
+	}
+}
+
+// TestDirMemo: LookPath's shared resolution of PATH entries gives what
+// realPath gives, for plain dirs, links at any depth, `..` after a link,
+// missing and dangling entries, a file where a dir should be, in any
+// order of the entries.
+func TestDirMemo(t *testing.T) {
+	tr := newTree(t)
+	o := tr.out
+	symlink(t, filepath.Join(o, "d1"), filepath.Join(o, "l1"))
+	symlink(t, "d1/d2", filepath.Join(o, "l2"))
+	symlink(t, filepath.Join(o, "nothing"), filepath.Join(o, "dangling"))
+	symlink(t, filepath.Join(o, "l1"), filepath.Join(o, "d1", "d2", "up"))
+	paths := []string{
+		o, filepath.Join(o, "d1"), filepath.Join(o, "d1", "d2"), filepath.Join(o, "l1"),
+		filepath.Join(o, "l1", "d2"), filepath.Join(o, "l2"), filepath.Join(o, "l2", "up", "d2"),
+		filepath.Join(o, "l2") + "/../d1", filepath.Join(o, "d1") + "//d2/", filepath.Join(o, "missing", "bin"),
+		filepath.Join(o, "dangling"), filepath.Join(o, "dangling", "bin"), filepath.Join(o, "hl.txt", "bin"),
+		filepath.Join(o, "hl.txt"), "/", "/proc/self/cwd",
+	}
+	reversed := slices.Clone(paths)
+	slices.Reverse(reversed)
+	for _, order := range [][]string{paths, reversed} {
+		m := dirMemo{}
+		for _, p := range order {
+			want, werr := realPath(p)
+			got, err := m.realPath(p)
+			if got != want || (err == nil) != (werr == nil) || (werr != nil && err.Error() != werr.Error()) {
+				t.Errorf("dirMemo.realPath(%q) = %q, %v; realPath = %q, %v", p, got, err, want, werr)
 			}
 		}
 	}

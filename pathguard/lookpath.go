@@ -3,6 +3,7 @@ package pathguard
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -30,11 +31,12 @@ var (
 // (no separator). It is meant for Unix; Windows' search (the working
 // directory first, PATHEXT) differs.
 func (g *Guard) LookPath(name string, entries []string) (string, error) {
+	dirs := dirMemo{}
 	for _, d := range entries {
 		if d == "" || !filepath.IsAbs(d) {
 			return "", fmt.Errorf("PATH entry %q is relative to the working directory: %w", d, ErrUnsafePath)
 		}
-		real, err := realPath(d)
+		real, err := dirs.realPath(d)
 		if err != nil {
 			if errors.Is(err, errDangling) {
 				return "", fmt.Errorf("PATH entry %s is a link to nothing, which the agent can create: %w", d, ErrUnsafePath)
@@ -43,6 +45,18 @@ func (g *Guard) LookPath(name string, entries []string) (string, error) {
 		}
 		if g.Inside(real) {
 			return "", fmt.Errorf("PATH entry %s is inside the sandbox root %s: %w", d, g.rootOf(real), ErrUnsafePath)
+		}
+		st, err := statAt(real, name, false)
+		if err != nil {
+			continue
+		}
+		if st.mode&fs.ModeSymlink == 0 {
+			// In a real dir, a name that is no link is its own real
+			// path: one lstat, no second walk.
+			if !st.mode.IsRegular() || st.mode.Perm()&0o111 == 0 {
+				continue
+			}
+			return normalize(filepath.Join(real, name)), nil
 		}
 		cand := filepath.Join(real, name)
 		fi, err := os.Stat(cand)
@@ -56,4 +70,33 @@ func (g *Guard) LookPath(name string, entries []string) (string, error) {
 		return p, nil
 	}
 	return "", fmt.Errorf("%s: %w", name, ErrNotFound)
+}
+
+// dirMemo resolves the entries of one PATH search to their real paths,
+// sharing the lookups of the dirs they have in common (/usr, /usr/local,
+// the home dir): each entry below a resolved dir costs one lstat. Only
+// what is plainly a dir (clean, not a link) is taken this way and kept;
+// anything else is resolved whole by realPath, errors included, so the
+// answers are realPath's.
+type dirMemo map[string]string
+
+func (m dirMemo) realPath(d string) (string, error) {
+	if r, ok := m[d]; ok {
+		return r, nil
+	}
+	parent, base := filepath.Dir(d), filepath.Base(d)
+	if parent == d || filepath.Clean(d) != d {
+		return realPath(d)
+	}
+	rp, err := m.realPath(parent)
+	if err != nil {
+		return realPath(d)
+	}
+	st, err := statAt(rp, base, false)
+	if err != nil || st.mode&fs.ModeSymlink != 0 || !st.mode.IsDir() {
+		return realPath(d)
+	}
+	r := join(rp, base)
+	m[d] = r
+	return r, nil
 }
