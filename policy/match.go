@@ -753,25 +753,28 @@ type fileGlob struct {
 	prefix      string // the path starts with it
 	contains    string // the path holds it
 	// fold is the same glob in lower case, matched against a lower-case
-	// path by deny and ask rules.
-	fold *fileGlob
+	// path by deny and ask rules; foldSame when that is glob itself.
+	fold     *fileGlob
+	foldSame bool
 }
 
 func newFileGlob(g string) fileGlob {
 	fg := newCaseGlob(g)
 	lower := newCaseGlob(strings.ToLower(g))
-	fg.fold = &lower
+	fg.fold, fg.foldSame = &lower, lower.glob == g
 	return fg
 }
 
 func newCaseGlob(g string) fileGlob {
 	fg := fileGlob{glob: g, below: g + "/**"}
 	// A trailing "/" is left out: `dir/**` also matches `dir` itself.
-	fg.prefix = strings.TrimSuffix(literalPrefix(g), "/")
-	// The path also holds the longest literal piece of the glob: `**/.env.*`
-	// needs ".env.", `**/*.pem` needs ".pem". Pieces are cut at "/", which
-	// may vanish next to `**`.
-	for _, run := range literalRuns(g) {
+	prefix, rest := literalPrefix(g)
+	fg.prefix = strings.TrimSuffix(prefix, "/")
+	// The path also holds the longest literal piece of the glob after
+	// its prefix (which HasPrefix checks already): `**/.env.*` needs
+	// ".env.", `/root/**/*.pem` needs ".pem", not the root's longest
+	// name. Pieces are cut at "/", which may vanish next to `**`.
+	for _, run := range literalRuns(rest) {
 		for _, piece := range strings.Split(run, "/") {
 			if len(piece) > len(fg.contains) {
 				fg.contains = piece
@@ -814,13 +817,13 @@ func literalRuns(g string) []string {
 }
 
 // literalPrefix is the part of a glob before its first special character,
-// with escapes removed.
-func literalPrefix(g string) string {
+// with escapes removed, and the rest of the glob from that character on.
+func literalPrefix(g string) (prefix, rest string) {
 	var b strings.Builder
 	for i := 0; i < len(g); i++ {
 		switch g[i] {
 		case '*', '?', '[', '{':
-			return b.String()
+			return b.String(), g[i:]
 		case '\\':
 			i++
 			if i < len(g) {
@@ -830,7 +833,7 @@ func literalPrefix(g string) string {
 		}
 		b.WriteByte(g[i])
 	}
-	return b.String()
+	return b.String(), ""
 }
 
 func (c *Compiler) compileFile(kind ruleKind, pattern string) (*fileMatcher, error) {
@@ -912,15 +915,20 @@ func (m *fileMatcher) match(s *subject, eff Effect) bool {
 		if s.dynamic || s.real == "" || len(s.treeHits) > 0 {
 			return false
 		}
-		return m.all || m.matchPath(s.abs, false) && m.matchPath(s.real, false)
+		// (A path that is its own real location is matched once.)
+		return m.all || m.matchPath(s.abs, false) && (s.real == s.abs || m.matchPath(s.real, false))
 	}
-	if m.all || s.treeHits[m] {
+	if m.all || len(s.treeHits) > 0 && s.treeHits[m] {
 		return true
 	}
 	if s.absLower == "" && s.abs != "" {
-		s.absLower, s.realLower = strings.ToLower(s.abs), strings.ToLower(s.real)
+		s.absLower = strings.ToLower(s.abs)
+		s.realLower = s.absLower
+		if s.real != s.abs {
+			s.realLower = strings.ToLower(s.real)
+		}
 	}
-	if m.matchFold(s.abs, s.absLower) || m.matchFold(s.real, s.realLower) {
+	if m.matchFold(s.abs, s.absLower) || s.real != s.abs && m.matchFold(s.real, s.realLower) {
 		return true
 	}
 	for _, x := range s.expanded {
@@ -943,8 +951,11 @@ func (m *fileMatcher) matchFold(p, lp string) bool {
 			return true
 		}
 	}
+	// A lower-case path meets a lower-case glob's fold in the loop above
+	// already.
+	lower := lp == p
 	for i := range m.globs {
-		if g := m.globs[i].fold; g != nil && g.matches(lp) {
+		if g := m.globs[i].fold; g != nil && !(lower && m.globs[i].foldSame) && g.matches(lp) {
 			return true
 		}
 	}

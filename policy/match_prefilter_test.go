@@ -1,0 +1,152 @@
+package policy
+
+import (
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// refFileMatch is fileMatcher.match by its definition, with none of the
+// shortcuts: every glob and its "/**" twin through doublestar, on the
+// path made absolute and on its real location, and for deny and ask rules
+// also lowercased against the lowercased globs.
+func refFileMatch(m *fileMatcher, s *subject, eff Effect) bool {
+	if s.kind != m.kind {
+		return false
+	}
+	any := func(p string, fold bool) bool {
+		if p == "" {
+			return false
+		}
+		lp := strings.ToLower(p)
+		for _, g := range m.globs {
+			if doublestar.MatchUnvalidated(g.glob, p) || doublestar.MatchUnvalidated(g.glob+"/**", p) {
+				return true
+			}
+			if fold {
+				lg := strings.ToLower(g.glob)
+				if doublestar.MatchUnvalidated(lg, lp) || doublestar.MatchUnvalidated(lg+"/**", lp) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if eff == Allow {
+		if s.dynamic || s.real == "" || len(s.treeHits) > 0 {
+			return false
+		}
+		return m.all || any(s.abs, false) && any(s.real, false)
+	}
+	if m.all || s.treeHits[m] {
+		return true
+	}
+	if any(s.abs, true) || any(s.real, true) {
+		return true
+	}
+	for _, x := range s.expanded {
+		if any(x[0], true) || any(x[1], true) {
+			return true
+		}
+	}
+	return false
+}
+
+// globSamples makes paths a glob matches, or nearly does: its wildcards
+// filled in several ways, with a name below it, and in upper case.
+func globSamples(g string) []string {
+	fills := []struct{ dstar, star, q, class string }{
+		{"", "", "q", "5"},
+		{"a/b/", "x", "Q", "7"},
+		{"src/", "id_rsa", "z", "0"},
+	}
+	class := regexp.MustCompile(`\[[^\]]*\]`)
+	var out []string
+	for _, f := range fills {
+		p := strings.ReplaceAll(g, "**/", f.dstar)
+		p = strings.ReplaceAll(p, "**", f.dstar)
+		p = class.ReplaceAllString(p, f.class)
+		p = strings.ReplaceAll(p, "*", f.star)
+		p = strings.ReplaceAll(p, "?", f.q)
+		p = strings.ReplaceAll(p, `\`, "")
+		if !strings.HasPrefix(p, "/") {
+			p = "/w/" + p
+		}
+		out = append(out, p, p+"/sub/x", strings.ToUpper(p), strings.ToLower(p), p+".bak", filepath.Dir(p))
+	}
+	return out
+}
+
+// TestFileMatchPrefilter: the pre-checks of file rules (a literal prefix
+// and piece the path must hold, the real location matched once when it is
+// the path itself, the folded glob skipped where folding changes nothing)
+// decide every file rule of the embedded default config exactly as
+// doublestar alone does, over paths made from the rules' own globs, the
+// project's usual files and the agent corpus's words that look like paths.
+func TestFileMatchPrefilter(t *testing.T) {
+	dir := t.TempDir()
+	root, home := filepath.Join(dir, "proj"), filepath.Join(dir, "home")
+	loaded, err := testLoad(root, home, TestPaths{Managed: dir + "/none", User: dir + "/none", Trust: dir + "/trust.json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ms []*fileMatcher
+	paths := []string{"/", root, home, root + "/main.go", root + "/.ENV", home + "/.SSH/ID_RSA", root + "/certs/dev.PEM",
+		root + "/x.pem/y", home + "/.ssh/id_ed25519.pub", "/etc/shadow", "/proc/123/environ", "/proc/self/environ"}
+	for _, layer := range loaded.Rules.layers {
+		for _, r := range layer {
+			fm, ok := r.m.(*fileMatcher)
+			if !ok {
+				continue
+			}
+			ms = append(ms, fm)
+			for _, g := range fm.globs {
+				paths = append(paths, globSamples(g.glob)...)
+			}
+		}
+	}
+	for _, c := range corpusSample(t, 250) {
+		for _, w := range strings.Fields(c) {
+			w = strings.Trim(w, `"'();|&<>`)
+			if strings.ContainsAny(w, "/.") && !strings.ContainsAny(w, "$`*?[{") {
+				if !filepath.IsAbs(w) {
+					w = filepath.Join(root, w)
+				}
+				paths = append(paths, filepath.Clean(w))
+			}
+		}
+	}
+	slices.Sort(paths)
+	paths = slices.Compact(paths)
+	if len(ms) < 20 || len(paths) < 1000 {
+		t.Fatalf("only %d file rules and %d paths", len(ms), len(paths))
+	}
+	matched := 0
+	for _, m := range ms {
+		for i, abs := range paths {
+			// The real location: the path itself, or another sample.
+			for _, real := range []string{abs, paths[(i*7+3)%len(paths)]} {
+				for _, eff := range []Effect{Allow, Deny} {
+					s := &subject{kind: m.kind, abs: abs, real: real}
+					want := refFileMatch(m, s, eff)
+					if got := m.match(s, eff); got != want {
+						t.Fatalf("%v rule %v, abs %q real %q: match = %v, doublestar alone %v", eff, m.globs, abs, real, got, want)
+					}
+					if want {
+						matched++
+					}
+				}
+			}
+		}
+	}
+	// The samples reach the rules: a filter that dropped matches would
+	// show.
+	if matched < 1000 {
+		t.Errorf("only %d matches among the samples", matched)
+	}
+	t.Logf("%d file rules, %d paths, %d matches", len(ms), len(paths), matched)
+}
