@@ -237,7 +237,6 @@ type evaluation struct {
 	checked    []checkedPath          // Guard.Check per directory and path, once per call
 	checkedAt  map[[2]string]int      // index into checked, once it is long
 	checked2   [2]checkedPath         // checked's first entries
-	final2     [2]Step                // final's, for a call of one or two parts
 	facts      *scriptFacts           // the danger checks' facts about factsOf
 	factsOf    *shellparse.Script
 	gitDirs    map[string]gitDirAnswer // gitDirOf per real directory
@@ -248,6 +247,47 @@ type evaluation struct {
 	// (glob.go), worked out once per script.
 	creatorsOf *shellparse.Script
 	creators   []int
+	// partsBuf is the parts array of an earlier decision, kept by
+	// evalPool for shellParts to fill again; subj is what subjectOf
+	// builds, one part at a time.
+	partsBuf []part
+	subj     subject
+}
+
+// evalPool keeps evaluations for the next decision (`check --batch`, a
+// hook's several requests), with their parts array and subject: only
+// the memory is reused. newEvaluation clears everything a decision
+// left, and release drops what the parts point to first; nothing a
+// Decision holds is in an evaluation (the input and the final steps are
+// allocated apart).
+var evalPool = sync.Pool{New: func() any { return new(evaluation) }}
+
+// maxPooledParts bounds the parts array kept for the next decision: a
+// huge script's is left to the collector.
+const maxPooledParts = 256
+
+func newEvaluation(cfg *Config, req Request) *evaluation {
+	e := evalPool.Get().(*evaluation)
+	buf, subj := e.partsBuf, e.subj
+	*e = evaluation{cfg: cfg, req: req, cwd: req.Cwd, partsBuf: buf[:0]}
+	e.subj.forms, e.subj.code, e.subj.expanded = subj.forms[:0], subj.code[:0], subj.expanded[:0]
+	e.checked = e.checked2[:0]
+	return e
+}
+
+// release returns e to evalPool once its Decision is made.
+func (e *evaluation) release() {
+	clear(e.callParts)
+	e.partsBuf = nil
+	if cap(e.callParts) <= maxPooledParts {
+		e.partsBuf = e.callParts[:0]
+	}
+	clear(e.subj.forms[:cap(e.subj.forms)])
+	clear(e.subj.code[:cap(e.subj.code)])
+	clear(e.subj.expanded[:cap(e.subj.expanded)])
+	e.subj = subject{forms: e.subj.forms[:0], code: e.subj.code[:0], expanded: e.subj.expanded[:0]}
+	*e = evaluation{partsBuf: e.partsBuf, subj: e.subj}
+	evalPool.Put(e)
 }
 
 // Evaluate runs the chain for one request and returns its Decision with the
@@ -299,20 +339,20 @@ func evaluate(cfg *Config, req Request) (d Decision) {
 				Message: fmt.Sprintf("internal error while deciding: %v", r), Mode: cfg.Mode}
 		}
 	}()
-	// The evaluation and the normalized input it returns are one
-	// allocation.
-	ev := &struct {
-		e  evaluation
-		in Input
-	}{e: evaluation{cfg: cfg, req: req, cwd: req.Cwd}}
-	e := &ev.e
-	e.in = &ev.in
-	e.checked = e.checked2[:0]
+	// What the Decision keeps of the evaluation, the normalized input
+	// and the final steps of a call of one or two parts, is one
+	// allocation; the evaluation is reused (evalPool).
+	out := &struct {
+		in    Input
+		final [2]Step
+	}{}
+	e := newEvaluation(cfg, req)
+	e.in = &out.in
 	parts, d, ok := e.parts()
 	e.callParts = parts
 	if len(parts) > 0 {
-		if len(parts) <= len(e.final2) {
-			e.final = e.final2[:0:len(parts)]
+		if len(parts) <= len(out.final) {
+			e.final = out.final[:0:len(parts)]
 		} else {
 			e.final = make([]Step, 0, len(parts))
 		}
@@ -320,6 +360,7 @@ func evaluate(cfg *Config, req Request) (d Decision) {
 	if !ok {
 		d.Mode = cfg.Mode
 		d.UpdatedInput = e.input()
+		e.release()
 		return d
 	}
 	best := Decision{Effect: Allow, Layer: LayerSafe, Code: CodeSafeEmpty, Message: "nothing to run", Mode: cfg.Mode, Offset: -1}
@@ -360,6 +401,7 @@ func evaluate(cfg *Config, req Request) (d Decision) {
 	best.Trace = e.trace
 	best.Parts = e.final
 	best.UpdatedInput = e.input()
+	e.release()
 	return best
 }
 
@@ -435,7 +477,7 @@ func (e *evaluation) parts() ([]part, Decision, bool) {
 	} else if e.req.Path != "" {
 		subject += " " + e.req.Path
 	}
-	return []part{{subject: subject, category: cat, tool: e.req.Tool, url: e.req.URL, path: e.req.Path, dir: e.cwd, offset: -1}}, Decision{}, true
+	return append(e.partsBuf[:0], part{subject: subject, category: cat, tool: e.req.Tool, url: e.req.URL, path: e.req.Path, dir: e.cwd, offset: -1}), Decision{}, true
 }
 
 func (e *evaluation) fileParts(access shellparse.Access, cat Category) ([]part, Decision, bool) {
@@ -457,7 +499,7 @@ func (e *evaluation) fileParts(access shellparse.Access, cat Category) ([]part, 
 		t.Access, t.Recursive = shellparse.Read, true
 		p.tree = &t
 	}
-	return []part{p}, Decision{}, true
+	return append(e.partsBuf[:0], p), Decision{}, true
 }
 
 func (e *evaluation) shellParts() ([]part, Decision, bool) {
@@ -482,7 +524,10 @@ func (e *evaluation) shellParts() ([]part, Decision, bool) {
 		return nil, d, false
 	}
 	// Most commands make one part, and one more for the file they name.
-	parts := make([]part, 0, 2*len(script.Commands))
+	parts := e.partsBuf[:0]
+	if cap(parts) < 2*len(script.Commands) {
+		parts = make([]part, 0, 2*len(script.Commands))
+	}
 	var dirBuf [4]string
 	for i := range script.Commands {
 		c := &script.Commands[i]

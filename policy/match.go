@@ -314,8 +314,17 @@ func makeForm(words []shellparse.Word, trailing bool) form {
 	return f
 }
 
+// newSubject sets the evaluation's one subject to s, keeping the arrays
+// its slices had: a subject is used up before the next is built.
+func (e *evaluation) newSubject(s subject) *subject {
+	forms, code, expanded := e.subj.forms[:0], e.subj.code[:0], e.subj.expanded[:0]
+	e.subj = s
+	e.subj.forms, e.subj.code, e.subj.expanded = forms, code, expanded
+	return &e.subj
+}
+
 // subjectOf computes what the rules match for p, or nil when no rule
-// judges it.
+// judges it. The subject is the evaluation's, valid until the next call.
 func (e *evaluation) subjectOf(p *part) *subject {
 	switch {
 	case p.cmd != nil:
@@ -330,7 +339,7 @@ func (e *evaluation) subjectOf(p *part) *subject {
 	case p.tool == ToolBash || p.tool == "":
 		return nil
 	}
-	s := &subject{kind: kindOther, tool: p.tool}
+	s := e.newSubject(subject{kind: kindOther, tool: p.tool})
 	if p.url != "" {
 		if u, err := url.Parse(p.url); err == nil {
 			s.host = strings.ToLower(u.Hostname())
@@ -341,7 +350,7 @@ func (e *evaluation) subjectOf(p *part) *subject {
 
 func (e *evaluation) commandSubject(p *part) *subject {
 	c := p.cmd
-	s := &subject{kind: kindBash, trailArgs: c.TrailingArgs, cmd: c}
+	s := e.newSubject(subject{kind: kindBash, trailArgs: c.TrailingArgs, cmd: c})
 	for _, words := range denyForms(c) {
 		s.forms = append(s.forms, makeForm(words, c.TrailingArgs))
 	}
@@ -373,7 +382,7 @@ func substOnlyFrom(c *shellparse.Command, i int) bool {
 }
 
 func (e *evaluation) fileSubject(p *part, kind ruleKind) *subject {
-	s := &subject{kind: kind, dynamic: p.dynamic}
+	s := e.newSubject(subject{kind: kind, dynamic: p.dynamic})
 	if p.path == "" {
 		s.dynamic = true
 		return s
