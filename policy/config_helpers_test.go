@@ -22,8 +22,9 @@ var (
 )
 
 // TestPaths are config.Paths: the managed and user files and the trust
-// store.
-type TestPaths struct{ Managed, User, Trust string }
+// store, and the config cache ("" for none; with one, files are loaded
+// as a gatekeep with a version loads them).
+type TestPaths struct{ Managed, User, Trust, Cache string }
 
 // TestLoaded is what these tests read of a config.Loaded.
 type TestLoaded struct {

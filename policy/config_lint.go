@@ -76,7 +76,7 @@ func LintRules(rs *RuleSet) []Lint {
 				switch {
 				case same && later.Ref.Effect == r.Ref.Effect:
 					lint(LintDuplicate, "%s repeats the rule at line %d (rule[%d])", r.Ref.Rule, later.Ref.Line, later.Ref.Index)
-				case same || matchesAll(later.m):
+				case same || matchesAll(later.matcher()):
 					lint(LintShadowed, "%s never decides: %s %s at line %d (rule[%d]) comes later and matches everything it does",
 						r.Ref.Rule, later.Ref.Effect, later.Ref.Rule, later.Ref.Line, later.Ref.Index)
 				default:
@@ -90,11 +90,11 @@ func LintRules(rs *RuleSet) []Lint {
 			if !r.Trusted {
 				lint(LintUntrustedAllow, "%s is ignored until the file is trusted (gatekeep trust)", r.Ref.Rule)
 			}
-			if matchesAll(r.m) {
+			if matchesAll(r.matcher()) {
 				lint(LintAllowAll, "%s allows every %s call without asking", r.Ref.Rule, r.Tool)
 				continue
 			}
-			if bm, ok := r.m.(*bashMatcher); ok && opensInterpreter(bm) {
+			if bm, ok := r.matcher().(*bashMatcher); ok && opensInterpreter(bm) {
 				lint(LintOpenInterpreter, "%s lets %s run any code: allow the scripts or subcommands you mean instead", r.Ref.Rule, bm.words[0])
 			}
 		}
@@ -119,7 +119,7 @@ func ruleKey(r *Rule) string {
 	if k == kindOther {
 		name = r.Tool
 	}
-	switch m := r.m.(type) {
+	switch m := r.matcher().(type) {
 	case *bashMatcher:
 		if m.all {
 			return name + "\x00*"

@@ -83,7 +83,7 @@ func (rs *RuleSet) SecretGlobs() []string {
 		if !r.Active || r.Ref.Effect != Deny || toolKind(r.Tool) != kindRead {
 			continue
 		}
-		fm, ok := r.m.(*fileMatcher)
+		fm, ok := r.matcher().(*fileMatcher)
 		if !ok {
 			continue
 		}
@@ -133,7 +133,7 @@ func Unconfined(cfg *Config, rules []*Rule, req Request) bool {
 			continue
 		}
 		for _, r := range rules {
-			if r.m.match(s, Deny) {
+			if r.match(s, Deny) {
 				return true
 			}
 		}

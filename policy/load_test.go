@@ -9,8 +9,12 @@ import (
 // imports policy: this file, outside the package, hands it to them.
 func init() {
 	policy.LoadForTest = func(root, home string, p policy.TestPaths) (*policy.TestLoaded, error) {
-		l, err := config.Load(config.LoadOptions{Root: root, Home: home,
-			Paths: config.Paths{Managed: p.Managed, User: p.User, Trust: p.Trust}})
+		opts := config.LoadOptions{Root: root, Home: home,
+			Paths: config.Paths{Managed: p.Managed, User: p.User, Trust: p.Trust, Cache: p.Cache}}
+		if p.Cache != "" {
+			opts.Version = "test"
+		}
+		l, err := config.Load(opts)
 		if err != nil {
 			return nil, err
 		}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/mattn/go-shellwords"
@@ -136,19 +137,27 @@ type matcher interface {
 // patterns against the project root and the home directory, each both as
 // written and as its real path (symlinks resolved).
 type Compiler struct {
-	root, home         string
+	root, home string
+	// realRoot and realHome are root and home with symlinks resolved,
+	// on the first file pattern that needs them (reals).
+	realOnce           sync.Once
 	realRoot, realHome string
 }
 
 // NewCompiler returns a Compiler for the project root (absolute) and the
 // home directory ("" when unknown: a `~` pattern is then an error).
 func NewCompiler(root, home string) *Compiler {
-	c := &Compiler{root: root, home: home}
-	c.realRoot = realOrAbs(c.root)
-	if c.home != "" {
-		c.realHome = realOrAbs(filepath.Clean(c.home))
-	}
-	return c
+	return &Compiler{root: root, home: home}
+}
+
+// reals resolves the root and the home directory, once.
+func (c *Compiler) reals() {
+	c.realOnce.Do(func() {
+		c.realRoot = realOrAbs(c.root)
+		if c.home != "" {
+			c.realHome = realOrAbs(filepath.Clean(c.home))
+		}
+	})
 }
 
 // Rule compiles `Tool` or `Tool(pattern)` into a rule carrying ref;
@@ -163,7 +172,9 @@ func (c *Compiler) Rule(text string, ref RuleRef) (*Rule, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Rule{Ref: ref, Tool: tool, Pattern: pattern, m: m}, nil
+	r := &Rule{Ref: ref, Tool: tool, Pattern: pattern, m: m}
+	r.setKeys()
+	return r, nil
 }
 
 // realOrAbs returns the real location of an absolute path (symlinks
@@ -860,6 +871,7 @@ func (c *Compiler) compileFile(kind ruleKind, pattern string) (*fileMatcher, err
 	}
 	var bases []string
 	rest := pat
+	c.reals()
 	switch {
 	case pat == "~" || strings.HasPrefix(pat, "~/"):
 		if c.home == "" {

@@ -129,7 +129,7 @@ func (e *evaluation) walkTree(p *part, s *subject, roots [][2]string, show strin
 	// symlink below the tree may lead anywhere.
 	for _, layer := range rs.layers {
 		for _, r := range layer {
-			if m, ok := r.m.(*fileMatcher); ok && r.Active && m.kind == kindRead && r.Ref.Effect != Allow {
+			if m, ok := r.matcher().(*fileMatcher); ok && r.Active && m.kind == kindRead && r.Ref.Effect != Allow {
 				w.cands = append(w.cands, candidate{rule: r, m: m})
 			}
 		}
@@ -208,7 +208,7 @@ func (e *evaluation) trackedFiles(p *part, s *subject) {
 	w := &treeWalk{e: e, report: treeReport{via: "git", dir: p.path}}
 	for _, layer := range rs.layers {
 		for _, r := range layer {
-			if m, ok := r.m.(*fileMatcher); ok && r.Active && m.kind == kindRead && r.Ref.Effect != Allow {
+			if m, ok := r.matcher().(*fileMatcher); ok && r.Active && m.kind == kindRead && r.Ref.Effect != Allow {
 				w.cands = append(w.cands, candidate{rule: r, m: m})
 			}
 		}
@@ -366,7 +366,7 @@ func (w *treeWalk) record(r *Rule, it dirItem, why string) {
 	} else if eff != w.effect {
 		return
 	}
-	w.hits[r.m] = true
+	w.hits[r.matcher()] = true
 	switch {
 	case why == "" && w.report.found == "":
 		w.report.found = relName(it.show, it.rel)

@@ -29,11 +29,11 @@ func (rs *RuleSet) index() *ruleIndex {
 		l := &ix.layers[li]
 		for i, r := range layer {
 			k := toolKind(r.Tool)
-			if bm, ok := r.m.(*bashMatcher); ok && k == kindBash && !bm.all && bm.first != "" {
+			if k == kindBash && r.first != "" {
 				if l.byFirst == nil {
 					l.byFirst = map[string][]int{}
 				}
-				l.byFirst[bm.first] = append(l.byFirst[bm.first], i)
+				l.byFirst[r.first] = append(l.byFirst[r.first], i)
 				continue
 			}
 			if k == kindBash {

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/gatekeep/gatekeep/shellparse"
@@ -40,7 +41,18 @@ type Rule struct {
 	// but never matched.
 	Active bool `json:"active"`
 
-	m matcher
+	// m is the compiled pattern; read it through matcher(), which
+	// compiles a lazy rule (lazy set) on first use (lazyrule.go).
+	m    matcher
+	lazy *Compiler
+	once sync.Once
+	// first is the literal first word of a Bash pattern ("" for none, and
+	// for every other tool): the rule index's key (ruleindex.go).
+	first string
+	// bash is a Bash rule's quick reject, when hasBash (not for a rule
+	// that matches every command, nor for other tools).
+	bash    bashKeys
+	hasBash bool
 }
 
 // DangerRule is one `[[danger]]` entry: a Go regexp (package regexp
@@ -199,7 +211,7 @@ func (rs *RuleSet) decidingRule(s *subject) *Rule {
 		ix.layers[li].candidates(&c, s, len(layer))
 		for i := c.next(); i >= 0; i = c.next() {
 			r := layer[i]
-			if !r.Active || !r.m.match(s, r.Ref.Effect) {
+			if !r.Active || !r.match(s, r.Ref.Effect) {
 				continue
 			}
 			switch {

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -196,17 +197,27 @@ allow = ["Bash(python3 -m pytest *)", "Bash(*test*)", "Bash(echo *)"]
 [[rule]]
 deny = "Bash(*push*)"
 `)
+	// Loaded three ways: compiled as the files are read; from the config
+	// cache, each rule compiled the first time a decision needs it; and
+	// compiled, every rule a candidate with no quick reject (the scan as
+	// it was before the index).
+	v.paths.Cache = filepath.Join(v.home, "cache")
 	cfg := v.config(v.load(), ModeDefault)
+	lazy := v.config(v.load(), ModeDefault)
 	cmds := append(corpusSample(t, 400), benchCommands...)
 	cmds = append(cmds, "gx status", "git status", "/usr/bin/git push origin", "$X status", "*x y", "\\*x y",
 		"python3 -m pytest -q", "curl x | sh", "cat .env", "echo hi > src/a.txt", "find . -delete",
-		"git -C . push", "sudo rm -rf /tmp/x", "env git push", "tool10 build a", "npm run script2 x")
+		"git -C . push", "sudo rm -rf /tmp/x", "env git push", "tool10 build a", "npm run script2 x",
+		"git push -f remote1 x", "git -c a=b push remote6 --force", "git push remote11 x --force", "git $X remote1",
+		"$G push --force remote1", "xargs git", "xargs git push", "git push --force remote1", "git push --forc remote1 m",
+		"git status; xargs -0 git push --force", "env $X git push -f remote16 m", "git push +main:remote21",
+		"rm -fr x", "rm -r -f x", "rm --recursive --force x", "/bin/rm -Rf x", "xargs rm -f -r")
 	type answer struct {
 		eff  Effect
 		code string
 		rule string
 	}
-	decide := func() []answer {
+	decide := func(cfg *Config) []answer {
 		var out []answer
 		for _, c := range cmds {
 			d := v.bash(cfg, c)
@@ -222,13 +233,29 @@ deny = "Bash(*push*)"
 		}
 		return out
 	}
-	indexed := decide()
+	lazyRules := 0
+	for _, r := range lazy.Rules.Rules() {
+		if r.lazy != nil && r.m == nil {
+			lazyRules++
+		}
+	}
+	if want := len(lazy.Rules.Rules()); lazyRules != want {
+		t.Fatalf("%d of %d rules loaded from the cache are compiled lazily", lazyRules, want)
+	}
+	v.bash(lazy, "git status")
+	for _, r := range lazy.Rules.Rules() {
+		if r.m != nil && strings.HasPrefix(r.Ref.Rule, "Bash(git push") {
+			t.Fatalf("%s was compiled to judge git status", r.Ref.Rule)
+		}
+	}
+	indexed := decide(cfg)
 	rules := 0
 	for _, a := range indexed {
 		if a.rule != "" {
 			rules++
 		}
 	}
+	fromCache := decide(lazy)
 	// Every rule a candidate: the scan as it was before the index.
 	rs := cfg.Rules
 	flat := &ruleIndex{layers: make([]layerIndex, len(rs.layers))}
@@ -243,17 +270,68 @@ deny = "Bash(*push*)"
 		}
 	}
 	rs.idx.Store(flat)
-	scanned := decide()
+	quickReject = false
+	defer func() { quickReject = true }()
+	scanned := decide(cfg)
 	for i := range indexed {
+		what := "WebFetch"
+		if i < len(cmds) {
+			what = cmds[i]
+		}
 		if indexed[i] != scanned[i] {
-			what := "WebFetch"
-			if i < len(cmds) {
-				what = cmds[i]
-			}
 			t.Errorf("%q: indexed %+v, scan %+v", what, indexed[i], scanned[i])
+		}
+		if fromCache[i] != scanned[i] {
+			t.Errorf("%q: from the cache %+v, scan %+v", what, fromCache[i], scanned[i])
 		}
 	}
 	if rules < 50 {
 		t.Errorf("only %d of %d decisions came from a rule: the sample does not test the index", rules, len(indexed))
+	}
+}
+
+// TestLazyRuleFailsClosed: a rule from the config cache whose text no
+// longer compiles to the keys it was cached with keeps its deny or ask
+// over every command its keys hand it, and an allow rule allows nothing.
+func TestLazyRuleFailsClosed(t *testing.T) {
+	v := newCfgEnv(t)
+	c := NewCompiler(v.root, v.home)
+	cached, err := c.Rule("Bash(git push *)", RuleRef{Rule: "Bash(git push *)"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := string(cached.AppendKeys(nil))
+	for _, tc := range []struct {
+		text string
+		eff  Effect
+		cmd  string
+		want Effect
+		rule bool
+	}{
+		{"Bash(git push", Deny, "git push origin", Deny, true},      // does not compile
+		{"Bash(git push", Ask, "git push --force x", Ask, true},     // does not compile
+		{"Bash(git pull *)", Deny, "git push origin", Deny, true},   // other keys
+		{"Bash(git push", Allow, "git push origin", Ask, false},     // an allow allows nothing
+		{"Bash(git push *)", Deny, "git push origin", Deny, true},   // as cached
+		{"Bash(git push *)", Deny, "git status", Allow, false},      // the keys reject
+		{"Bash(git push *)", Allow, "git push origin", Allow, true}, // as cached
+	} {
+		r, err := c.LazyRule(RuleRef{Rule: tc.text, Effect: tc.eff, Source: SourceUser}, keys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Trusted, r.Active = true, true
+		rs := &RuleSet{}
+		rs.Add(SourceUser, []*Rule{r}, nil)
+		cfg := v.config(&TestLoaded{Rules: rs, Mode: ModeDefault, Apply: func(cfg *Config) { cfg.Rules = rs }}, ModeDefault)
+		d := v.bash(cfg, tc.cmd)
+		if d.Effect != tc.want || (d.Rule != nil) != tc.rule {
+			t.Errorf("%s %s, %q: %v %s, want %v (by the rule: %v)", tc.eff, tc.text, tc.cmd, d.Effect, d.Code, tc.want, tc.rule)
+		}
+	}
+	for _, bad := range []string{"", "\x00", keys[:len(keys)-1], keys + "x", "\x04" + keys[1:]} {
+		if _, err := c.LazyRule(RuleRef{Rule: "Bash(git push *)"}, bad); err == nil {
+			t.Errorf("keys %q decode", bad)
+		}
 	}
 }

@@ -193,16 +193,12 @@ func (rs *RuleSet) withLocal(texts []string, root, home, file string) (*RuleSet,
 	c := NewCompiler(root, home)
 	var added []*Rule
 	for i, t := range texts {
-		tool, pattern, has, err := splitRule(t)
+		r, err := c.Rule(t, RuleRef{Rule: t, Effect: Allow, Source: SourceLocal, File: file, Index: -1 - i})
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", t, err)
 		}
-		m, err := c.compile(tool, pattern, has)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", t, err)
-		}
-		added = append(added, &Rule{Ref: RuleRef{Rule: t, Effect: Allow, Source: SourceLocal, File: file, Index: -1 - i},
-			Tool: tool, Pattern: pattern, Trusted: true, Active: true, m: m})
+		r.Trusted, r.Active = true, true
+		added = append(added, r)
 	}
 	out := &RuleSet{layers: make([][]*Rule, len(Sources))}
 	if rs != nil {

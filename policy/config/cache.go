@@ -3,13 +3,15 @@ package config
 import (
 	"bytes"
 	"crypto/sha256"
-	"encoding/gob"
+	"encoding/binary"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -22,83 +24,71 @@ import (
 // Paths.Cache in a file named by a key over the file's content hash, its
 // layer and path, the project root and home it was read against, and the
 // gatekeep that wrote it (LoadOptions.Version and the binary's build
-// information). The rules' patterns are compiled again from their text on
-// every load, and a plan file's symlinks resolved again, so nothing the
-// disk may have changed since is taken from the cache.
+// information, see buildStamp). Each rule is kept as its text with what
+// the rule index needs (policy.Rule.AppendKeys): a loaded rule is
+// compiled from its text the first time a decision needs it, so a call
+// pays only for the rules that can match it, and a plan file's symlinks
+// are resolved again: nothing the disk may have changed since is taken
+// from the cache.
 //
-// An entry is its body's SHA-256 followed by the body (gob); one that
-// does not verify, does not decode, names another key or holds a rule
-// that does not compile is ignored and the file is decoded afresh. The
-// cache is never a source of trust: trust is judged from the file's own
-// bytes (FileInfo.SHA256) before the cache is looked at, and the managed
-// file, whose rules bind the person too, is never cached. The directory is
-// one of gatekeep's protected paths (pathguard.DefaultConfigDirs): a write
-// to it asks, and enforcement keeps it read-only.
+// An entry is its body's SHA-256 followed by the body (appendEntry); one
+// that does not verify, does not decode, names another key or holds a
+// pattern that does not compile is ignored and the file is decoded
+// afresh. The cache is never a source of trust: trust is judged from the
+// file's own bytes (FileInfo.SHA256) before the cache is looked at, and
+// the managed file, whose rules bind the person too, is never cached. The
+// directory is one of gatekeep's protected paths
+// (pathguard.DefaultConfigDirs): a write to it asks, and enforcement
+// keeps it read-only.
 
-// cacheFormat changes whenever cachedFile does.
-const cacheFormat = "gatekeep-config-cache-1"
+// cacheFormat changes whenever the entry's form does (appendEntry).
+const cacheFormat = "gatekeep-config-cache-2"
 
-// maxCacheEntry bounds an entry read (a decoded file is smaller than the
-// file itself, which is at most MaxConfigSize).
+// maxCacheEntry bounds an entry read (an entry is about the size of the
+// file it stands for, which is at most MaxConfigSize).
 const maxCacheEntry = 4 * MaxConfigSize
 
 // cacheHits counts entries used, for the tests.
 var cacheHits atomic.Int64
 
-// cachedFile is a fileConfig as plain values.
-type cachedFile struct {
-	Key           string
-	Mode          policy.Mode
-	ModeSet       bool
-	DisableBypass bool
-	AllowDirs     []string
-	PlanFileAbs   string
-	PlanTools     []string
-	PlanToolsSet  bool
-	AuditFile     string
-	PromptTimeout time.Duration
-	TrustAgent    *bool
-	Dialect       shellparse.Dialect
-	Rules         []cachedRule
-	Danger        []cachedRule
-	Tests         []TestCase
-	Enforce       cachedEnforce
-}
-
-// cachedRule is a rule, a [[danger]] entry or an unconfined pattern: its
-// text and where it was written.
-type cachedRule struct {
-	Text        string
-	Effect      policy.Effect
-	Line, Index int
-	Reason      string
-}
-
-type cachedEnforce struct {
-	Level              policy.EnforceLevel
-	Set                bool
-	Network, AutoAllow *bool
-	Writable           []string
-	WritableSet        bool
-	Unconfined         []cachedRule
-}
-
 // buildStamp names this binary for the cache key beyond its version: the
 // module's version and sum and the VCS revision it was built from, when
-// the build recorded them.
-var buildStamp = func() string {
+// the build recorded them. A build that names no clean revision and no
+// module sum (a build of modified sources, a test binary) adds its
+// executable's identity (path, size, modification time), so that two
+// builds of different sources never share entries. Computed on first use.
+var buildStamp = sync.OnceValue(func() string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
-		return ""
+		return exeStamp()
 	}
 	parts := []string{bi.GoVersion, bi.Main.Version, bi.Main.Sum}
+	clean := false
 	for _, s := range bi.Settings {
 		if s.Key == "vcs.revision" || s.Key == "vcs.modified" {
 			parts = append(parts, s.Key+"="+s.Value)
 		}
+		clean = clean || s.Key == "vcs.modified" && s.Value == "false"
+	}
+	if !clean && bi.Main.Sum == "" {
+		parts = append(parts, exeStamp())
 	}
 	return strings.Join(parts, " ")
-}()
+})
+
+// exeStamp is the running executable's path, size and modification
+// time, "" when it cannot be read.
+func exeStamp() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	fi, err := os.Stat(exe)
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf("exe %s %d %d", exe, fi.Size(), fi.ModTime().UnixNano())
+}
 
 // cacheKey is the key of a file's entry; "" when nothing is cached. The
 // managed file is never cached: its rules bind the person too, and the
@@ -107,7 +97,7 @@ func (c *compiler) cacheKey(opts LoadOptions, source, path, sum string) string {
 	if opts.Version == "" || opts.Paths.Cache == "" || !filepath.IsAbs(opts.Paths.Cache) || source == policy.SourceManaged {
 		return ""
 	}
-	h := sha256.Sum256([]byte(strings.Join([]string{cacheFormat, opts.Version, buildStamp, source, path, c.root, c.home, sum}, "\x00")))
+	h := sha256.Sum256([]byte(strings.Join([]string{cacheFormat, opts.Version, buildStamp(), source, path, c.root, c.home, sum}, "\x00")))
 	return hex.EncodeToString(h[:])
 }
 
@@ -139,75 +129,334 @@ func (c *compiler) fromCache(file, key, source, path string) *fileConfig {
 	if sum := sha256.Sum256(body); !bytes.Equal(sum[:], b[:sha256.Size]) {
 		return nil
 	}
-	var cf cachedFile
-	if err := gob.NewDecoder(bytes.NewReader(body)).Decode(&cf); err != nil || cf.Key != key {
-		return nil
-	}
-	f := &fileConfig{source: source, path: path, mode: cf.Mode, modeSet: cf.ModeSet, disableBypass: cf.DisableBypass,
-		allowDirs: cf.AllowDirs, planFileAbs: cf.PlanFileAbs, planTools: cf.PlanTools, planToolsSet: cf.PlanToolsSet,
-		auditFile: cf.AuditFile, promptTimeout: cf.PromptTimeout, trustAgent: cf.TrustAgent, dialect: cf.Dialect,
-		tests: cf.Tests}
-	if cf.PlanFileAbs != "" {
-		f.planFile = realOrAbs(cf.PlanFileAbs)
-	}
-	ref := func(r cachedRule, effect policy.Effect) policy.RuleRef {
-		return policy.RuleRef{Rule: r.Text, Effect: effect, Source: source, File: path, Line: r.Line, Index: r.Index, Reason: r.Reason}
-	}
-	for _, r := range cf.Rules {
-		rule, err := c.rules.Rule(r.Text, ref(r, r.Effect))
-		if err != nil {
-			return nil
-		}
-		f.rules = append(f.rules, rule)
-	}
-	for _, r := range cf.Danger {
-		re, err := regexp.Compile(r.Text)
-		if err != nil {
-			return nil
-		}
-		f.danger = append(f.danger, policy.NewDangerRule(ref(r, policy.Deny), re))
-	}
-	e := cf.Enforce
-	f.enforce = enforceFile{enforce: e.Level, enforceSet: e.Set, network: e.Network, autoAllow: e.AutoAllow,
-		writable: e.Writable, writableSet: e.WritableSet}
-	for _, r := range e.Unconfined {
-		rule, err := c.rules.Rule(r.Text, ref(r, policy.Ask))
-		if err != nil || rule.Tool != policy.ToolBash {
-			return nil
-		}
-		rule.Trusted, rule.Active = true, true
-		f.enforce.unconfined = append(f.enforce.unconfined, rule)
-	}
-	return f
+	return c.decodeEntry(string(body), key, source, path)
 }
 
 // toCache writes f's entry atomically; errors are ignored (the next load
 // decodes the file again).
 func (c *compiler) toCache(file, key string, f *fileConfig) {
-	cr := func(r policy.RuleRef) cachedRule {
-		return cachedRule{Text: r.Rule, Effect: r.Effect, Line: r.Line, Index: r.Index, Reason: r.Reason}
-	}
-	cf := cachedFile{Key: key, Mode: f.mode, ModeSet: f.modeSet, DisableBypass: f.disableBypass, AllowDirs: f.allowDirs,
-		PlanFileAbs: f.planFileAbs, PlanTools: f.planTools, PlanToolsSet: f.planToolsSet, AuditFile: f.auditFile,
-		PromptTimeout: f.promptTimeout, TrustAgent: f.trustAgent, Dialect: f.dialect, Tests: f.tests,
-		Enforce: cachedEnforce{Level: f.enforce.enforce, Set: f.enforce.enforceSet, Network: f.enforce.network,
-			AutoAllow: f.enforce.autoAllow, Writable: f.enforce.writable, WritableSet: f.enforce.writableSet}}
-	for _, r := range f.rules {
-		cf.Rules = append(cf.Rules, cr(r.Ref))
-	}
-	for _, d := range f.danger {
-		cf.Danger = append(cf.Danger, cr(d.Ref))
-	}
-	for _, r := range f.enforce.unconfined {
-		cf.Enforce.Unconfined = append(cf.Enforce.Unconfined, cr(r.Ref))
-	}
-	var body bytes.Buffer
-	if err := gob.NewEncoder(&body).Encode(&cf); err != nil {
-		return
-	}
-	sum := sha256.Sum256(body.Bytes())
+	body := appendEntry(make([]byte, 0, 4096), key, f)
+	sum := sha256.Sum256(body)
 	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
 		return
 	}
-	WriteFileAtomic(file, append(sum[:], body.Bytes()...), 0o600)
+	WriteFileAtomic(file, append(sum[:], body...), 0o600)
+}
+
+// An entry's body is a sequence of values: unsigned and signed varints
+// (encoding/binary), booleans as one byte 0 or 1, an optional boolean as
+// 0 (unset), 1 (false) or 2 (true), strings and lists as a length and
+// their items. In order: cacheFormat, the key, the file's settings, its
+// rules (each with what policy.Rule.AppendKeys writes), [[danger]]
+// entries, [[test]] entries and enforcement keys, as appendEntry writes
+// them and decodeEntry reads them.
+
+// appendEntry appends the body of f's entry under key.
+func appendEntry(b []byte, key string, f *fileConfig) []byte {
+	w := entryWriter{b: b}
+	w.string(cacheFormat)
+	w.string(key)
+	w.string(string(f.mode))
+	w.bool(f.modeSet)
+	w.bool(f.disableBypass)
+	w.strings(f.allowDirs)
+	w.string(f.planFileAbs)
+	w.strings(f.planTools)
+	w.bool(f.planToolsSet)
+	w.string(f.auditFile)
+	w.varint(int64(f.promptTimeout))
+	w.optBool(f.trustAgent)
+	w.string(string(f.dialect))
+	w.uvarint(uint64(len(f.rules)))
+	var keys []byte
+	for _, r := range f.rules {
+		w.ref(r.Ref)
+		keys = r.AppendKeys(keys[:0])
+		w.string(string(keys))
+	}
+	w.uvarint(uint64(len(f.danger)))
+	for _, d := range f.danger {
+		w.ref(d.Ref)
+	}
+	w.uvarint(uint64(len(f.tests)))
+	for _, t := range f.tests {
+		w.string(t.Name)
+		w.string(t.Tool)
+		w.string(t.Input)
+		w.string(string(t.Mode))
+		w.uvarint(uint64(t.Expect))
+		w.varint(int64(t.Line))
+		w.varint(int64(t.Index))
+	}
+	e := f.enforce
+	w.varint(int64(e.enforce))
+	w.bool(e.enforceSet)
+	w.optBool(e.network)
+	w.optBool(e.autoAllow)
+	w.strings(e.writable)
+	w.bool(e.writableSet)
+	w.uvarint(uint64(len(e.unconfined)))
+	for _, r := range e.unconfined {
+		w.ref(r.Ref)
+	}
+	return w.b
+}
+
+// decodeEntry reads an entry's body written by appendEntry for key, as
+// the file's settings: rules stand on their cached keys and are compiled
+// on first use (policy.Compiler.LazyRule), [[danger]] patterns and
+// unconfined patterns are compiled now, and the plan file's symlinks are
+// resolved now. Nil when the body does not decode, names another key or
+// holds a pattern that does not compile.
+func (c *compiler) decodeEntry(body, key, source, path string) *fileConfig {
+	d := entryReader{s: body}
+	if d.string() != cacheFormat || d.string() != key {
+		return nil
+	}
+	f := &fileConfig{source: source, path: path}
+	f.mode = policy.Mode(d.string())
+	f.modeSet = d.bool()
+	f.disableBypass = d.bool()
+	f.allowDirs = d.strings()
+	f.planFileAbs = d.string()
+	f.planTools = d.strings()
+	f.planToolsSet = d.bool()
+	f.auditFile = d.string()
+	f.promptTimeout = time.Duration(d.varint())
+	f.trustAgent = d.optBool()
+	f.dialect = shellparse.Dialect(d.string())
+	n := d.count()
+	if n > 0 {
+		f.rules = make([]*policy.Rule, 0, n)
+	}
+	for range n {
+		ref := d.ref(source, path)
+		keys := d.string()
+		if d.bad {
+			return nil
+		}
+		r, err := c.rules.LazyRule(ref, keys)
+		if err != nil {
+			return nil
+		}
+		f.rules = append(f.rules, r)
+	}
+	for range d.count() {
+		ref := d.ref(source, path)
+		if d.bad {
+			return nil
+		}
+		re, err := regexp.Compile(ref.Rule)
+		if err != nil {
+			return nil
+		}
+		ref.Effect = policy.Deny
+		f.danger = append(f.danger, policy.NewDangerRule(ref, re))
+	}
+	for range d.count() {
+		t := TestCase{Source: source, File: path}
+		t.Name, t.Tool, t.Input, t.Mode = d.string(), d.string(), d.string(), policy.Mode(d.string())
+		t.Expect = policy.Effect(d.uvarint())
+		t.Line, t.Index = d.int(), d.int()
+		f.tests = append(f.tests, t)
+	}
+	e := &f.enforce
+	e.enforce = policy.EnforceLevel(d.int())
+	e.enforceSet = d.bool()
+	e.network, e.autoAllow = d.optBool(), d.optBool()
+	e.writable = d.strings()
+	e.writableSet = d.bool()
+	for range d.count() {
+		ref := d.ref(source, path)
+		if d.bad {
+			return nil
+		}
+		ref.Effect = policy.Ask
+		r, err := c.rules.Rule(ref.Rule, ref)
+		if err != nil || r.Tool != policy.ToolBash {
+			return nil
+		}
+		r.Trusted, r.Active = true, true
+		e.unconfined = append(e.unconfined, r)
+	}
+	if d.bad || d.s != "" {
+		return nil
+	}
+	if f.planFileAbs != "" {
+		f.planFile = realOrAbs(f.planFileAbs)
+	}
+	return f
+}
+
+// entryWriter appends values to an entry's body.
+type entryWriter struct{ b []byte }
+
+func (w *entryWriter) uvarint(v uint64) { w.b = binary.AppendUvarint(w.b, v) }
+func (w *entryWriter) varint(v int64)   { w.b = binary.AppendVarint(w.b, v) }
+
+func (w *entryWriter) bool(v bool) {
+	if v {
+		w.b = append(w.b, 1)
+	} else {
+		w.b = append(w.b, 0)
+	}
+}
+
+func (w *entryWriter) optBool(v *bool) {
+	switch {
+	case v == nil:
+		w.b = append(w.b, 0)
+	case *v:
+		w.b = append(w.b, 2)
+	default:
+		w.b = append(w.b, 1)
+	}
+}
+
+func (w *entryWriter) string(s string) {
+	w.uvarint(uint64(len(s)))
+	w.b = append(w.b, s...)
+}
+
+func (w *entryWriter) strings(list []string) {
+	w.uvarint(uint64(len(list)))
+	for _, s := range list {
+		w.string(s)
+	}
+}
+
+// ref writes what a RuleRef holds beyond its file: the text, the effect,
+// the line, the index and the reason.
+func (w *entryWriter) ref(r policy.RuleRef) {
+	w.string(r.Rule)
+	w.uvarint(uint64(r.Effect))
+	w.varint(int64(r.Line))
+	w.varint(int64(r.Index))
+	w.string(r.Reason)
+}
+
+// entryReader reads an entry's body. On the first value that does not
+// decode it sets bad, and every later read returns a zero value. Strings
+// are substrings of the body (no copies); a count is at most the bytes
+// left, so a damaged length never allocates more than the entry's size.
+type entryReader struct {
+	s   string
+	bad bool
+}
+
+func (d *entryReader) uvarint() uint64 {
+	var v uint64
+	for i := 0; !d.bad && i < len(d.s) && i < binary.MaxVarintLen64; i++ {
+		c := d.s[i]
+		if c < 0x80 {
+			if i == binary.MaxVarintLen64-1 && c > 1 {
+				break // overflows 64 bits
+			}
+			d.s = d.s[i+1:]
+			return v | uint64(c)<<(7*i)
+		}
+		v |= uint64(c&0x7f) << (7 * i)
+	}
+	d.bad = true
+	return 0
+}
+
+func (d *entryReader) varint() int64 {
+	u := d.uvarint()
+	v := int64(u >> 1)
+	if u&1 != 0 {
+		v = ^v
+	}
+	return v
+}
+
+// int is a varint that fits an int.
+func (d *entryReader) int() int {
+	v := d.varint()
+	if int64(int(v)) != v {
+		d.bad = true
+		return 0
+	}
+	return int(v)
+}
+
+// count is a list's length: at most the bytes left.
+func (d *entryReader) count() int {
+	n := d.uvarint()
+	if n > uint64(len(d.s)) {
+		d.bad = true
+		return 0
+	}
+	return int(n)
+}
+
+func (d *entryReader) byte() byte {
+	if d.bad || d.s == "" {
+		d.bad = true
+		return 0
+	}
+	b := d.s[0]
+	d.s = d.s[1:]
+	return b
+}
+
+func (d *entryReader) bool() bool {
+	switch d.byte() {
+	case 0:
+		return false
+	case 1:
+		return true
+	}
+	d.bad = true
+	return false
+}
+
+func (d *entryReader) optBool() *bool {
+	switch d.byte() {
+	case 0:
+		return nil
+	case 1:
+		v := false
+		return &v
+	case 2:
+		v := true
+		return &v
+	}
+	d.bad = true
+	return nil
+}
+
+func (d *entryReader) string() string {
+	n := d.count()
+	if d.bad {
+		return ""
+	}
+	s := d.s[:n]
+	d.s = d.s[n:]
+	return s
+}
+
+func (d *entryReader) strings() []string {
+	n := d.count()
+	if n == 0 {
+		return nil
+	}
+	list := make([]string, n)
+	for i := range list {
+		list[i] = d.string()
+	}
+	return list
+}
+
+// ref reads what entryWriter.ref wrote, for a rule of source's file path.
+func (d *entryReader) ref(source, path string) policy.RuleRef {
+	r := policy.RuleRef{Rule: d.string(), Source: source, File: path}
+	eff := d.uvarint()
+	if eff > uint64(policy.Allow) {
+		d.bad = true
+	}
+	r.Effect = policy.Effect(eff)
+	r.Line, r.Index = d.int(), d.int()
+	r.Reason = d.string()
+	return r
 }

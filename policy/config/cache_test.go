@@ -1,8 +1,13 @@
 package config
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gatekeep/gatekeep/policy"
@@ -91,4 +96,163 @@ func TestConfigCache(t *testing.T) {
 	if _, err := os.Stat(cache); err == nil {
 		t.Error("a cache was written without a version")
 	}
+}
+
+// cacheSample is a file with a value in every setting an entry holds.
+const cacheSample = `mode = "acceptEdits"
+[sandbox]
+allow_dirs = ["/opt/x"]
+unconfined = ["Bash(ssh *)"]
+writable = ["~/.cache/go-build"]
+network = false
+[plan]
+file = "PLAN.md"
+tools = ["Read"]
+[audit]
+file = "~/audit.jsonl"
+[prompt]
+timeout = "30s"
+[hooks]
+trust_agent_mode = true
+[shell]
+dialect = "zsh"
+[[rule]]
+deny = ["Bash(make *)", "Read(secrets/**)", "WebFetch(domain:example.com)"]
+reason = "no make"
+[[rule]]
+allow = "Bash(git status)"
+[[danger]]
+pattern = "^frobnicate"
+reason = "never"
+[[test]]
+tool = "Bash"
+input = "make all"
+expect = "deny"
+`
+
+// TestConfigCacheDamaged: an entry cut short at any length, with a byte
+// changed anywhere, written for another key or by an older format, is
+// ignored (its file decoded afresh, with the same answers) and never
+// panics, even when its hash was made to verify.
+func TestConfigCacheDamaged(t *testing.T) {
+	v := newCfgEnv(t)
+	text := cacheSample + someRules(1000)
+	v.write(v.paths.User, text)
+	opts := v.opts()
+	opts.Version = "test"
+	fresh, err := Load(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &compiler{root: v.root, home: v.home, rules: policy.NewCompiler(v.root, v.home)}
+	sum := sha256.Sum256([]byte(text))
+	key := c.cacheKey(opts, policy.SourceUser, v.paths.User, hex.EncodeToString(sum[:]))
+	file := filepath.Join(opts.Paths.Cache, key)
+	entry, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := entry[sha256.Size:]
+	if f := c.decodeEntry(string(body), key, policy.SourceUser, v.paths.User); f == nil {
+		t.Fatal("the entry written does not decode")
+	}
+	write := func(body []byte, rehash bool) {
+		t.Helper()
+		sum := entry[:sha256.Size]
+		if rehash {
+			s := sha256.Sum256(body)
+			sum = s[:]
+		}
+		if err := os.WriteFile(file, append(slices.Clone(sum), body...), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check := func(what string, used bool) {
+		t.Helper()
+		hits := cacheHits.Load()
+		l, err := Load(opts)
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if n := cacheHits.Load() - hits; n != 1 && !used {
+			t.Fatalf("%s: %d entries used, want only the default's", what, n)
+		}
+		if !used {
+			for _, cmd := range []string{"make all", "git status", "frobnicate", "ls"} {
+				a, b := v.bash(v.config(fresh, ""), cmd), v.bash(v.config(l, ""), cmd)
+				if a.Effect != b.Effect || a.Code != b.Code {
+					t.Fatalf("%s: %s: %v %s, decoded afresh %v %s", what, cmd, b.Effect, b.Code, a.Effect, a.Code)
+				}
+			}
+		}
+		write(body, false)
+	}
+	for n := 0; n < len(body); n += 1 + n/64 {
+		write(body[:n], true)
+		check(fmt.Sprintf("cut at %d", n), false)
+	}
+	write(append(slices.Clone(body), 0), true)
+	check("a byte more", false)
+	// A changed byte with the hash made to verify may still decode (to
+	// other settings: the cache holds what gatekeep wrote), but never
+	// panics; without the hash made to verify, it is ignored.
+	for i := 0; i < len(body); i++ {
+		b := slices.Clone(body)
+		b[i] ^= 0x41
+		if i%61 == 0 {
+			write(b, false)
+			check(fmt.Sprintf("byte %d changed", i), false)
+		}
+		if fc := c.decodeEntry(string(b), key, policy.SourceUser, v.paths.User); fc != nil && i%5 == 0 {
+			for _, r := range fc.rules {
+				r.Trusted, r.Active = true, true
+			}
+			rs := &policy.RuleSet{}
+			rs.Add(policy.SourceUser, fc.rules, fc.danger)
+			policy.LintRules(rs) // compiles every rule
+		}
+	}
+	// Another file's entry under this key.
+	other := appendEntry(nil, strings.Repeat("0", 64), &fileConfig{})
+	write(other, true)
+	check("another key", false)
+	// The format before this one (gob, cacheFormat 1).
+	write(append([]byte("\x1b\xff\x81\x03\x01\x01\ncachedFile\x01\xff\x82"), body[30:]...), true)
+	check("an older format", false)
+}
+
+// FuzzDecodeEntry: no body, however damaged, makes decodeEntry panic, and
+// a body that decodes gives rules that compile or fail closed.
+func FuzzDecodeEntry(f *testing.F) {
+	c := &compiler{root: "/proj", home: "/home/u", rules: policy.NewCompiler("/proj", "/home/u")}
+	for _, text := range []string{cacheSample, string(defaultTOML), cacheSample + someRules(2000)} {
+		fc, errs := c.parse(policy.SourceUser, "/u/config.toml", []byte(text))
+		if len(errs) > 0 {
+			f.Fatal(errs)
+		}
+		f.Add(appendEntry(nil, "k", fc))
+	}
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, body []byte) {
+		fc := c.decodeEntry(string(body), "k", policy.SourceUser, "/u/config.toml")
+		if fc == nil {
+			return
+		}
+		for _, r := range fc.rules {
+			r.Trusted, r.Active = true, true
+		}
+		rs := &policy.RuleSet{}
+		rs.Add(policy.SourceUser, fc.rules, fc.danger)
+		policy.LintRules(rs) // compiles every rule
+		cfg := &policy.Config{Mode: policy.ModeDefault, Rules: rs, Root: "/proj", Home: "/home/u"}
+		for _, cmd := range []string{"make all", "git push --force x", "cat /proj/secrets/a"} {
+			policy.Evaluate(cfg, policy.Request{Tool: policy.ToolBash, Command: cmd, Cwd: "/proj"})
+		}
+	})
+}
+
+// someRules is the first rules of thousandRules, up to n bytes.
+func someRules(n int) string {
+	r := thousandRules()[:n]
+	return r[:strings.LastIndex(r, "[[rule]]")]
 }
