@@ -37,15 +37,18 @@ import (
 //
 // A HEAD, commondir, objects or refs that cannot be read or judged counts
 // as passing.
-func MaybeGitDir(dir string) bool {
-	if !maybeHeadRef(dir) {
+func MaybeGitDir(dir string) bool { return maybeGitDir(nil, dir) }
+
+// maybeGitDir is MaybeGitDir with its stats remembered in m.
+func maybeGitDir(m *Memo, dir string) bool {
+	if !maybeHeadRef(m, dir) {
 		return false
 	}
-	common, ok := commonDir(dir)
+	common, ok := commonDir(m, dir)
 	if !ok {
 		return true // objects and refs are somewhere unknown
 	}
-	return maybeExec(common, "objects") && maybeExec(common, "refs")
+	return maybeExec(m, common, "objects") && maybeExec(m, common, "refs")
 }
 
 // FindGitDir returns the git directory git started in dir (a real,
@@ -124,8 +127,8 @@ func gitFileTarget(d, file string) string {
 // directory dir (get_common_dir_noenv): the path a `commondir` file names,
 // relative to dir unless absolute, else dir. ok is false when a commondir
 // file is there but its target cannot be known.
-func commonDir(dir string) (string, bool) {
-	if _, err := statAt(dir, "commondir", true); err != nil {
+func commonDir(m *Memo, dir string) (string, bool) {
+	if _, err := m.stat(dir, "commondir", true); err != nil {
 		if missing(err) {
 			return dir, true
 		}
@@ -143,7 +146,7 @@ func commonDir(dir string) (string, bool) {
 	if !filepath.IsAbs(t) {
 		t = dir + string(filepath.Separator) + t
 	}
-	r, err := realPath(t)
+	r, err := m.realPath(t)
 	if err != nil {
 		return "", false
 	}
@@ -151,8 +154,8 @@ func commonDir(dir string) (string, bool) {
 }
 
 // maybeHeadRef is validate_headref of dir/HEAD, erring toward yes.
-func maybeHeadRef(dir string) bool {
-	st, err := statAt(dir, "HEAD", false)
+func maybeHeadRef(m *Memo, dir string) bool {
+	st, err := m.stat(dir, "HEAD", false)
 	if err != nil {
 		return !missing(err)
 	}
@@ -206,8 +209,8 @@ func headRefText(b []byte) bool {
 // maybeExec is access(dir/name, X_OK), erring toward yes: a directory (search
 // permission aside), or anything else with an execute bit; a dangling
 // link fails, an error other than "missing" passes.
-func maybeExec(dir, name string) bool {
-	st, err := statAt(dir, name, true)
+func maybeExec(m *Memo, dir, name string) bool {
+	st, err := m.stat(dir, name, true)
 	if err != nil {
 		return !missing(err)
 	}
@@ -262,9 +265,9 @@ func readSmall(p string) ([]byte, error) {
 //
 // A HEAD written by the call counts as valid; objects or refs written
 // count as present, whatever kind of file they become.
-func gitDirShape(root, real string, others []string) string {
+func gitDirShape(m *Memo, root, real string, others []string) string {
 	for a := filepath.Dir(real); within(root, a); a = filepath.Dir(a) {
-		if why := gitDirShapeIn(a, real, others); why != "" {
+		if why := gitDirShapeIn(m, a, real, others); why != "" {
 			return why
 		}
 		if a == root || filepath.Dir(a) == a {
@@ -274,11 +277,11 @@ func gitDirShape(root, real string, others []string) string {
 	return ""
 }
 
-func gitDirShapeIn(a, real string, others []string) string {
-	if MaybeGitDir(a) {
+func gitDirShapeIn(m *Memo, a, real string, others []string) string {
+	if maybeGitDir(m, a) {
 		return fmt.Sprintf("%s is inside %s, which git may take for a git directory (HEAD, objects, refs), whose config and hooks run commands", real, a)
 	}
-	if maybeExec(a, "objects") && maybeExec(a, "refs") {
+	if maybeExec(m, a, "objects") && maybeExec(m, a, "refs") {
 		return fmt.Sprintf("%s is inside %s, which holds objects and refs: a git directory whose commondir names it reads its config and hooks there", real, a)
 	}
 	first, exact := firstBelow(a, real)
@@ -306,24 +309,24 @@ func gitDirShapeIn(a, real string, others []string) string {
 	case sameName(first, "commondir") && exact:
 		return fmt.Sprintf("%s is a commondir file, which lets a directory holding HEAD take objects and refs from anywhere and become a git directory", real)
 	case sameName(first, "objects") || sameName(first, "refs"):
-		if (wrote["objects"] || maybeExec(a, "objects")) && (wrote["refs"] || maybeExec(a, "refs")) {
+		if (wrote["objects"] || maybeExec(m, a, "objects")) && (wrote["refs"] || maybeExec(m, a, "refs")) {
 			return fmt.Sprintf("%s would give %s both objects and refs, the shape of a git directory (or of the common directory of one), whose config and hooks run commands", real, a)
 		}
 	}
-	if !headWritten && !maybeHeadRef(a) {
+	if !headWritten && !maybeHeadRef(m, a) {
 		return ""
 	}
 	objects, refs := wrote["objects"], wrote["refs"]
 	if !objects || !refs {
 		common, ok := a, !commonWritten
 		if ok {
-			common, ok = commonDir(a)
+			common, ok = commonDir(m, a)
 		}
 		if !ok {
 			return fmt.Sprintf("%s would make %s a git directory (HEAD and a commondir), whose config and hooks run commands", real, a)
 		}
-		objects = objects || maybeExec(common, "objects")
-		refs = refs || maybeExec(common, "refs")
+		objects = objects || maybeExec(m, common, "objects")
+		refs = refs || maybeExec(m, common, "refs")
 	}
 	if objects && refs {
 		return fmt.Sprintf("%s would make %s a git directory (HEAD, objects, refs), whose config and hooks run commands", real, a)
@@ -353,9 +356,15 @@ func firstBelow(a, p string) (string, bool) {
 // d/refs && echo ... > d/HEAD`) is judged as it will be after it runs.
 // "" when real is in no root or the writes make no git directory.
 func (g *Guard) GitShapeReason(real string, others []string) string {
+	return g.GitShapeReasonWith(nil, real, others)
+}
+
+// GitShapeReasonWith is GitShapeReason with its stats remembered in m
+// (Memo).
+func (g *Guard) GitShapeReasonWith(m *Memo, real string, others []string) string {
 	root := g.rootOf(real)
 	if root == "" {
 		return ""
 	}
-	return gitDirShape(root, real, others)
+	return gitDirShape(m, root, real, others)
 }

@@ -79,7 +79,7 @@ func (c *configDirSet) resolved() []string {
 	}
 	c.once.Do(func() {
 		for _, abs := range c.abs {
-			real, err := resolve(abs, true)
+			real, err := resolve(nil, abs, true)
 			if err != nil {
 				real = filepath.Clean(abs) // a loop: judge it as spelled
 			}
@@ -308,6 +308,12 @@ func (r Result) Inside() bool { return r.Code == "" }
 // A missing component inside a symlink's target makes the path dangling.
 // Check never writes, and never panics on any input.
 func (g *Guard) Check(cwd, path string) Result {
+	return g.CheckWith(nil, cwd, path)
+}
+
+// CheckWith is Check with its stats remembered in m (Memo), for a
+// decision that checks several paths.
+func (g *Guard) CheckWith(m *Memo, cwd, path string) Result {
 	if g == nil {
 		g = &Guard{}
 	}
@@ -316,7 +322,7 @@ func (g *Guard) Check(cwd, path string) Result {
 		return Result{Code: CodeInvalid, Err: err}
 	}
 	res := Result{Abs: filepath.Clean(raw)}
-	real, err := realPath(raw)
+	real, err := m.realPath(raw)
 	if err != nil {
 		res.Code, res.Err = classify(err), err
 		return res

@@ -21,14 +21,14 @@ const maxGitConfig = 1 << 20
 // ($XDG_CONFIG_HOME/git/config, else ~/.config/git/config, and
 // ~/.gitconfig); the repository's wins. include and includeIf are not
 // followed. A relative value is relative to root, where git runs hooks.
-func (g *Guard) hooksPathReason(root, real string) string {
+func (g *Guard) hooksPathReason(m *Memo, root, real string) string {
 	if root == "" {
 		return ""
 	}
 	// The work tree holding real, up to its sandbox root.
 	repo := ""
 	for d := filepath.Dir(real); within(root, d); d = filepath.Dir(d) {
-		if isDir(d, ".git") {
+		if m.isDir(d, ".git") {
 			repo = d
 			break
 		}

@@ -13,3 +13,7 @@ func lstatKind(p string) (dir, link bool, err error) {
 	}
 	return fi.IsDir(), isLink(fi), nil
 }
+
+// lstatKind is lstatKind; not remembered here (a Memo keeps what statAt
+// answers, and lookups here go through os.Lstat).
+func (m *Memo) lstatKind(p string) (dir, link bool, err error) { return lstatKind(p) }

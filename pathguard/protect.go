@@ -54,6 +54,11 @@ var shellStartupFiles = []string{
 // suffix (`config::$DATA`) are ignored too, as the file system does.
 // Unicode normalization (macOS NFD) is not handled: the names are ASCII.
 func (g *Guard) Protected(real string) string {
+	return g.ProtectedWith(nil, real)
+}
+
+// ProtectedWith is Protected with its stats remembered in m (Memo).
+func (g *Guard) ProtectedWith(m *Memo, real string) string {
 	if g.rootOf(real) == "" {
 		return ""
 	}
@@ -77,10 +82,10 @@ func (g *Guard) Protected(real string) string {
 	if len(names) == 0 {
 		return ""
 	}
-	if why := gitDirShape(g.rootOf(real), real, nil); why != "" {
+	if why := gitDirShape(m, g.rootOf(real), real, nil); why != "" {
 		return why
 	}
-	if why := g.hooksPathReason(g.rootOf(real), real); why != "" {
+	if why := g.hooksPathReason(m, g.rootOf(real), real); why != "" {
 		return why
 	}
 	base := names[len(names)-1]
@@ -98,7 +103,7 @@ func (g *Guard) Protected(real string) string {
 			return fmt.Sprintf("%s is a shell startup file, run by later shells", real)
 		}
 	}
-	if st, err := statAt(real, "", true); err == nil && !st.isDir() {
+	if st, err := m.stat(real, "", true); err == nil && !st.isDir() {
 		if n := st.nlink; n > 1 {
 			return fmt.Sprintf("%s has %d hard links, and its other names may lie outside the sandbox", real, n)
 		}
@@ -202,10 +207,7 @@ func gitReason(real string, below []string) string {
 }
 
 // isDir reports whether dir/name is a directory (symlinks followed).
-func isDir(dir, name string) bool {
-	st, err := statAt(dir, name, true)
-	return err == nil && st.isDir()
-}
+func isDir(dir, name string) bool { return (*Memo)(nil).isDir(dir, name) }
 
 // sameName compares a path component with a protected name the way a
 // case-insensitive file system would.

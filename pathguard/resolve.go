@@ -36,11 +36,7 @@ func classify(err error) string {
 // be clean), then normalizes it where the platform asks for it (Windows:
 // the case and long names of the existing part).
 func realPath(p string) (string, error) {
-	real, err := resolve(p, false)
-	if err != nil {
-		return "", err
-	}
-	return normalize(real), nil
+	return (*Memo)(nil).realPath(p)
 }
 
 // resolve follows p component by component the way the kernel's path
@@ -69,7 +65,9 @@ func realPath(p string) (string, error) {
 // ENOTDIR; more than maxLinks symlinks is errLoop. Other Lstat and
 // Readlink errors (permission, name too long) are returned wrapped in
 // their *fs.PathError.
-func resolve(p string, throughDangling bool) (string, error) {
+//
+// Its lookups are remembered in m (nil: none).
+func resolve(m *Memo, p string, throughDangling bool) (string, error) {
 	volLen := len(filepath.VolumeName(p))
 	if volLen < len(p) && os.IsPathSeparator(p[volLen]) {
 		volLen++
@@ -109,7 +107,7 @@ func resolve(p string, throughDangling bool) (string, error) {
 			dest = next
 			continue
 		}
-		isDir, link, err := lstatKind(next)
+		isDir, link, err := m.lstatKind(next)
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
 				return "", err

@@ -26,7 +26,12 @@ func isLink(fi fs.FileInfo) bool { return fi.Mode()&fs.ModeSymlink != 0 }
 // and a missing path is the bare errno: os.Lstat allocates a FileInfo for
 // every call and a PathError for every missing path.
 func lstatKind(p string) (dir, link bool, err error) {
-	st, err := statAt(p, "", false)
+	return (*Memo)(nil).lstatKind(p)
+}
+
+// lstatKind is lstatKind, remembered in m.
+func (m *Memo) lstatKind(p string) (dir, link bool, err error) {
+	st, err := m.stat(p, "", false)
 	switch {
 	case err == syscall.ENOENT:
 		return false, false, err

@@ -252,6 +252,10 @@ type evaluation struct {
 	// builds, one part at a time.
 	partsBuf []part
 	subj     subject
+	// memo remembers the stats of this decision (pathguard.Memo): the
+	// sandbox, the rules and the git-directory checks of every write ask
+	// about the same paths and directories.
+	memo pathguard.Memo
 }
 
 // evalPool keeps evaluations for the next decision (`check --batch`, a
@@ -268,8 +272,9 @@ const maxPooledParts = 256
 
 func newEvaluation(cfg *Config, req Request) *evaluation {
 	e := evalPool.Get().(*evaluation)
-	buf, subj := e.partsBuf, e.subj
-	*e = evaluation{cfg: cfg, req: req, cwd: req.Cwd, partsBuf: buf[:0]}
+	buf, subj, memo := e.partsBuf, e.subj, e.memo
+	memo.Reset()
+	*e = evaluation{cfg: cfg, req: req, cwd: req.Cwd, partsBuf: buf[:0], memo: memo}
 	e.subj.forms, e.subj.code, e.subj.expanded = subj.forms[:0], subj.code[:0], subj.expanded[:0]
 	e.checked = e.checked2[:0]
 	return e
@@ -286,7 +291,8 @@ func (e *evaluation) release() {
 	clear(e.subj.code[:cap(e.subj.code)])
 	clear(e.subj.expanded[:cap(e.subj.expanded)])
 	e.subj = subject{forms: e.subj.forms[:0], code: e.subj.code[:0], expanded: e.subj.expanded[:0]}
-	*e = evaluation{partsBuf: e.partsBuf, subj: e.subj}
+	e.memo.Reset()
+	*e = evaluation{partsBuf: e.partsBuf, subj: e.subj, memo: e.memo}
 	evalPool.Put(e)
 }
 
@@ -785,7 +791,7 @@ func (e *evaluation) input() *Input {
 	if e.req.Path != "" {
 		in.Path = e.req.Path
 		if e.cfg.Guard != nil {
-			if r := e.cfg.Guard.Check(e.cwd, e.req.Path); r.Real != "" {
+			if r := e.cfg.Guard.CheckWith(&e.memo, e.cwd, e.req.Path); r.Real != "" {
 				in.Path = r.Real
 			}
 		} else if !filepath.IsAbs(in.Path) && e.cwd != "" {
@@ -857,7 +863,7 @@ func (e *evaluation) check(dir, path string) pathguard.Result {
 			}
 		}
 	}
-	r := e.cfg.Guard.Check(dir, path)
+	r := e.cfg.Guard.CheckWith(&e.memo, dir, path)
 	e.checked = append(e.checked, checkedPath{key, r})
 	// A call names few paths: a list is searched until it is long.
 	if e.checkedAt == nil && len(e.checked) > 16 {

@@ -12,8 +12,8 @@ func planLayer(e *evaluation, p *part) verdict {
 		return verdict{ok: true, effect: Allow, code: CodePlanTool, message: p.tool + " is a planning tool"}
 	}
 	if p.cmd == nil && p.access == shellparse.Write && e.cfg.PlanFile != "" && !p.dynamic && e.cfg.Guard != nil {
-		r := e.cfg.Guard.Check(p.dir, p.path)
-		if r.Inside() && r.Real == e.cfg.PlanFile && e.cfg.Guard.Protected(r.Real) == "" {
+		r := e.check(p.dir, p.path)
+		if r.Inside() && r.Real == e.cfg.PlanFile && e.cfg.Guard.ProtectedWith(&e.memo, r.Real) == "" {
 			return verdict{ok: true, effect: Allow, code: CodePlanFile, message: "the plan file is writable in plan mode"}
 		}
 	}

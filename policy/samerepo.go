@@ -195,5 +195,5 @@ func (e *evaluation) completesGitDir(p *part) string {
 	if r.Real == "" {
 		return ""
 	}
-	return g.GitShapeReason(r.Real, e.callWrites)
+	return g.GitShapeReasonWith(&e.memo, r.Real, e.callWrites)
 }

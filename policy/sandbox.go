@@ -50,7 +50,7 @@ func sandboxLayer(e *evaluation, p *part) verdict {
 		}
 		return verdict{ok: true, effect: Deny, code: r.Code, message: msg}
 	}
-	if why := g.Protected(r.Real); why != "" {
+	if why := g.ProtectedWith(&e.memo, r.Real); why != "" {
 		return verdict{ok: true, effect: Ask, code: CodeSandboxProtected, message: why}
 	}
 	if p.members {

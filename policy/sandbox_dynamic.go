@@ -96,7 +96,7 @@ func (e *evaluation) dynamicWrite(p *part) verdict {
 			return outsideVerdict(g, p.path, dir, r)
 		}
 		if dir == t {
-			if why := g.Protected(r.Real); why != "" {
+			if why := g.ProtectedWith(&e.memo, r.Real); why != "" {
 				return verdict{ok: true, effect: Ask, code: pathguard.CodeProtected, message: why}
 			}
 			continue

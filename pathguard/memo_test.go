@@ -1,0 +1,106 @@
+package pathguard
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestMemoSameAnswers: Check, Protected and GitShapeReason answer the same
+// with a Memo as without, over the test tree (links in and out, dangling
+// links, loops, a hard link, a .git file, git directories of every shape)
+// and paths below, beside and through all of it, one Memo kept over
+// several calls as a decision keeps it.
+func TestMemoSameAnswers(t *testing.T) {
+	tr := newTree(t)
+	for _, d := range []string{"bare/objects", "bare/refs", "half/objects", "shaped/objects", "shaped/refs", "wt", "evil/objects", "lnhead/objects", "lnhead/refs"} {
+		mkdir(t, filepath.Join(tr.proj, d))
+	}
+	write(t, filepath.Join(tr.proj, "half/HEAD"), "ref: refs/heads/main\n")
+	write(t, filepath.Join(tr.proj, "shaped/HEAD"), "ref: refs/heads/main\n")
+	write(t, filepath.Join(tr.proj, "wt/HEAD"), "ref: refs/heads/x\n")
+	write(t, filepath.Join(tr.proj, "wt/commondir"), "../evil\n")
+	write(t, filepath.Join(tr.proj, ".git/config"), "[core]\n\thooksPath = hooks2\n")
+	symlink(t, "refs/heads/x", filepath.Join(tr.proj, "lnhead/HEAD"))
+	symlink(t, "shaped", filepath.Join(tr.proj, "shapelink"))
+	var paths []string
+	err := filepath.Walk(tr.base, func(p string, fi os.FileInfo, err error) error {
+		if err != nil {
+			return nil
+		}
+		paths = append(paths, p, filepath.Join(p, "new"), filepath.Join(p, "HEAD"), filepath.Join(p, "refs/heads"),
+			filepath.Join(p, "objects"), filepath.Join(p, "commondir"), filepath.Join(p, "../x"))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rel := range []string{"link/passwd", "inlink/new/f", "up/proj/a.txt", "deep/../../../proj/a.txt", "dl/x",
+		"loop1/x", "self", "hooks2/pre-commit", "shapelink/config", "hooklink/pre-push", "sub/.git"} {
+		paths = append(paths, filepath.Join(tr.proj, rel))
+	}
+	if len(paths) < 200 {
+		t.Fatalf("only %d paths", len(paths))
+	}
+	var m Memo
+	protected, shaped := 0, 0
+	for i, p := range paths {
+		if i%5 == 0 {
+			m.Reset() // a decision's worth of calls
+		}
+		want, got := tr.g.Check(tr.proj, p), tr.g.CheckWith(&m, tr.proj, p)
+		if got.Abs != want.Abs || got.Real != want.Real || got.Root != want.Root || got.Code != want.Code || (got.Err == nil) != (want.Err == nil) {
+			t.Fatalf("CheckWith(%q) = %+v, Check %+v", p, got, want)
+		}
+		if want.Real == "" {
+			continue
+		}
+		if w, g := tr.g.Protected(want.Real), tr.g.ProtectedWith(&m, want.Real); g != w {
+			t.Fatalf("ProtectedWith(%q) = %q, Protected %q", want.Real, g, w)
+		} else if w != "" {
+			protected++
+		}
+		others := []string{filepath.Join(filepath.Dir(want.Real), "refs"), filepath.Join(filepath.Dir(want.Real), "HEAD")}
+		if w, g := tr.g.GitShapeReason(want.Real, others), tr.g.GitShapeReasonWith(&m, want.Real, others); g != w {
+			t.Fatalf("GitShapeReasonWith(%q) = %q, GitShapeReason %q", want.Real, g, w)
+		} else if w != "" {
+			shaped++
+		}
+	}
+	if protected < 50 || shaped < 50 {
+		t.Errorf("only %d protected and %d git shapes among %d paths", protected, shaped, len(paths))
+	}
+}
+
+// TestMemoRemembers: a stat asked again is answered from the Memo, a
+// followed stat and an lstat of one path are told apart, and Reset
+// forgets.
+func TestMemoRemembers(t *testing.T) {
+	tr := newTree(t)
+	var m Memo
+	r := tr.g.CheckWith(&m, tr.proj, "src/main.go")
+	n := len(m.entries)
+	if n == 0 {
+		t.Fatal("nothing remembered")
+	}
+	if again := tr.g.CheckWith(&m, tr.proj, "src/main.go"); again != r || len(m.entries) != n {
+		t.Errorf("the same check again: %+v and %d entries, was %+v and %d", again, len(m.entries), r, n)
+	}
+	link := filepath.Join(tr.proj, "inlink")
+	if st, err := m.stat(link, "", false); err != nil || st.mode&os.ModeSymlink == 0 {
+		t.Errorf("lstat of a link: %v %v", st.mode, err)
+	}
+	if st, err := m.stat(link, "", true); err != nil || !st.isDir() {
+		t.Errorf("stat of a link to a directory: %v %v", st.mode, err)
+	}
+	m.Reset()
+	if len(m.entries) != 0 {
+		t.Errorf("%d entries after Reset", len(m.entries))
+	}
+	for i := 0; i < 2*maxMemo; i++ {
+		m.stat(tr.proj, filepath.Base(t.TempDir())+string(rune('a'+i%26)), true)
+	}
+	if len(m.entries) > maxMemo {
+		t.Errorf("%d entries, more than %d", len(m.entries), maxMemo)
+	}
+}
