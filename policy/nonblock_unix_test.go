@@ -3,8 +3,13 @@
 package policy
 
 import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -58,4 +63,49 @@ func TestNoBlockingOpens(t *testing.T) {
 			})
 		}
 	})
+}
+
+// TestReadRegular: the bytes os.ReadFile reads, for sizes around the
+// limit and a file the size of which is not known (/proc); a FIFO with no
+// writer, a dir and a device refused at once with ErrNotRegular, a
+// missing file fs.ErrNotExist, a larger one an error.
+func TestReadRegular(t *testing.T) {
+	dir := t.TempDir()
+	const limit = 4096
+	for _, n := range []int{0, 1, 511, 512, 513, limit - 1, limit} {
+		p := filepath.Join(dir, fmt.Sprint("f", n))
+		want := bytes.Repeat([]byte{'x'}, n)
+		if err := os.WriteFile(p, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadRegular(p, limit)
+		if err != nil || !bytes.Equal(got, want) || got == nil {
+			t.Errorf("ReadRegular(%d bytes) = %d bytes, %v", n, len(got), err)
+		}
+	}
+	big := filepath.Join(dir, "big")
+	if err := os.WriteFile(big, make([]byte, limit+1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadRegular(big, limit); err == nil || !strings.Contains(err.Error(), "over the 4096-byte limit") {
+		t.Errorf("ReadRegular(limit+1 bytes) = %v", err)
+	}
+	if want, err := os.ReadFile("/proc/self/mounts"); err == nil { // size 0 in stat
+		if got, err := ReadRegular("/proc/self/mounts", 1<<20); err != nil || len(got) < 2 || !bytes.Equal(got, want) {
+			t.Errorf("ReadRegular(/proc/self/mounts) = %q, %v", got, err)
+		}
+	}
+	fifo := filepath.Join(dir, "fifo")
+	mkfifo(t, fifo)
+	for _, p := range []string{fifo, dir, "/dev/null"} {
+		within(t, 5*time.Second, p, func() {
+			if _, err := ReadRegular(p, limit); !errors.Is(err, ErrNotRegular) {
+				t.Errorf("ReadRegular(%s) = %v, want ErrNotRegular", p, err)
+			}
+		})
+	}
+	if _, err := ReadRegular(filepath.Join(dir, "missing"), limit); !errors.Is(err, fs.ErrNotExist) ||
+		err.Error() != "open "+filepath.Join(dir, "missing")+": no such file or directory" {
+		t.Errorf("ReadRegular(missing) = %v", err)
+	}
 }

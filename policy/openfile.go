@@ -37,17 +37,33 @@ func OpenRegular(path string) (*os.File, error) {
 // A missing file is an error matching fs.ErrNotExist; a larger one is an
 // error too.
 func ReadRegular(path string, max int64) ([]byte, error) {
-	f, err := OpenRegular(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	b, err := readRegular(path, max)
 	if err != nil {
 		return nil, err
 	}
 	if int64(len(b)) > max {
 		return nil, fmt.Errorf("%s is over the %d-byte limit", path, max)
+	}
+	return b, nil
+}
+
+// readAllFrom reads r to its end, or to limit+1 bytes, into a buffer sized
+// from the file's size (as os.ReadFile does): one allocation where
+// io.ReadAll grows from 512 bytes, copying as it goes.
+func readAllFrom(r io.Reader, size, limit int64) ([]byte, error) {
+	b := make([]byte, 0, min(max(size, 0), limit)+1)
+	for int64(len(b)) <= limit {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // the file grew
+		}
+		n, err := r.Read(b[len(b):int(min(int64(cap(b)), limit+1))])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
 	return b, nil
 }
