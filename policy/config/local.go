@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -179,10 +180,11 @@ func excludeFromGit(root, pattern string) {
 }
 
 // ruleHeaderRe matches a `[[rule]]` header line; tableHeaderRe any table
-// header, which ends the rule block above it.
+// header, which ends the rule block above it. Compiled on first use (by
+// `rules remove`), not in every process's start-up.
 var (
-	ruleHeaderRe  = regexp.MustCompile(`^\s*\[\[\s*rule\s*\]\]\s*(#.*)?$`)
-	tableHeaderRe = regexp.MustCompile(`^\s*\[`)
+	ruleHeaderRe  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*\[\[\s*rule\s*\]\]\s*(#.*)?$`) })
+	tableHeaderRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*\[`) })
 )
 
 // RemoveLocalRules removes every occurrence of rules from the project's
@@ -221,7 +223,7 @@ func RemoveLocalRules(opts LoadOptions, rules []string) (string, int, error) {
 	lines := strings.Split(string(old), "\n")
 	var heads []int
 	for i, l := range lines {
-		if ruleHeaderRe.MatchString(l) {
+		if ruleHeaderRe().MatchString(l) {
 			heads = append(heads, i)
 		}
 	}
@@ -238,7 +240,7 @@ func RemoveLocalRules(opts LoadOptions, rules []string) (string, int, error) {
 	for bi, h := range heads {
 		end := len(lines)
 		for j := h + 1; j < len(lines); j++ {
-			if tableHeaderRe.MatchString(lines[j]) {
+			if tableHeaderRe().MatchString(lines[j]) {
 				end = j
 				break
 			}
