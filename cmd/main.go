@@ -52,7 +52,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	stderr = safeErr
 	a := newApp(stdin, safeOut, stderr)
 	a.rawStdout = out
-	root := a.rootCmd()
+	root := a.rootCmdFor(args)
 	root.SetArgs(args)
 	err := root.Execute()
 	safeOut.Flush()

@@ -50,7 +50,55 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 	return &app{stdin: stdin, stdout: stdout, stderr: stderr, rawStdout: stdout}
 }
 
+// rootCmd is the whole command tree.
 func (a *app) rootCmd() *cobra.Command {
+	root := a.bareRootCmd()
+	root.AddCommand(a.toolCmds(nil)...)
+	root.AddCommand(a.newCmdCheck(nil), a.versionCmd(), a.hookCmd())
+	root.AddCommand(a.rulesCmd(), a.configCmd(), a.trustCmd(), a.testCmd(), a.doctorCmd(), a.sandboxCmd())
+	return root
+}
+
+// rootCmdFor is the command tree for args. When they start with the name
+// of a command an agent runs on every tool call (callCmd), the root holds
+// that command alone: building the dozen others and their flags cost each
+// call about 3% of its time, and they play no part in it (cobra reads only
+// the path to the command it runs; TestRootCmdFor compares the two trees'
+// help and answers). Anything else (a flag first, help, completion, any
+// other command, a typo to suggest for) gets the whole tree.
+func (a *app) rootCmdFor(args []string) *cobra.Command {
+	if len(args) > 0 {
+		if c := a.callCmd(args[0]); c != nil {
+			root := a.bareRootCmd()
+			root.AddCommand(c)
+			return root
+		}
+	}
+	return a.rootCmd()
+}
+
+// callCmd builds the command named name when it is one an agent runs on
+// every tool call (the tools, check, hook), else nil.
+func (a *app) callCmd(name string) *cobra.Command {
+	switch name {
+	case "bash":
+		return a.newCmdBash(nil, nil)
+	case "read":
+		return a.newCmdRead(nil, nil)
+	case "write":
+		return a.newCmdWrite(nil, nil)
+	case "edit":
+		return a.newCmdEdit(nil, nil)
+	case "check":
+		return a.newCmdCheck(nil)
+	case "hook":
+		return a.hookCmd()
+	}
+	return nil
+}
+
+// bareRootCmd is the root command with its flags and no subcommand.
+func (a *app) bareRootCmd() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "gatekeep",
 		Short: "A permission gate for AI coding agents' tool calls",
@@ -89,10 +137,6 @@ exactly what it checked or stops it with a one-line JSON reason.
 		}
 		return modes, cobra.ShellCompDirectiveNoFileComp
 	})
-
-	root.AddCommand(a.toolCmds(nil)...)
-	root.AddCommand(a.newCmdCheck(nil), a.versionCmd(), a.hookCmd())
-	root.AddCommand(a.rulesCmd(), a.configCmd(), a.trustCmd(), a.testCmd(), a.doctorCmd(), a.sandboxCmd())
 	return root
 }
 
