@@ -86,7 +86,7 @@ func Parse(src string, opt Options) (*Script, error) {
 	if p.err != nil {
 		return nil, p.err
 	}
-	return &Script{Source: src, Commands: p.cmds, Funcs: p.funcs, ForkBombs: p.forkBombs, globs: p.globs}, nil
+	return p.script(), nil
 }
 
 // ParseArgv analyses an argv that will be passed to execve as it is: every
@@ -106,13 +106,69 @@ func ParseArgv(argv []string, opt Options) (*Script, error) {
 		off += len(quoteWord(a)) + 1
 	}
 	if len(words) > 0 {
+		p.reserve(1, 0)
 		p.emit(Command{Args: words, Offset: 0, End: len(src), Text: src, Parent: -1, Inner: -1})
 	}
 	p.finish()
 	if p.err != nil {
 		return nil, p.err
 	}
-	return &Script{Source: src, Commands: p.cmds, Funcs: p.funcs, ForkBombs: p.forkBombs, globs: p.globs}, nil
+	return p.script(), nil
+}
+
+// script is the parse's result, in the allocation reserve made for it
+// when there is one.
+func (p *parser) script() *Script {
+	s := p.out
+	if s == nil {
+		s = new(Script)
+	}
+	*s = Script{Source: p.top, Commands: p.cmds, Funcs: p.funcs, ForkBombs: p.forkBombs, globs: p.globs}
+	return s
+}
+
+// scriptOfOne is a Script with room for one command of up to four words:
+// most scripts are one such command (`git status`, `ls -la src`), and they
+// cost one allocation, not three.
+type scriptOfOne struct {
+	s     Script
+	one   [1]Command
+	words [4]Word
+}
+
+// reserve sizes the parse's results from what the syntax tree about to be
+// walked holds (checkTree counts it): cmds simple commands with words
+// words between them. Wrappers, `bash -c` and the places that evaluate
+// code add commands; the slice grows for those. The words of all the
+// commands share one array (wordsFor).
+func (p *parser) reserve(cmds, words int) {
+	cmds = min(cmds, MaxCommands)
+	switch {
+	case p.cmds == nil && p.out == nil && cmds == 1:
+		a := new(scriptOfOne)
+		p.out, p.cmds, p.words = &a.s, a.one[:0], a.words[:0]
+	case cap(p.cmds)-len(p.cmds) < cmds:
+		p.cmds = slices.Grow(p.cmds, cmds)
+	}
+	if cap(p.words)-len(p.words) < words {
+		p.words = make([]Word, 0, words)
+	}
+}
+
+// wordsFor returns an empty slice with room for the n words of one
+// command, from the array reserve made when it has room left. Its
+// capacity is n, so an append past it copies instead of writing over
+// another command's words.
+func (p *parser) wordsFor(n int) []Word {
+	if n == 0 {
+		return nil // a bare assignment's Args stay nil, as callers expect
+	}
+	if cap(p.words)-len(p.words) < n {
+		return make([]Word, 0, n)
+	}
+	at := len(p.words)
+	p.words = p.words[:at+n]
+	return p.words[at : at : at+n]
 }
 
 // finish settles what needs the whole script: the arithmetic checks that
@@ -202,6 +258,8 @@ type parser struct {
 	opt       Options
 	top       string
 	cmds      []Command
+	out       *Script  // where the result goes, when reserve allocated it with cmds
+	words     []Word   // the array the commands' words are taken from (wordsFor)
 	funcs     []string // names of the functions defined, in any nested code too
 	forkBombs []string // functions that call themselves asynchronously, twice or more
 	err       error
@@ -385,6 +443,7 @@ func (p *parser) parseInto(text string, base int, from *Word) {
 		return
 	}
 	p.noteDirFuncs(p.chk.funcs)
+	p.reserve(p.chk.cmds, p.chk.words)
 	saved := *p
 	p.text, p.base = text, base
 	if from != nil {
@@ -445,6 +504,9 @@ type treeCheck struct {
 	misPos  syntax.Pos // the first construct bash and the parser read differently
 	misMsg  string
 	funcs   []*syntax.FuncDecl // the functions f defines (noteDirFuncs)
+	// The simple commands f holds and their words, to size the results
+	// (reserve).
+	cmds, words int
 }
 
 // checkTree walks f once for what must hold before it is read, and for the
@@ -522,6 +584,11 @@ func (p *parser) checkNode(n syntax.Node) bool {
 		}
 	case *syntax.FuncDecl:
 		c.funcs = append(c.funcs, n)
+	case *syntax.CallExpr:
+		c.cmds++
+		c.words += len(n.Args)
+	case *syntax.DeclClause:
+		c.cmds++
 	}
 	// Ten syntax nodes per level of MaxDepth: a tree this deep is refused
 	// by the walk anyway. (Past a comment that ends in a backslash, that
@@ -1078,7 +1145,7 @@ func (p *parser) call(c *syntax.CallExpr, s *syntax.Stmt) {
 				cmd.Unknown = why
 			}
 		}
-		cmd.Args = slices.Grow(cmd.Args, len(c.Args))
+		cmd.Args = p.wordsFor(len(c.Args))
 		for _, w := range c.Args {
 			cmd.Args = append(cmd.Args, p.nested(w, idx))
 		}

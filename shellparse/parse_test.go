@@ -629,3 +629,41 @@ func TestLongLists(t *testing.T) {
 		t.Errorf("150 nested subshells: %v, want %s", err, CodeTooDeep)
 	}
 }
+
+// TestParseWordsShareNoRoom checks the words of a script's commands, which
+// come out of one array (wordsFor): a bare assignment or a redirect alone
+// has nil Args, as callers test, and appending to one command's Args never
+// changes the next command's words.
+func TestParseWordsShareNoRoom(t *testing.T) {
+	s, err := Parse("HOME=/x; a b; >f; c d e; f $(g h) i", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for i := range s.Commands {
+		c := &s.Commands[i]
+		if len(c.Args) == 0 {
+			if c.Args != nil {
+				t.Errorf("command %d (%q): Args empty but not nil", i, c.Text)
+			}
+			continue
+		}
+		got = append(got, strings.Join(c.Argv(), " "))
+	}
+	for _, c := range s.Commands {
+		_ = append(c.Args, Word{Text: "X"})
+	}
+	var after []string
+	for _, c := range s.Commands {
+		if len(c.Args) > 0 {
+			after = append(after, strings.Join(c.Argv(), " "))
+		}
+	}
+	want := []string{"a b", "c d e", "f $(g h) i", "g h"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("argvs (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(got, after); diff != "" {
+		t.Errorf("an append to one command's Args changed another's (-before +after):\n%s", diff)
+	}
+}
