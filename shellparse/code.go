@@ -76,7 +76,7 @@ type valueFacts struct {
 	ints     map[string]bool     // given the integer attribute somewhere
 	deps     map[string][]string // set to a number that holds only while these do
 	namerefs bool                // a nameref exists: an assignment may land on any variable
-	mayInt   bool                // the source could declare an integer variable
+	mayInt   int8                // the source could declare an integer variable: 0 not looked yet, 1 yes, -1 no (parser.mayInt)
 	pending  []pendingCode
 }
 
@@ -149,7 +149,7 @@ func (p *parser) assigned(name string, numeric bool, deps []string, idx int, tem
 	if containsStr(p.state.ints, name) {
 		return intWhy(name)
 	}
-	if p.vals.mayInt && idx >= 0 {
+	if idx >= 0 && p.mayInt() {
 		p.vals.pending = append(p.vals.pending, pendingCode{idx: idx, notInt: []string{name}})
 	}
 	return ""

@@ -328,11 +328,11 @@ type shellState struct {
 // newParser; nothing a parse returns points into the parser.
 var parserPool = sync.Pool{New: func() any { return new(parser) }}
 
+// newParser takes a parser from the pool, which holds only parsers that
+// are new or were reset by release, and sets it up for src.
 func newParser(src string, opt Options) *parser {
 	p := parserPool.Get().(*parser)
-	*p = parser{opt: opt, top: src, text: src, base: 0, parent: -1, dialect: Bash,
-		walkParents: p.walkParents[:0], walkCounted: p.walkCounted[:0], visitFn: p.visitFn,
-		chk: treeCheck{counted: p.chk.counted[:0], funcs: p.chk.funcs[:0]}, checkFn: p.checkFn}
+	p.opt, p.top, p.text, p.base, p.parent, p.dialect = opt, src, src, 0, -1, Bash
 	switch {
 	case opt.POSIX:
 		p.dialect = Sh
@@ -342,8 +342,20 @@ func newParser(src string, opt Options) *parser {
 	p.state.setDirs(startDirs)
 	p.state.live = startDirs
 	p.glob = opt.Glob
-	p.vals.mayInt = strings.Contains(src, "declare") || strings.Contains(src, "typeset") || strings.Contains(src, "local")
 	return p
+}
+
+// mayInt reports whether the script could give a variable the integer
+// attribute (it names declare, typeset or local anywhere). It is looked
+// up once, when an assignment first asks: most scripts assign nothing.
+func (p *parser) mayInt() bool {
+	if p.vals.mayInt == 0 {
+		p.vals.mayInt = -1
+		if strings.Contains(p.top, "declare") || strings.Contains(p.top, "typeset") || strings.Contains(p.top, "local") {
+			p.vals.mayInt = 1
+		}
+	}
+	return p.vals.mayInt > 0
 }
 
 // release returns p to the pool, keeping only its scratch: the parse's
@@ -444,13 +456,13 @@ func (p *parser) parseInto(text string, base int, from *Word) {
 	}
 	p.noteDirFuncs(p.chk.funcs)
 	p.reserve(p.chk.cmds, p.chk.words)
-	saved := *p
+	savedText, savedBase, savedWord := p.text, p.base, p.baseWord
 	p.text, p.base = text, base
 	if from != nil {
 		p.base, p.baseWord = -1, *from
 	}
 	p.stmts(f.Stmts)
-	p.text, p.base, p.baseWord = saved.text, saved.base, saved.baseWord
+	p.text, p.base, p.baseWord = savedText, savedBase, savedWord
 }
 
 // checkNesting is a resource guard run before the parser sees any text. The
@@ -832,7 +844,7 @@ func (p *parser) forClause(c *syntax.ForClause) {
 		name := l.Name.Value
 		if why := p.assigned(name, numeric, deps, -1, false); why != "" {
 			p.push(p.codeCommand(c, "for", why, p.parent))
-		} else if !numeric && p.vals.mayInt {
+		} else if !numeric && p.mayInt() {
 			cmd := p.codeCommand(c, "for", "", p.parent)
 			p.vals.pending = append(p.vals.pending, pendingCode{idx: -1, cmd: cmd, notInt: []string{name}})
 		}

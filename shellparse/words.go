@@ -226,6 +226,7 @@ func unescapeUnquoted(s string) string {
 		return s
 	}
 	var sb strings.Builder
+	sb.Grow(len(s) - 1) // at least one backslash goes
 	for i := 0; i < len(s); i++ {
 		if s[i] == '\\' && i+1 < len(s) {
 			i++
@@ -245,6 +246,7 @@ func unescapeDouble(s string) string {
 		return s
 	}
 	var sb strings.Builder
+	sb.Grow(len(s) - 1) // at least one backslash goes
 	for i := 0; i < len(s); i++ {
 		if s[i] == '\\' && i+1 < len(s) {
 			switch s[i+1] {
@@ -359,7 +361,7 @@ func (p *parser) heredoc(r *syntax.Redirect) Word {
 		}
 	}
 	out := Word{Offset: p.off(r.Hdoc.Pos())}
-	var sb strings.Builder
+	var sb joiner // a quoted body is one literal: its text is not copied
 	for _, part := range r.Hdoc.Parts {
 		lit, ok := part.(*syntax.Lit)
 		switch {
@@ -382,6 +384,7 @@ func unescapeHeredoc(s string) string {
 		return s
 	}
 	var sb strings.Builder
+	sb.Grow(len(s) - 1) // at least one backslash goes
 	for i := 0; i < len(s); i++ {
 		if s[i] == '\\' && i+1 < len(s) {
 			switch s[i+1] {
