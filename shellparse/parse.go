@@ -609,6 +609,11 @@ func (p *parser) checkNode(n syntax.Node) bool {
 		c.deep = !c.comment.IsValid()
 		return false
 	}
+	// A word of literals holds nothing looked for here: its parts are not
+	// visited, unless they would reach the depth limit.
+	if w, ok := n.(*syntax.Word); ok && c.depth+1 < 10*MaxDepth && literalWord(w) {
+		return false
+	}
 	// A list or pipeline is a tree as deep as it is long; its links are
 	// not nesting (andOr and pipeline walk them flat).
 	counted := !listLink(n)
@@ -616,6 +621,20 @@ func (p *parser) checkNode(n syntax.Node) bool {
 		c.depth++
 	}
 	c.counted = append(c.counted, counted)
+	return true
+}
+
+// literalWord reports a word made of unquoted and single-quoted literals
+// only (`ls`, `'a b'`, `$'\n'`): it holds no substitution, expansion or
+// nesting, so walking its parts finds nothing.
+func literalWord(w *syntax.Word) bool {
+	for _, part := range w.Parts {
+		switch part.(type) {
+		case *syntax.Lit, *syntax.SglQuoted:
+		default:
+			return false
+		}
+	}
 	return true
 }
 
@@ -1057,6 +1076,11 @@ func (p *parser) noteAssigns(as []Assign) {
 func (p *parser) nested(node syntax.Node, parent int) Word {
 	if isNilNode(node) || p.err != nil {
 		return Word{}
+	}
+	if w, ok := node.(*syntax.Word); ok && !p.zsh() && literalWord(w) {
+		// Nothing in it for the walk: no substitution, expansion or
+		// nesting (and zsh's word checks are not needed).
+		return p.word(w)
 	}
 	p.walk(node, parent)
 	if w, ok := node.(*syntax.Word); ok {
