@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -149,4 +150,43 @@ func TestFileMatchPrefilter(t *testing.T) {
 		t.Errorf("only %d matches among the samples", matched)
 	}
 	t.Logf("%d file rules, %d paths, %d matches", len(ms), len(paths), matched)
+}
+
+// TestRecursiveReadsFoldCase: a tree walk meets deny rules regardless of
+// case, by a file's own path and by where its symlink points.
+func TestRecursiveReadsFoldCase(t *testing.T) {
+	v := newCfgEnv(t)
+	v.write(filepath.Join(v.root, "upper", ".ENV"), "x")
+	v.write(filepath.Join(v.root, "plain", "a.go"), "x")
+	v.write(filepath.Join(v.root, "other", "CERTS", "DEV.KEY"), "x")
+	v.write(filepath.Join(v.home, "KEYS", "DEPLOY.PEM"), "x")
+	for _, l := range [][2]string{
+		{filepath.Join(v.root, "upper", ".ENV"), "uplink/notes.txt"},
+		{filepath.Join(v.home, "KEYS", "DEPLOY.PEM"), "homelink/notes.txt"},
+	} {
+		if err := os.MkdirAll(filepath.Join(v.root, filepath.Dir(l[1])), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(l[0], filepath.Join(v.root, l[1])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := v.config(v.load(), ModeDefault)
+	for _, tt := range []struct {
+		cmd  string
+		want Effect
+		msg  string
+	}{
+		{"grep -r x upper", Deny, "upper/.ENV"},
+		{"grep -r x uplink", Deny, "uplink/notes.txt"},
+		{"grep -r x homelink", Deny, "homelink/notes.txt"},
+		{"grep -r x plain", Allow, ""},
+		// The allow rule for keys inside the project keeps its case.
+		{"grep -r x other", Deny, "other/CERTS/DEV.KEY"},
+	} {
+		d := v.bash(cfg, tt.cmd)
+		if d.Effect != tt.want || tt.msg != "" && !strings.Contains(d.Message, tt.msg) {
+			t.Errorf("%s: %s %s: %s; want %s %q", tt.cmd, d.Effect, d.Code, d.Message, tt.want, tt.msg)
+		}
+	}
 }

@@ -338,8 +338,14 @@ func (w *treeWalk) skipped(item dirItem, name string, isDir bool) bool {
 // sees it, real where it is (a symlink's target).
 func (w *treeWalk) check(it dirItem, abs, real string) {
 	hit := false
+	// matchPath(p, true) for each candidate, p lowercased once (and real
+	// not again when it is abs).
+	labs, lreal := strings.ToLower(abs), ""
+	if real != abs {
+		lreal = strings.ToLower(real)
+	}
 	for _, c := range w.cands {
-		if c.m.all || c.m.matchPath(abs, true) || c.m.matchPath(real, true) {
+		if c.m.all || c.m.matchFold(abs, labs) || real != abs && c.m.matchFold(real, lreal) {
 			hit = true
 			break
 		}
