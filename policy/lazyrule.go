@@ -228,17 +228,28 @@ var errKeys = errors.New("malformed rule keys")
 // the same keys fails closed. Trusted and Active are left for the caller
 // to set. The error says the keys do not decode.
 func (c *Compiler) LazyRule(ref RuleRef, keys string) (*Rule, error) {
+	r := &Rule{}
+	if err := c.SetLazy(r, ref, keys); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// SetLazy is LazyRule into r, a zero Rule (of a slice that holds a whole
+// file's rules, allocated at once).
+func (c *Compiler) SetLazy(r *Rule, ref RuleRef, keys string) error {
 	d := keyReader{s: keys}
 	flags := d.byte()
-	r := &Rule{Ref: ref, Tool: d.string(), Pattern: d.string(), first: d.string(), lazy: c}
+	r.Ref, r.lazy = ref, c
+	r.Tool, r.Pattern, r.first = d.string(), d.string(), d.string()
 	if flags&keyBash != 0 {
 		r.hasBash = true
 		r.bash = bashKeys{lit: d.string(), model: d.string(), hasModel: flags&keyHasModel != 0}
 	}
 	if d.bad || len(d.s) != 0 || r.Tool == "" || flags&^(keyBash|keyHasModel) != 0 {
-		return nil, errKeys
+		return errKeys
 	}
-	return r, nil
+	return nil
 }
 
 // keyReader reads what AppendKeys wrote; bad is set on the first value

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/gatekeep/gatekeep/policy"
 	"github.com/gatekeep/gatekeep/shellparse"
@@ -129,7 +130,10 @@ func (c *compiler) fromCache(file, key, source, path string) *fileConfig {
 	if sum := sha256.Sum256(body); !bytes.Equal(sum[:], b[:sha256.Size]) {
 		return nil
 	}
-	return c.decodeEntry(string(body), key, source, path)
+	// The settings and rules decoded keep substrings of the body, which
+	// nothing writes after this point: a string over its bytes saves a
+	// copy of the entry.
+	return c.decodeEntry(unsafe.String(unsafe.SliceData(body), len(body)), key, source, path)
 }
 
 // toCache writes f's entry atomically; errors are ignored (the next load
@@ -226,20 +230,20 @@ func (c *compiler) decodeEntry(body, key, source, path string) *fileConfig {
 	f.trustAgent = d.optBool()
 	f.dialect = shellparse.Dialect(d.string())
 	n := d.count()
-	if n > 0 {
-		f.rules = make([]*policy.Rule, 0, n)
+	if n > len(d.s)/minRuleBytes {
+		return nil // a damaged count: allocate no more than a file could need
 	}
-	for range n {
-		ref := d.ref(source, path)
-		keys := d.string()
-		if d.bad {
-			return nil
+	if n > 0 {
+		f.rules = make([]*policy.Rule, n)
+		block := make([]policy.Rule, n)
+		for i := range block {
+			ref := d.ref(source, path)
+			keys := d.string()
+			if d.bad || c.rules.SetLazy(&block[i], ref, keys) != nil {
+				return nil
+			}
+			f.rules[i] = &block[i]
 		}
-		r, err := c.rules.LazyRule(ref, keys)
-		if err != nil {
-			return nil
-		}
-		f.rules = append(f.rules, r)
 	}
 	for range d.count() {
 		ref := d.ref(source, path)
@@ -287,6 +291,10 @@ func (c *compiler) decodeEntry(body, key, source, path string) *fileConfig {
 	}
 	return f
 }
+
+// minRuleBytes is the fewest bytes a rule takes in an entry: its text,
+// effect, line, index, reason and keys, each at least one byte.
+const minRuleBytes = 6
 
 // entryWriter appends values to an entry's body.
 type entryWriter struct{ b []byte }
