@@ -345,21 +345,28 @@ func evaluate(cfg *Config, req Request) (d Decision) {
 				Message: fmt.Sprintf("internal error while deciding: %v", r), Mode: cfg.Mode}
 		}
 	}()
-	// What the Decision keeps of the evaluation, the normalized input
-	// and the final steps of a call of one or two parts, is one
-	// allocation; the evaluation is reused (evalPool).
-	out := &struct {
-		in    Input
-		final [2]Step
-	}{}
 	e := newEvaluation(cfg, req)
-	e.in = &out.in
 	parts, d, ok := e.parts()
 	e.callParts = parts
-	if len(parts) > 0 {
-		if len(parts) <= len(out.final) {
-			e.final = out.final[:0:len(parts)]
-		} else {
+	// What the Decision keeps of the evaluation, the normalized input
+	// and the final steps of a call of one or two parts, is one
+	// allocation sized for them; the evaluation is reused (evalPool).
+	switch len(parts) {
+	case 1:
+		out := &struct {
+			in    Input
+			final [1]Step
+		}{}
+		e.in, e.final = &out.in, out.final[:0:1]
+	case 2:
+		out := &struct {
+			in    Input
+			final [2]Step
+		}{}
+		e.in, e.final = &out.in, out.final[:0:2]
+	default:
+		e.in = new(Input)
+		if len(parts) > 0 {
 			e.final = make([]Step, 0, len(parts))
 		}
 	}

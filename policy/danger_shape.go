@@ -38,7 +38,11 @@ func findDangerShapes(x *dangerCtx) *finding {
 		forms = append(forms, inner)
 		forms = append(forms, x.facts.valueForms(&inner)...)
 	}
-	forms = append(forms, unknownSuffixes(orig)...)
+	if sfx := unknownSuffixes(orig); len(forms) == 0 {
+		forms = sfx // no copy: most commands have no other form
+	} else {
+		forms = append(forms, sfx...)
+	}
 	if f := codeArgDanger(x, orig); f != nil {
 		return f
 	}

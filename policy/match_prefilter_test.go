@@ -190,3 +190,28 @@ func TestRecursiveReadsFoldCase(t *testing.T) {
 		}
 	}
 }
+
+// TestTreeCandidatesFollowAdd: the rules a tree walk checks are those of
+// the rule set as it is: active deny and ask Read rules only, and a rule
+// added later counts.
+func TestTreeCandidatesFollowAdd(t *testing.T) {
+	c := NewCompiler("/p", "/h")
+	rule := func(text string, eff Effect, active bool) *Rule {
+		r, err := c.Rule(text, RuleRef{Rule: text, Effect: eff, Source: SourceUser})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Trusted, r.Active = true, active
+		return r
+	}
+	var rs RuleSet
+	rs.Add(SourceUser, []*Rule{rule("Read(*.pem)", Deny, true), rule("Read(src/**)", Allow, true),
+		rule("Write(.env)", Deny, true), rule("Read(x)", Ask, false)}, nil)
+	if got := rs.treeCandidates(); len(got) != 1 || got[0].rule.Pattern != "*.pem" {
+		t.Fatalf("candidates %v, want Read(*.pem) alone", got)
+	}
+	rs.Add(SourceDefault, []*Rule{rule("Read(.env)", Ask, true)}, nil)
+	if got := rs.treeCandidates(); len(got) != 2 || got[1].rule.Pattern != ".env" {
+		t.Fatalf("after Add: candidates %v, want Read(*.pem) and Read(.env)", got)
+	}
+}

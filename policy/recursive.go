@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"slices"
 
 	"io/fs"
 	"path"
@@ -88,6 +89,27 @@ type candidate struct {
 	m    *fileMatcher
 }
 
+// treeCandidates are the rules a tree walk checks each file against:
+// every active deny and ask Read rule, wherever it points (a symlink
+// below the tree may lead anywhere), in the order of the layers. Built
+// once per rule set; callers only read the list.
+func (rs *RuleSet) treeCandidates() []candidate {
+	if c := rs.treeCands.Load(); c != nil {
+		return *c
+	}
+	var cands []candidate
+	for _, layer := range rs.layers {
+		for _, r := range layer {
+			if m, ok := r.matcher().(*fileMatcher); ok && r.Active && m.kind == kindRead && r.Ref.Effect != Allow {
+				cands = append(cands, candidate{rule: r, m: m})
+			}
+		}
+	}
+	cands = slices.Clip(cands)
+	rs.treeCands.Store(&cands)
+	return cands
+}
+
 // treeWalk is the state of one recursive read's walk.
 type treeWalk struct {
 	e       *evaluation
@@ -125,15 +147,7 @@ func (e *evaluation) walkTree(p *part, s *subject, roots [][2]string, show strin
 	if w.filter != nil {
 		w.report.hidden = w.filter.Hidden
 	}
-	// Every deny and ask Read rule is a candidate, wherever it points: a
-	// symlink below the tree may lead anywhere.
-	for _, layer := range rs.layers {
-		for _, r := range layer {
-			if m, ok := r.matcher().(*fileMatcher); ok && r.Active && m.kind == kindRead && r.Ref.Effect != Allow {
-				w.cands = append(w.cands, candidate{rule: r, m: m})
-			}
-		}
-	}
+	w.cands = rs.treeCandidates()
 	if len(w.cands) == 0 {
 		return
 	}
@@ -206,13 +220,7 @@ func (e *evaluation) trackedFiles(p *part, s *subject) {
 		return
 	}
 	w := &treeWalk{e: e, report: treeReport{via: "git", dir: p.path}}
-	for _, layer := range rs.layers {
-		for _, r := range layer {
-			if m, ok := r.matcher().(*fileMatcher); ok && r.Active && m.kind == kindRead && r.Ref.Effect != Allow {
-				w.cands = append(w.cands, candidate{rule: r, m: m})
-			}
-		}
-	}
+	w.cands = rs.treeCandidates()
 	if len(w.cands) == 0 {
 		return
 	}

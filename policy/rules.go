@@ -80,6 +80,9 @@ type RuleSet struct {
 	// idx is the rules indexed by what they can match (ruleIndex), built
 	// on first use; Add drops it.
 	idx atomic.Pointer[ruleIndex]
+	// treeCands are the rules a tree walk checks files against
+	// (treeCandidates), built on first use; Add drops them.
+	treeCands atomic.Pointer[[]candidate]
 }
 
 // names reports whether some rule of kind k exists, so a decision skips
@@ -103,6 +106,7 @@ func (rs *RuleSet) Add(source string, rules []*Rule, danger []*DangerRule) {
 	}
 	rs.danger = append(rs.danger, danger...)
 	rs.idx.Store(nil)
+	rs.treeCands.Store(nil)
 }
 
 // Rules returns every rule in evaluation order: layer by layer (managed,
