@@ -480,21 +480,22 @@ func (p *parser) parseInto(text string, base int, from *Word) {
 func checkNesting(text string) *Error {
 	depth, total := 0, 0
 	for i := 0; i < len(text); i++ {
-		switch text[i] {
-		case '(', '{', '[':
+		// One table load per byte: most bytes are none of these.
+		switch bracketKind[text[i]] {
+		case 0:
+			continue
+		case bracketOpen:
 			depth++
 			total++
 			if depth > MaxNesting {
 				return &Error{Code: CodeTooDeep, Offset: i, Msg: fmt.Sprintf("brackets nest deeper than %d levels", MaxNesting)}
 			}
-		case '!':
+		case bracketBang:
 			total++
-		case ')', '}', ']':
+		case bracketClose:
 			if depth > 0 {
 				depth--
 			}
-			continue
-		default:
 			continue
 		}
 		if total > MaxBrackets {
@@ -502,6 +503,19 @@ func checkNesting(text string) *Error {
 		}
 	}
 	return nil
+}
+
+// What checkNesting counts, by byte.
+const (
+	bracketOpen = 1 + iota
+	bracketBang
+	bracketClose
+)
+
+var bracketKind = [256]uint8{
+	'(': bracketOpen, '{': bracketOpen, '[': bracketOpen,
+	'!': bracketBang,
+	')': bracketClose, '}': bracketClose, ']': bracketClose,
 }
 
 // treeCheck is the state of the one walk parseInto makes over a parsed
