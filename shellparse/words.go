@@ -1,6 +1,7 @@
 package shellparse
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -222,44 +223,42 @@ func hasGlobMeta(s string, more bool) bool {
 // unescapeUnquoted removes the backslashes of an unquoted literal: `\x` is x
 // and a backslash-newline disappears.
 func unescapeUnquoted(s string) string {
-	if !strings.Contains(s, "\\") {
+	return unescape(s, func(byte) bool { return true })
+}
+
+// unescape removes the backslash before each byte escapable says it
+// escapes, and a backslash-newline whole; another backslash stays, and the
+// byte after it is read as if the backslash were not there. The text
+// between backslashes is copied whole.
+func unescape(s string, escapable func(byte) bool) string {
+	i := strings.IndexByte(s, '\\')
+	if i < 0 {
 		return s
 	}
 	var sb strings.Builder
-	sb.Grow(len(s) - 1) // at least one backslash goes
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			i++
-			if s[i] == '\n' {
-				continue
-			}
+	sb.Grow(len(s))
+	for ; i >= 0 && i+1 < len(s); i = strings.IndexByte(s, '\\') {
+		switch c := s[i+1]; {
+		case c == '\n':
+			sb.WriteString(s[:i])
+			s = s[i+2:]
+		case escapable(c):
+			sb.WriteString(s[:i])
+			sb.WriteByte(c)
+			s = s[i+2:]
+		default:
+			sb.WriteString(s[:i+1])
+			s = s[i+1:]
 		}
-		sb.WriteByte(s[i])
 	}
+	sb.WriteString(s)
 	return sb.String()
 }
 
 // unescapeDouble removes the backslashes that are special inside double
 // quotes: before $, `, ", \ and newline.
 func unescapeDouble(s string) string {
-	if !strings.Contains(s, "\\") {
-		return s
-	}
-	var sb strings.Builder
-	sb.Grow(len(s) - 1) // at least one backslash goes
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			switch s[i+1] {
-			case '$', '`', '"', '\\':
-				i++
-			case '\n':
-				i++
-				continue
-			}
-		}
-		sb.WriteByte(s[i])
-	}
-	return sb.String()
+	return unescape(s, func(c byte) bool { return c == '$' || c == '`' || c == '"' || c == '\\' })
 }
 
 // hasBraceExp reports a brace expansion that bash would perform: `{a,b}`
@@ -320,6 +319,13 @@ func assignTilde(w *syntax.Word) bool {
 // after that. bash pairs braces its own way (`{a}a,b}` is `a}a b`), so
 // any such word is dynamic; `{}` and `{x}` stay static.
 func mayBrace(w *syntax.Word) bool {
+	// Most words have no `{` in an unquoted literal: nothing opens.
+	if !slices.ContainsFunc(w.Parts, func(part syntax.WordPart) bool {
+		lit, ok := part.(*syntax.Lit)
+		return ok && strings.IndexByte(lit.Value, '{') >= 0
+	}) {
+		return false
+	}
 	open, sep := false, false
 	for _, part := range w.Parts {
 		switch part := part.(type) {
@@ -380,24 +386,7 @@ func (p *parser) heredoc(r *syntax.Redirect) Word {
 }
 
 func unescapeHeredoc(s string) string {
-	if !strings.Contains(s, "\\") {
-		return s
-	}
-	var sb strings.Builder
-	sb.Grow(len(s) - 1) // at least one backslash goes
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			switch s[i+1] {
-			case '$', '`', '\\':
-				i++
-			case '\n':
-				i++
-				continue
-			}
-		}
-		sb.WriteByte(s[i])
-	}
-	return sb.String()
+	return unescape(s, func(c byte) bool { return c == '$' || c == '`' || c == '\\' })
 }
 
 // decodeANSIC decodes the text of $'…' as bash does (bash(1) QUOTING; the

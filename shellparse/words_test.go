@@ -70,3 +70,51 @@ func TestMayBraceCoversSplitBraces(t *testing.T) {
 	}
 	t.Logf("%d words, %d brace-expand", len(srcs), braces)
 }
+
+// unescapeBytewise is unescape as it was written first, byte by byte: the
+// reference TestUnescapeChunks holds the chunked form to.
+func unescapeBytewise(s string, escapable func(byte) bool) string {
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			switch {
+			case s[i+1] == '\n':
+				i++
+				continue
+			case escapable(s[i+1]):
+				i++
+			}
+		}
+		sb.WriteByte(s[i])
+	}
+	return sb.String()
+}
+
+// TestUnescapeChunks compares the three unescapers with the byte-by-byte
+// reference on random text dense in backslashes and the bytes they escape.
+func TestUnescapeChunks(t *testing.T) {
+	s := seed(t)
+	r := rand.New(rand.NewPCG(s, s^0xe5c))
+	const alphabet = "\\\\\\ab$`\"\n'"
+	fns := []struct {
+		name string
+		fn   func(string) string
+		esc  func(byte) bool
+	}{
+		{"unquoted", unescapeUnquoted, func(byte) bool { return true }},
+		{"double", unescapeDouble, func(c byte) bool { return strings.IndexByte("$`\"\\", c) >= 0 }},
+		{"heredoc", unescapeHeredoc, func(c byte) bool { return strings.IndexByte("$`\\", c) >= 0 }},
+	}
+	for range 20000 {
+		var sb strings.Builder
+		for range r.IntN(12) {
+			sb.WriteByte(alphabet[r.IntN(len(alphabet))])
+		}
+		in := sb.String()
+		for _, f := range fns {
+			if got, want := f.fn(in), unescapeBytewise(in, f.esc); got != want {
+				t.Fatalf("seed %d: %s(%q) = %q, want %q", s, f.name, in, got, want)
+			}
+		}
+	}
+}
