@@ -32,6 +32,10 @@ type bashKeys struct {
 // setKeys computes r's index key and quick reject from its compiled
 // matcher.
 func (r *Rule) setKeys() {
+	if fm, ok := r.m.(*fileMatcher); ok && !fm.all && toolKind(r.Tool) == fm.kind {
+		r.piece = fm.piece
+		return
+	}
 	bm, ok := r.m.(*bashMatcher)
 	if !ok || toolKind(r.Tool) != kindBash || bm.all {
 		return
@@ -83,10 +87,25 @@ func (r *Rule) matcher() matcher {
 // match reports whether r matches s, judged as a rule of effect eff
 // (matcher.match), rejecting quickly by its keys when it can.
 func (r *Rule) match(s *subject, eff Effect) bool {
-	if r.hasBash && quickReject && !r.bash.maybe(s, eff, r.first) {
+	if quickReject && (r.hasBash && !r.bash.maybe(s, eff, r.first) || r.piece != "" && !r.fileMaybe(s, eff)) {
 		return false
 	}
 	return r.matcher().match(s, eff)
+}
+
+// fileMaybe is false only when fileMatcher.match is false for s: every
+// path a glob matches holds the rule's piece, and lower-cased, every path
+// its fold matches (globPiece). A tree walk's hits and a glob's
+// expansion are left to the matcher.
+func (r *Rule) fileMaybe(s *subject, eff Effect) bool {
+	if s.kind != toolKind(r.Tool) {
+		return false
+	}
+	if len(s.treeHits) > 0 || len(s.expanded) > 0 {
+		return true
+	}
+	s.fillLower()
+	return strings.Contains(s.absLower, r.piece) || eff != Allow && strings.Contains(s.realLower, r.piece)
 }
 
 // quickReject is turned off by the tests that compare with a plain
@@ -152,7 +171,7 @@ func litAgrees(lit string, f *form) bool {
 func (r *Rule) compileLazy() {
 	fresh, err := r.lazy.Rule(r.Ref.Rule, r.Ref)
 	if err != nil || fresh.Tool != r.Tool || fresh.Pattern != r.Pattern || fresh.first != r.first ||
-		fresh.hasBash != r.hasBash || fresh.bash != r.bash {
+		fresh.hasBash != r.hasBash || fresh.bash != r.bash || fresh.piece != r.piece {
 		r.m = failClosed(r)
 		return
 	}
@@ -189,6 +208,7 @@ func (noMatcher) match(*subject, Effect) bool { return false }
 const (
 	keyBash     = 1 << iota // bashKeys follow
 	keyHasModel             // bashKeys.hasModel
+	keyPiece                // a file rule's piece follows
 )
 
 // AppendKeys appends to b what Compiler.LazyRule needs besides the rule's
@@ -197,6 +217,9 @@ const (
 // config cache keys entries by build).
 func (r *Rule) AppendKeys(b []byte) []byte {
 	var flags byte
+	if r.piece != "" {
+		flags |= keyPiece
+	}
 	if r.hasBash {
 		flags |= keyBash
 		if r.bash.hasModel {
@@ -210,6 +233,9 @@ func (r *Rule) AppendKeys(b []byte) []byte {
 	if r.hasBash {
 		b = appendString(b, r.bash.lit)
 		b = appendString(b, r.bash.model)
+	}
+	if r.piece != "" {
+		b = appendString(b, r.piece)
 	}
 	return b
 }
@@ -246,7 +272,11 @@ func (c *Compiler) SetLazy(r *Rule, ref RuleRef, keys string) error {
 		r.hasBash = true
 		r.bash = bashKeys{lit: d.string(), model: d.string(), hasModel: flags&keyHasModel != 0}
 	}
-	if d.bad || len(d.s) != 0 || r.Tool == "" || flags&^(keyBash|keyHasModel) != 0 {
+	if flags&keyPiece != 0 {
+		r.piece = d.string()
+	}
+	if d.bad || len(d.s) != 0 || r.Tool == "" || flags&^(keyBash|keyHasModel|keyPiece) != 0 ||
+		r.hasBash && r.piece != "" || flags&keyPiece != 0 && r.piece == "" {
 		return errKeys
 	}
 	return nil

@@ -762,6 +762,9 @@ type fileMatcher struct {
 	kind  ruleKind
 	all   bool
 	globs []fileGlob
+	// piece is a literal every path a glob matches holds, in lower case
+	// (globPiece), for the rule's quick reject; "" for none.
+	piece string
 }
 
 // fileGlob is one compiled glob: the pattern, its "/**" twin (a pattern
@@ -887,10 +890,11 @@ func (c *Compiler) compileFile(kind ruleKind, pattern string) (*fileMatcher, err
 	default:
 		bases, rest = []string{""}, "**/"+pat
 	}
-	for _, b := range bases {
+	for i, b := range bases {
 		g := rest
+		eb := escapeGlob(b)
 		if b != "" || strings.HasPrefix(rest, "/") {
-			g = path.Clean(escapeGlob(b) + rest)
+			g = path.Clean(eb + rest)
 		}
 		if !doublestar.ValidatePattern(g) || !doublestar.ValidatePattern(strings.ToLower(g)) {
 			return nil, fmt.Errorf("%q is not a valid glob", pattern)
@@ -898,8 +902,34 @@ func (c *Compiler) compileFile(kind ruleKind, pattern string) (*fileMatcher, err
 		if !slices.ContainsFunc(m.globs, func(x fileGlob) bool { return x.glob == g }) {
 			m.globs = append(m.globs, newFileGlob(g))
 		}
+		// Pieces that differ between the bases: none.
+		if p := globPiece(g, eb); i == 0 {
+			m.piece = p
+		} else if p != m.piece {
+			m.piece = ""
+		}
 	}
 	return m, nil
+}
+
+// globPiece is the longest literal piece (cut at "/") of a glob after its
+// base (base's escaped path, "" for none), in lower case: every path the
+// glob matches, or matches below, holds it, and lower-cased, every path
+// its lower-case fold matches; "" when the glob does not start with its
+// base (a pattern that climbs out of it) or has no literal piece.
+func globPiece(g, base string) string {
+	if !strings.HasPrefix(g, base) {
+		return ""
+	}
+	piece := ""
+	for _, run := range literalRuns(g[len(base):]) {
+		for _, p := range strings.Split(run, "/") {
+			if len(p) > len(piece) {
+				piece = p
+			}
+		}
+	}
+	return strings.ToLower(piece)
 }
 
 // splitMCP splits an MCP tool name, mcp__SERVER__TOOL, at the first "__"
@@ -942,13 +972,7 @@ func (m *fileMatcher) match(s *subject, eff Effect) bool {
 	if m.all || len(s.treeHits) > 0 && s.treeHits[m] {
 		return true
 	}
-	if s.absLower == "" && s.abs != "" {
-		s.absLower = strings.ToLower(s.abs)
-		s.realLower = s.absLower
-		if s.real != s.abs {
-			s.realLower = strings.ToLower(s.real)
-		}
-	}
+	s.fillLower()
 	if m.matchFold(s.abs, s.absLower) || s.real != s.abs && m.matchFold(s.real, s.realLower) {
 		return true
 	}
@@ -958,6 +982,17 @@ func (m *fileMatcher) match(s *subject, eff Effect) bool {
 		}
 	}
 	return false
+}
+
+// fillLower fills absLower and realLower, once.
+func (s *subject) fillLower() {
+	if s.absLower == "" && s.abs != "" {
+		s.absLower = strings.ToLower(s.abs)
+		s.realLower = s.absLower
+		if s.real != s.abs {
+			s.realLower = strings.ToLower(s.real)
+		}
+	}
 }
 
 // matchFold is matchPath for deny and ask rules: the path as it is, or

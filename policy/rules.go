@@ -53,6 +53,9 @@ type Rule struct {
 	// that matches every command, nor for other tools).
 	bash    bashKeys
 	hasBash bool
+	// piece is a file rule's quick reject: a literal, in lower case, that
+	// every path the rule matches holds ("" for none; fileMatcher.piece).
+	piece string
 }
 
 // DangerRule is one `[[danger]]` entry: a Go regexp (package regexp

@@ -190,6 +190,9 @@ allow = ["Bash", "Read", "Write(src/**)"]
 ask = ["Bash(*)", "Bash(python*:*)", "Bash(find * -delete)"]
 [[rule]]
 deny = ["Bash(curl *)", "Read(.env)"]
+[[rule]]
+ask = ["Read(../outside/**)", "Read(~/.aws/**)", "Read(/etc/sh*)", "Write(a/../b/*.txt)", "Read(**/*.PEM)",
+	"Read(KKey/**)", "Write(./docs)", "Read(~)", "Read(x/[ab]*/y)"]
 `)
 	v.write(v.localFile(), `
 [[rule]]
@@ -202,6 +205,9 @@ deny = "Bash(*push*)"
 	// compiled, every rule a candidate with no quick reject (the scan as
 	// it was before the index).
 	v.paths.Cache = filepath.Join(v.home, "cache")
+	// Files a glob expands to and a tree walk finds.
+	v.write(filepath.Join(v.root, "secrets13", "a"), "x")
+	v.write(filepath.Join(v.root, "tree", "secrets8", "k"), "x")
 	cfg := v.config(v.load(), ModeDefault)
 	lazy := v.config(v.load(), ModeDefault)
 	cmds := append(corpusSample(t, 400), benchCommands...)
@@ -211,7 +217,11 @@ deny = "Bash(*push*)"
 		"git push -f remote1 x", "git -c a=b push remote6 --force", "git push remote11 x --force", "git $X remote1",
 		"$G push --force remote1", "xargs git", "xargs git push", "git push --force remote1", "git push --forc remote1 m",
 		"git status; xargs -0 git push --force", "env $X git push -f remote16 m", "git push +main:remote21",
-		"rm -fr x", "rm -r -f x", "rm --recursive --force x", "/bin/rm -Rf x", "xargs rm -f -r")
+		"rm -fr x", "rm -r -f x", "rm --recursive --force x", "/bin/rm -Rf x", "xargs rm -f -r",
+		"cat secrets3/x", "cat SECRETS3/X", "cat secrets3", "echo x > out4/a.txt", "echo x > OUT4/A.TXT", "cat sub/../secrets8/a",
+		"cat ~/x", "cat secrets1?/a", "cat secrets1*", "grep -r x tree", "grep -r x .", "cat ../outside/a", "cat ~/.aws/credentials", "cat /etc/shadow",
+		"echo x > b/c.txt", "echo x > a/c.txt", "cat k.pem", "cat kEY/a", "cat \u212aey/a", "echo x > docs/a", "cat ~",
+		"cat x/az/y", "cat x/c/y", "cat x/A/Y")
 	type answer struct {
 		eff  Effect
 		code string
@@ -243,9 +253,11 @@ deny = "Bash(*push*)"
 		t.Fatalf("%d of %d rules loaded from the cache are compiled lazily", lazyRules, want)
 	}
 	v.bash(lazy, "git status")
+	v.bash(lazy, "cat README.md > out.txt")
 	for _, r := range lazy.Rules.Rules() {
-		if r.m != nil && strings.HasPrefix(r.Ref.Rule, "Bash(git push") {
-			t.Fatalf("%s was compiled to judge git status", r.Ref.Rule)
+		if r.m != nil && (strings.HasPrefix(r.Ref.Rule, "Bash(git push") || strings.HasPrefix(r.Ref.Rule, "Read(secrets") ||
+			strings.HasPrefix(r.Ref.Rule, "Write(out")) {
+			t.Fatalf("%s was compiled to judge git status and cat README.md > out.txt", r.Ref.Rule)
 		}
 	}
 	indexed := decide(cfg)

@@ -43,7 +43,7 @@ import (
 // keeps it read-only.
 
 // cacheFormat changes whenever the entry's form does (appendEntry).
-const cacheFormat = "gatekeep-config-cache-2"
+const cacheFormat = "gatekeep-config-cache-3"
 
 // maxCacheEntry bounds an entry read (an entry is about the size of the
 // file it stands for, which is at most MaxConfigSize).
