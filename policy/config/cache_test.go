@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -255,4 +256,65 @@ func FuzzDecodeEntry(f *testing.F) {
 func someRules(n int) string {
 	r := thousandRules()[:n]
 	return r[:strings.LastIndex(r, "[[rule]]")]
+}
+
+// TestCacheEntryRoundTrip: every setting of a file comes back from its
+// entry as it was decoded, and a field added to fileConfig or
+// enforceFile fails this test until appendEntry and decodeEntry carry it
+// (and cacheFormat changes).
+func TestCacheEntryRoundTrip(t *testing.T) {
+	if n, m := reflect.TypeOf(fileConfig{}).NumField(), reflect.TypeOf(enforceFile{}).NumField(); n != 18 || m != 7 {
+		t.Fatalf("fileConfig has %d fields, enforceFile %d: carry the new ones in appendEntry and decodeEntry, change cacheFormat, and update this count", n, m)
+	}
+	v := newCfgEnv(t)
+	c := &compiler{root: v.root, home: v.home, rules: policy.NewCompiler(v.root, v.home)}
+	want, errs := c.parse(policy.SourceUser, v.paths.User, []byte(cacheSample))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	got := c.decodeEntry(string(appendEntry(nil, "k", want)), "k", policy.SourceUser, v.paths.User)
+	if got == nil {
+		t.Fatal("the entry does not decode")
+	}
+	refs := func(rules []*policy.Rule) []policy.RuleRef {
+		var out []policy.RuleRef
+		for _, r := range rules {
+			out = append(out, r.Ref)
+		}
+		return out
+	}
+	dangerRefs := func(rules []*policy.DangerRule) []policy.RuleRef {
+		var out []policy.RuleRef
+		for _, r := range rules {
+			out = append(out, r.Ref)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name      string
+		got, want any
+	}{
+		{"rules", refs(got.rules), refs(want.rules)},
+		{"danger", dangerRefs(got.danger), dangerRefs(want.danger)},
+		{"unconfined", refs(got.enforce.unconfined), refs(want.enforce.unconfined)},
+	} {
+		if !reflect.DeepEqual(c.got, c.want) || reflect.ValueOf(c.want).Len() == 0 {
+			t.Errorf("%s: %+v, want %+v", c.name, c.got, c.want)
+		}
+	}
+	for i, r := range got.rules {
+		w := want.rules[i]
+		if r.Tool != w.Tool || r.Pattern != w.Pattern || string(r.AppendKeys(nil)) != string(w.AppendKeys(nil)) {
+			t.Errorf("rule %d: %s(%s), want %s(%s)", i, r.Tool, r.Pattern, w.Tool, w.Pattern)
+		}
+	}
+	got.rules, want.rules, got.danger, want.danger = nil, nil, nil, nil
+	got.enforce.unconfined, want.enforce.unconfined = nil, nil
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("settings:\n%+v\nwant\n%+v", got, want)
+	}
+	if want.trustAgent == nil || want.enforce.network == nil || want.promptTimeout == 0 || len(want.tests) == 0 || want.planFile == "" ||
+		want.dialect == "" || !want.planToolsSet || !want.enforce.writableSet || want.auditFile == "" || !want.modeSet {
+		t.Errorf("cacheSample leaves a setting unset: %+v", want)
+	}
 }
