@@ -674,14 +674,30 @@ func glob(p, s []int32) bool {
 	return px == len(p)
 }
 
-// maxOverlapCells bounds the work of overlap; past it a deny or ask rule
-// is taken to match (toward denial).
+// maxOverlapCells bounds the work of overlap once the literal ends are
+// set aside; past it a deny or ask rule is taken to match (toward
+// denial).
 const maxOverlapCells = 1 << 22
 
 // overlap reports whether some text matches both a and b, where tokStar
 // in either matches any run of tokens: can a command with dynamic words
 // (wildcards in b) be what the pattern a describes?
 func overlap(a, b []int32) bool {
+	// A text matching both starts and ends with the literal tokens both
+	// start and end with: those must agree, and are then set aside (the
+	// rule index's quick reject, litAgrees, relies on the first half).
+	for len(a) > 0 && len(b) > 0 && a[0] != tokStar && b[0] != tokStar {
+		if a[0] != b[0] {
+			return false
+		}
+		a, b = a[1:], b[1:]
+	}
+	for len(a) > 0 && len(b) > 0 && a[len(a)-1] != tokStar && b[len(b)-1] != tokStar {
+		if a[len(a)-1] != b[len(b)-1] {
+			return false
+		}
+		a, b = a[:len(a)-1], b[:len(b)-1]
+	}
 	n, m := len(a), len(b)
 	if (n+1)*(m+1) > maxOverlapCells {
 		return true

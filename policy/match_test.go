@@ -532,6 +532,15 @@ func TestOverlap(t *testing.T) {
 		{"x", "", false},
 		{"", "*", true},
 		{"*", "", true},
+		{"a*b", "a*c", false},
+		{"ab*", "ac*", false},
+		{"*x*", "y*x*z", true},
+		// Past the work bound a rule is taken to match, unless the
+		// literal ends already disagree (what the rule index's quick
+		// reject assumes).
+		{"git push *", "git status * " + strings.Repeat("A ", 300000), false},
+		{"git push * x", "git push * " + strings.Repeat("A ", 300000) + "y", false},
+		{"git push * " + strings.Repeat("* B ", 3000) + "*", "git push * " + strings.Repeat("A ", 3000) + "*", true},
 	}
 	for _, tt := range tests {
 		if got := overlap(tok(tt.a), tok(tt.b)); got != tt.want {
