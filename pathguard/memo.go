@@ -1,6 +1,9 @@
 package pathguard
 
-import "io/fs"
+import (
+	"io/fs"
+	"syscall"
+)
 
 // Memo remembers the stats one decision makes, so that a path several
 // checks ask about is stat'ed once: the sandbox and the file rules
@@ -12,6 +15,9 @@ import "io/fs"
 // is empty; a nil *Memo remembers nothing. Not safe for concurrent use.
 type Memo struct {
 	entries []memoEntry
+	// missing are paths a stat of the whole path found missing (ENOENT):
+	// the kernel finds nothing below them either, whatever follows.
+	missing []string
 }
 
 // memoEntry is one stat: of dir joined with name (statAt's arguments),
@@ -31,6 +37,8 @@ const maxMemo = 64
 func (m *Memo) Reset() {
 	clear(m.entries)
 	m.entries = m.entries[:0]
+	clear(m.missing)
+	m.missing = m.missing[:0]
 }
 
 // stat is statAt, remembered.
@@ -44,11 +52,32 @@ func (m *Memo) stat(dir, name string, follow bool) (fileStat, error) {
 			return x.st, x.err
 		}
 	}
+	if m.below(dir, name) {
+		// A lookup of a path below a missing one fails at that
+		// component with ENOENT, as the kernel's would.
+		return fileStat{}, syscall.ENOENT
+	}
 	st, err := statAt(dir, name, follow)
 	if len(m.entries) < maxMemo {
 		m.entries = append(m.entries, memoEntry{dir: dir, name: name, follow: follow, st: st, err: err})
+		if name == "" && err == syscall.ENOENT && len(m.missing) < maxMemo {
+			m.missing = append(m.missing, dir)
+		}
 	}
 	return st, err
+}
+
+// below reports whether dir joined with name lies strictly below a path
+// known to be missing. Where the system's errors are not bare errnos
+// (statAt's !unix form), nothing is recorded as missing.
+func (m *Memo) below(dir, name string) bool {
+	for _, x := range m.missing {
+		if len(dir) > len(x) && dir[len(x)] == '/' && dir[:len(x)] == x ||
+			name != "" && dir == x {
+			return true
+		}
+	}
+	return false
 }
 
 // ModeAt is the package's ModeAt, remembered in m.

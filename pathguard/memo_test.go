@@ -3,6 +3,7 @@ package pathguard
 import (
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 )
 
@@ -102,5 +103,49 @@ func TestMemoRemembers(t *testing.T) {
 	}
 	if len(m.entries) > maxMemo {
 		t.Errorf("%d entries, more than %d", len(m.entries), maxMemo)
+	}
+}
+
+// TestMemoMissing: below a path a stat found missing, the Memo answers
+// ENOENT without asking (as the kernel would), but only strictly below
+// it: not beside it (a name it is a prefix of), and not for a path found
+// missing by another name (a/HEAD missing says nothing of a/HEAD2).
+func TestMemoMissing(t *testing.T) {
+	tr := newTree(t)
+	var m Memo
+	if _, _, err := m.lstatKind(filepath.Join(tr.proj, "su")); err != syscall.ENOENT {
+		t.Fatalf("lstat of a missing path: %v", err)
+	}
+	if _, err := m.stat(filepath.Join(tr.proj, "su", "x"), "HEAD", false); err != syscall.ENOENT {
+		t.Errorf("below a missing path: %v", err)
+	}
+	if _, err := m.stat(filepath.Join(tr.proj, "su"), "objects", true); err != syscall.ENOENT {
+		t.Errorf("in a missing path: %v", err)
+	}
+	n := len(m.entries)
+	if st, err := m.stat(filepath.Join(tr.proj, "sub"), "", true); err != nil || !st.isDir() {
+		t.Errorf("beside a missing path: %v %v", st.mode, err)
+	}
+	if st, err := m.stat(filepath.Join(tr.proj, "su")+"b", ".git", true); err != nil || st.isDir() {
+		t.Errorf("a file beside a missing path: %v %v", st.mode, err)
+	}
+	if len(m.entries) != n+2 {
+		t.Errorf("%d entries, want %d: the paths beside were not stat'ed", len(m.entries), n+2)
+	}
+	if _, err := m.stat(tr.proj, "HEAD2", false); err != syscall.ENOENT {
+		t.Fatal(err)
+	}
+	if _, err := m.stat(filepath.Join(tr.proj, ".git"), "HEAD", false); err != nil {
+		t.Errorf(".git/HEAD: %v", err)
+	}
+	// A dangling link: found missing when followed, so is all below it.
+	if _, err := m.stat(filepath.Join(tr.proj, "dangling"), "", true); err != syscall.ENOENT {
+		t.Fatalf("a dangling link followed: %v", err)
+	}
+	if _, err := m.stat(filepath.Join(tr.proj, "dangling"), "x", false); err != syscall.ENOENT {
+		t.Errorf("below a dangling link: %v", err)
+	}
+	if st, err := m.stat(filepath.Join(tr.proj, "dangling"), "", false); err != nil || st.mode&os.ModeSymlink == 0 {
+		t.Errorf("the dangling link itself, not followed: %v %v", st.mode, err)
 	}
 }
