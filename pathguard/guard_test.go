@@ -532,6 +532,8 @@ func TestProtected(t *testing.T) {
 		{".GateKeep/config.toml", "gatekeep's own configuration"},
 		{"cfg/gatekeep/config.toml", "gatekeep's configuration directory"},
 		{"cfg/gatekeep", "gatekeep's configuration directory"},
+		{"cfg", "would hold gatekeep's configuration directory"},
+		{"cfgx", ""},
 
 		{".git/config", "git config"},
 		{".git/hooks", "git hooks"},

@@ -24,7 +24,9 @@ var shellStartupFiles = []string{
 //
 //   - a `.gatekeep` component anywhere (a project's config, any
 //     subdirectory that could become a project root) and gatekeep's
-//     configuration dirs (Options.ConfigDirs) when a root holds them;
+//     configuration dirs (Options.ConfigDirs) when a root holds them,
+//     with every directory above them in the root (a link or a move
+//     there places the whole dir);
 //   - every path with a `.git` component: the `.git` entry itself
 //     (replacing it can point git at another git dir) and everything
 //     below it. Git obeys far more there than config and hooks: HEAD,
@@ -65,6 +67,13 @@ func (g *Guard) ProtectedWith(m *Memo, real string) string {
 	for _, d := range g.configDirs.resolved() {
 		if within(d, real) {
 			return fmt.Sprintf("%s is in gatekeep's configuration directory %s", real, d)
+		}
+		// Creating, moving, linking or removing a directory above one
+		// (XDG_CONFIG_HOME itself, not there yet) places the whole dir:
+		// `ln -s staging $XDG_CONFIG_HOME` would make every file below
+		// it the agent's.
+		if within(real, d) {
+			return fmt.Sprintf("%s would hold gatekeep's configuration directory %s", real, d)
 		}
 	}
 	var buf [32]string
