@@ -39,7 +39,7 @@ func (g *Guard) hooksPathReason(m *Memo, root, real string) string {
 	if repo == "" {
 		return ""
 	}
-	hp := g.hooksPath(repo)
+	hp := g.hooksPath(m, repo)
 	if hp != "" && within(hp, real) {
 		return fmt.Sprintf("%s is in git's configured hooks directory (core.hooksPath %s), which runs code on later git commands", real, hp)
 	}
@@ -56,7 +56,7 @@ func (g *Guard) hooksPathReason(m *Memo, root, real string) string {
 // the repository at repo: the one core.hooksPath names and, for husky's
 // `.husky/_`, the `.husky` it hands off to; nil when the setting is unset.
 func (g *Guard) HooksDirs(repo string) []string {
-	hp := g.hooksPath(repo)
+	hp := g.hooksPath(nil, repo)
 	if hp == "" {
 		return nil
 	}
@@ -99,14 +99,18 @@ func hookManagerConfig(name string) bool {
 // repository, with each file's identity (device, inode, size, modification
 // time): it is read again once any of them stats differently, so a
 // process that decides many calls (check --batch) reads each file once.
-func (g *Guard) hooksPath(repo string) string {
+//
+// The stats that check a remembered entry, and the resolution of the
+// directory, are remembered in m (nil: not); the stats around a fresh
+// read are not, since they check that nothing changed during it.
+func (g *Guard) hooksPath(m *Memo, repo string) string {
 	xdg := os.Getenv("XDG_CONFIG_HOME")
 	if c := g.hooks; c != nil {
 		c.mu.Lock()
 		ent, ok := c.m[repo]
 		c.mu.Unlock()
-		if ok && ent.xdg == xdg && ent.same() {
-			return realHooksDir(ent.hp)
+		if ok && ent.xdg == xdg && ent.same(m) {
+			return realHooksDir(m, ent.hp)
 		}
 	}
 	var files []string
@@ -139,7 +143,7 @@ func (g *Guard) hooksPath(repo string) string {
 	}
 	ent.hp = hp
 	// Kept only when no file changed while it was read.
-	if c := g.hooks; c != nil && ent.same() {
+	if c := g.hooks; c != nil && ent.same(nil) {
 		c.mu.Lock()
 		if c.m == nil {
 			c.m = map[string]hooksEntry{}
@@ -147,17 +151,17 @@ func (g *Guard) hooksPath(repo string) string {
 		c.m[repo] = ent
 		c.mu.Unlock()
 	}
-	return realHooksDir(hp)
+	return realHooksDir(nil, hp)
 }
 
 // realHooksDir is the real location of hp (links may change between
 // calls; the files' text is what is remembered), or hp when it does not
 // resolve.
-func realHooksDir(hp string) string {
+func realHooksDir(m *Memo, hp string) string {
 	if hp == "" {
 		return ""
 	}
-	if r, err := realPath(hp); err == nil {
+	if r, err := m.realPath(hp); err == nil {
 		return r
 	}
 	return hp
@@ -176,10 +180,11 @@ type hooksEntry struct {
 	hp    string
 }
 
-// same reports whether every file still stats as it did.
-func (e hooksEntry) same() bool {
+// same reports whether every file still stats as it did (the stats
+// remembered in m).
+func (e hooksEntry) same(m *Memo) bool {
 	for i, f := range e.files {
-		if statID(f) != e.ids[i] {
+		if m.statID(f) != e.ids[i] {
 			return false
 		}
 	}
@@ -188,8 +193,11 @@ func (e hooksEntry) same() bool {
 
 // statID is the identity of the file at p, symlinks followed; zero when it
 // cannot be stat'ed.
-func statID(p string) fileID {
-	st, err := statAt(p, "", true)
+func statID(p string) fileID { return (*Memo)(nil).statID(p) }
+
+// statID is the package's statID, remembered in m.
+func (m *Memo) statID(p string) fileID {
+	st, err := m.stat(p, "", true)
 	if err != nil {
 		return fileID{}
 	}
