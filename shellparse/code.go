@@ -904,7 +904,7 @@ func (p *parser) sameShell(c *Command) bool {
 	if v == "command" || v == "builtin" {
 		return true
 	}
-	_, external := wrapperTable[v]
+	external := wrapperTable.has(v)
 	return !external && !strings.HasPrefix(v, "find ")
 }
 

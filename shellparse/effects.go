@@ -108,8 +108,7 @@ const (
 // HasEffectSpec reports whether the effects table lists the command name,
 // so that Effects knows which of its words are files.
 func HasEffectSpec(name string) bool {
-	_, ok := effectTable[name]
-	return ok
+	return effectTable.has(name)
 }
 
 // XargsOperands is the made-up path of the operands xargs appends to a

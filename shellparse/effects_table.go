@@ -14,17 +14,17 @@ import (
 // BSD-only options are added where they write, as base64 -o), and each
 // project's own page for the rest. Options that take an argument must be
 // listed, or the argument would be read as an operand.
-var effectTable = map[string]spec{
+var effectTable = specTable{entries: []specEntry{
 	// --- print only: no word is a file ---
 
 	// echo(1), printf(1), pwd(1), true(1), false(1), seq(1), tr(1),
 	// basename(1), dirname(1), yes(1), printenv(1), whoami(1), id(1),
 	// uname(1), and bash(1) for `:`, `test`, `[`, `exit`, `return` and `exec` with no
 	// command (`exec >log`).
-	"echo": {}, "printf": {}, "pwd": {}, "true": {}, "false": {}, ":": {},
-	"seq": {}, "tr": {}, "basename": {}, "dirname": {}, "yes": {},
-	"printenv": {}, "whoami": {}, "id": {}, "uname": {}, "test": {}, "[": {},
-	"exec": {}, "exit": {}, "return": {},
+	{"echo", &spec{}}, {"printf", &spec{}}, {"pwd", &spec{}}, {"true", &spec{}}, {"false", &spec{}}, {":", &spec{}},
+	{"seq", &spec{}}, {"tr", &spec{}}, {"basename", &spec{}}, {"dirname", &spec{}}, {"yes", &spec{}},
+	{"printenv", &spec{}}, {"whoami", &spec{}}, {"id", &spec{}}, {"uname", &spec{}}, {"test", &spec{}}, {"[", &spec{}},
+	{"exec", &spec{}}, {"exit", &spec{}}, {"return", &spec{}},
 	// The read-only tools below are modelled complete: every option of the
 	// version cited, checked against the real binary by TestRealTools
 	// (long options and their argument kinds). GNU coreutils 9.1, grep
@@ -33,208 +33,208 @@ var effectTable = map[string]spec{
 
 	// Metadata only, not contents: ls(1), dir(1), vdir(1), stat(1),
 	// realpath(1), readlink(1), df(1); which(1) (Debian's, -a only).
-	"ls": lsSpec, "dir": lsSpec, "vdir": lsSpec,
-	"stat":     {complete: true, flags: "dereference file-system help terse version f t L", args: "cached format printf c"},
-	"realpath": {complete: true, flags: "canonicalize-existing canonicalize-missing help logical no-symlinks physical quiet strip version zero e m q s z L P", args: "relative-base relative-to"},
-	"readlink": {complete: true, flags: "canonicalize canonicalize-existing canonicalize-missing help no-newline quiet silent verbose version zero e f m n q s v z"},
-	"df":       {complete: true, flags: "all help human-readable inodes local no-sync portability print-type si sync total version a h i k l m v H P T", args: "block-size exclude-type type t x B F", optional: "output"},
-	"which":    {complete: true, exact: true, flags: "a s"},
+	{"ls", &lsSpec}, {"dir", &lsSpec}, {"vdir", &lsSpec},
+	{"stat", &spec{complete: true, flags: "dereference file-system help terse version f t L", args: "cached format printf c"}},
+	{"realpath", &spec{complete: true, flags: "canonicalize-existing canonicalize-missing help logical no-symlinks physical quiet strip version zero e m q s z L P", args: "relative-base relative-to"}},
+	{"readlink", &spec{complete: true, flags: "canonicalize canonicalize-existing canonicalize-missing help no-newline quiet silent verbose version zero e f m n q s v z"}},
+	{"df", &spec{complete: true, flags: "all help human-readable inodes local no-sync portability print-type si sync total version a h i k l m v H P T", args: "block-size exclude-type type t x B F", optional: "output"}},
+	{"which", &spec{complete: true, exact: true, flags: "a s"}},
 	// du(1): operands are metadata; --files0-from and -X name files read.
-	"du": {complete: true, flags: "all apparent-size bytes count-links dereference dereference-args help human-readable inodes no-dereference null one-file-system separate-dirs si summarize total version a b c h k l m s x D H L P S 0", args: "block-size exclude max-depth threshold time-style d t B", optional: "time", reads: "files0-from X exclude-from"},
+	{"du", &spec{complete: true, flags: "all apparent-size bytes count-links dereference dereference-args help human-readable inodes no-dereference null one-file-system separate-dirs si summarize total version a b c h k l m s x D H L P S 0", args: "block-size exclude max-depth threshold time-style d t B", optional: "time", reads: "files0-from X exclude-from"}},
 	// date(1): -f reads dates from a file; -s sets the clock.
-	"date": {args: "d date r reference rfc-3339 s set", optional: "I iso-8601", reads: "f file", acts: "s set"},
+	{"date", &spec{args: "d date r reference rfc-3339 s set", optional: "I iso-8601", reads: "f file", acts: "s set"}},
 	// tree(1) 2.1 (its own parser: long options spelled whole, with
 	// `=value` or the next word): operands are listed, not read, but with
 	// --fromfile (or --fromtabfile) they are files whose lines are printed
 	// as the tree; -o writes the listing, --gitfile, --infofile, --hintro
 	// and --houtro read files, -R runs tree again with `-o 00Tree.html` in
 	// every directory.
-	"tree": {complete: true, exact: true, flags: "a d l f x q N Q p u g s h D F v t c U r i A S n C X J " +
+	{"tree", &spec{complete: true, exact: true, flags: "a d l f x q N Q p u g s h D F v t c U r i A S n C X J " +
 		"gitignore ignore-case matchdirs metafirst prune info noreport si du inodes device dirsfirst filesfirst " +
 		"nolinks fromfile fromtabfile fflinks version help", args: "L P I H T charset filelimit timefmt sort",
-		reads: "gitfile infofile hintro houtro", writes: "o", acts: "R", elsewhere: "fromtabfile", ops: treeOps},
+		reads: "gitfile infofile hintro houtro", writes: "o", acts: "R", elsewhere: "fromtabfile", ops: treeOps}},
 	// --- read the files named and print ---
 
 	// cat(1), tac(1), rev(1) (util-linux), nl(1).
-	"cat": {complete: true, flags: "help number number-nonblank show-all show-ends show-nonprinting show-tabs squeeze-blank version b e n s t u v A E T", ops: readAll},
-	"tac": {complete: true, flags: "before help regex version b r", args: "separator s", ops: readAll},
-	"rev": {complete: true, flags: "help version h V", ops: readAll},
-	"nl":  {complete: true, flags: "help no-renumber version p", args: "body-numbering footer-numbering header-numbering join-blank-lines line-increment number-format number-separator number-width section-delimiter starting-line-number b d f h i l n s v w", ops: readAll},
+	{"cat", &spec{complete: true, flags: "help number number-nonblank show-all show-ends show-nonprinting show-tabs squeeze-blank version b e n s t u v A E T", ops: readAll}},
+	{"tac", &spec{complete: true, flags: "before help regex version b r", args: "separator s", ops: readAll}},
+	{"rev", &spec{complete: true, flags: "help version h V", ops: readAll}},
+	{"nl", &spec{complete: true, flags: "help no-renumber version p", args: "body-numbering footer-numbering header-numbering join-blank-lines line-increment number-format number-separator number-width section-delimiter starting-line-number b d f h i l n s v w", ops: readAll}},
 	// head(1), tail(1): `head -5`, `tail -5f`, `tail +5` are the obsolete
 	// spellings of -n (headTailObsolete). BSD tail -r prints in reverse.
-	"head": {complete: true, flags: "help quiet silent verbose version zero-terminated q v z", args: "bytes lines c n", obsolete: headTailObsolete, ops: readAll},
-	"tail": {complete: true, flags: "r help quiet retry silent verbose version zero-terminated b f l q v z F", args: "bytes lines max-unchanged-stats pid sleep-interval c n s", optional: "follow", obsolete: headTailObsolete, ops: readAll},
+	{"head", &spec{complete: true, flags: "help quiet silent verbose version zero-terminated q v z", args: "bytes lines c n", obsolete: headTailObsolete, ops: readAll}},
+	{"tail", &spec{complete: true, flags: "r help quiet retry silent verbose version zero-terminated b f l q v z F", args: "bytes lines max-unchanged-stats pid sleep-interval c n s", optional: "follow", obsolete: headTailObsolete, ops: readAll}},
 	// wc(1).
 	// wc(1), sort(1): --files0-from names a file that lists the files
 	// read; the list is read, and what it names is only known at run time
 	// (acts: the command is not read-only).
-	"wc": {complete: true, flags: "bytes chars debug help lines max-line-length version words c l m w L", reads: "files0-from", acts: "files0-from", ops: readAll},
+	{"wc", &spec{complete: true, flags: "bytes chars debug help lines max-line-length version words c l m w L", reads: "files0-from", acts: "files0-from", ops: readAll}},
 	// cut(1), paste(1), fold(1), fmt(1), expand(1), unexpand(1). BSD
 	// fmt's -p takes no argument (loose).
-	"cut":      {complete: true, flags: "complement help only-delimited version zero-terminated n s z", args: "bytes characters delimiter fields output-delimiter b c d f", ops: readAll},
-	"paste":    {complete: true, flags: "help serial version zero-terminated s z", args: "delimiters d", ops: readAll},
-	"fold":     {complete: true, flags: "bytes help spaces version b s 0 1 2 3 4 5 6 7 8 9", args: "width w", ops: readAll},
-	"fmt":      {complete: true, loose: "p", flags: "crown-margin help split-only tagged-paragraph uniform-spacing version c s t u 0 1 2 3 4 5 6 7 8 9", args: "goal prefix width g p w", ops: readAll},
-	"expand":   {complete: true, flags: "help initial version i 0 1 2 3 4 5 6 7 8 9", args: "tabs t", ops: readAll},
-	"unexpand": {complete: true, flags: "all first-only help version a 0 1 2 3 4 5 6 7 8 9", args: "tabs t", ops: readAll},
+	{"cut", &spec{complete: true, flags: "complement help only-delimited version zero-terminated n s z", args: "bytes characters delimiter fields output-delimiter b c d f", ops: readAll}},
+	{"paste", &spec{complete: true, flags: "help serial version zero-terminated s z", args: "delimiters d", ops: readAll}},
+	{"fold", &spec{complete: true, flags: "bytes help spaces version b s 0 1 2 3 4 5 6 7 8 9", args: "width w", ops: readAll}},
+	{"fmt", &spec{complete: true, loose: "p", flags: "crown-margin help split-only tagged-paragraph uniform-spacing version c s t u 0 1 2 3 4 5 6 7 8 9", args: "goal prefix width g p w", ops: readAll}},
+	{"expand", &spec{complete: true, flags: "help initial version i 0 1 2 3 4 5 6 7 8 9", args: "tabs t", ops: readAll}},
+	{"unexpand", &spec{complete: true, flags: "all first-only help version a 0 1 2 3 4 5 6 7 8 9", args: "tabs t", ops: readAll}},
 	// column(1) (util-linux).
-	"column": {complete: true, flags: "fillrows help json keep-empty-lines table table-empty-lines table-header-repeat table-noheadings version d e h t x J L V", args: "columns output-separator output-width separator table-columns table-columns-limit table-hide table-name table-noextreme table-order table-right table-truncate table-wrap tree tree-id tree-parent c i l n o p r s E H N O R T W", ops: readAll},
+	{"column", &spec{complete: true, flags: "fillrows help json keep-empty-lines table table-empty-lines table-header-repeat table-noheadings version d e h t x J L V", args: "columns output-separator output-width separator table-columns table-columns-limit table-hide table-name table-noextreme table-order table-right table-truncate table-wrap tree tree-id tree-parent c i l n o p r s E H N O R T W", ops: readAll}},
 	// diff(1), cmp(1), comm(1), join(1). diff compares two directories
 	// file by file (one level deep, every level with -r; -N prints a
 	// file missing on one side whole), so its operands are read as trees.
 	// -l/--paginate pipes the output through pr(1) found on PATH.
-	"diff": {complete: true, flags: "binary brief ed expand-tabs forward-ed help ignore-all-space ignore-blank-lines ignore-case ignore-file-name-case ignore-space-change ignore-tab-expansion ignore-trailing-space inhibit-hunk-merge initial-tab left-column minimal new-file no-dereference no-ignore-file-name-case normal paginate rcs recursive report-identical-files sdiff-merge-assist show-c-function side-by-side speed-large-files strip-trailing-cr suppress-blank-empty suppress-common-lines text unidirectional-new-file version a b c d e f h i l n p q r s t u v w y B E H N P T Z 0 1 2 3 4 5 6 7 8 9", args: "changed-group-format exclude from-file horizon-lines ifdef ignore-matching-lines label line-format new-group-format new-line-format old-group-format old-line-format palette show-function-line starting-file tabsize to-file unchanged-group-format unchanged-line-format width x C D F I L S U W", optional: "color context unified", reads: "X exclude-from", acts: "l paginate", ops: diffOps},
-	"cmp":  {complete: true, flags: "help print-bytes print-chars quiet silent verbose version b c l s v", args: "bytes ignore-initial i n", ops: cmpOps},
-	"comm": {complete: true, flags: "check-order help nocheck-order total version zero-terminated z 1 2 3", args: "output-delimiter", ops: readAll},
-	"join": {complete: true, flags: "check-order header help ignore-case nocheck-order version zero-terminated i z", args: "a e j o t v 1 2", ops: readAll},
+	{"diff", &spec{complete: true, flags: "binary brief ed expand-tabs forward-ed help ignore-all-space ignore-blank-lines ignore-case ignore-file-name-case ignore-space-change ignore-tab-expansion ignore-trailing-space inhibit-hunk-merge initial-tab left-column minimal new-file no-dereference no-ignore-file-name-case normal paginate rcs recursive report-identical-files sdiff-merge-assist show-c-function side-by-side speed-large-files strip-trailing-cr suppress-blank-empty suppress-common-lines text unidirectional-new-file version a b c d e f h i l n p q r s t u v w y B E H N P T Z 0 1 2 3 4 5 6 7 8 9", args: "changed-group-format exclude from-file horizon-lines ifdef ignore-matching-lines label line-format new-group-format new-line-format old-group-format old-line-format palette show-function-line starting-file tabsize to-file unchanged-group-format unchanged-line-format width x C D F I L S U W", optional: "color context unified", reads: "X exclude-from", acts: "l paginate", ops: diffOps}},
+	{"cmp", &spec{complete: true, flags: "help print-bytes print-chars quiet silent verbose version b c l s v", args: "bytes ignore-initial i n", ops: cmpOps}},
+	{"comm", &spec{complete: true, flags: "check-order help nocheck-order total version zero-terminated z 1 2 3", args: "output-delimiter", ops: readAll}},
+	{"join", &spec{complete: true, flags: "check-order header help ignore-case nocheck-order version zero-terminated i z", args: "a e j o t v 1 2", ops: readAll}},
 	// grep(1); egrep and fgrep are grep -E and grep -F. The pattern is the
 	// first operand unless -e or -f gives it.
-	"grep":  grepSpec,
-	"egrep": grepSpec,
-	"fgrep": grepSpec,
+	{"grep", &grepSpec},
+	{"egrep", &grepSpec},
+	{"fgrep", &grepSpec},
 	// rg(1) (ripgrep 13, clap: options spelled whole): -r is --replace.
 	// --pre and --hostname-bin run a program, -z runs decompressors.
-	"rg": {complete: true, exact: true,
+	{"rg", &spec{complete: true, exact: true,
 		args: "e regexp g glob iglob t type T type-not type-add type-clear m max-count A after-context " +
 			"B before-context C context M max-columns d max-depth max-filesize j threads E encoding engine " +
 			"color colors context-separator field-context-separator field-match-separator path-separator " +
 			"r replace sort sortr pre pre-glob hostname-bin hyperlink-format dfa-size-limit regex-size-limit generate",
 		reads: "f file ignore-file", flags: "auto-hybrid-regex binary block-buffered b byte-offset s case-sensitive column no-context-separator c count count-matches only-matching crlf debug files l files-with-matches files-without-match F fixed-strings L follow glob-case-insensitive h help heading . hidden i ignore-case ignore-file-case-insensitive include-zero v invert-match json line-buffered n line-number x line-regexp max-columns-preview mmap U multiline multiline-dotall no-config I no-filename no-heading no-ignore no-ignore-dot no-ignore-vcs no-ignore-exclude no-ignore-files no-ignore-global no-ignore-messages no-ignore-parent N no-line-number no-messages no-mmap no-pcre2-unicode no-require-git no-unicode unicode 0 null null-data one-file-system o passthru P pcre2 pcre2-version p pretty q quiet S smart-case stats a text trim type-list u unrestricted V version vimgrep H with-filename w word-regexp no-hidden",
-		acts: "pre hostname-bin z search-zip", elsewhere: "hostname-bin hyperlink-format generate", ops: rgOps},
+		acts: "pre hostname-bin z search-zip", elsewhere: "hostname-bin hyperlink-format generate", ops: rgOps}},
 	// file(1): -C writes a compiled magic file, -z/-Z run decompressors,
 	// -m loads magic from a file, -f reads the names to look at: none of
 	// them is read-only.
-	"file": {complete: true, flags: "apple brief checking-printout compile debug dereference extension help keep-going list mime mime-encoding mime-type no-buffer no-dereference no-pad no-sandbox preserve-date print0 raw special-files uncompress uncompress-noreport version b c d h i k l n p r s v z C E L N S Z 0", args: "exclude exclude-quiet parameter separator e F P", reads: "m magic-file f files-from", acts: "C compile z Z uncompress uncompress-noreport m magic-file f files-from", ops: readAll},
+	{"file", &spec{complete: true, flags: "apple brief checking-printout compile debug dereference extension help keep-going list mime mime-encoding mime-type no-buffer no-dereference no-pad no-sandbox preserve-date print0 raw special-files uncompress uncompress-noreport version b c d h i k l n p r s v z C E L N S Z 0", args: "exclude exclude-quiet parameter separator e F P", reads: "m magic-file f files-from", acts: "C compile z Z uncompress uncompress-noreport m magic-file f files-from", ops: readAll}},
 	// md5sum(1), sha1sum(1) ... b2sum(1), cksum(1), sum(1). With -c the
 	// files named in the check list are read too; they are not known here.
-	"md5sum": sumSpec, "sha1sum": sumSpec, "sha224sum": sumSpec,
-	"sha256sum": sumSpec, "sha384sum": sumSpec, "sha512sum": sumSpec,
-	"b2sum": {complete: true, flags: "binary check help ignore-missing quiet status strict tag text version warn zero b c t w z", args: "length l", ops: readAll},
-	"cksum": {complete: true, flags: "check debug help ignore-missing quiet status strict tag untagged version warn zero b c t w z", args: "algorithm length a l", ops: readAll},
-	"sum":   {complete: true, flags: "help sysv version r s", ops: readAll},
+	{"md5sum", &sumSpec}, {"sha1sum", &sumSpec}, {"sha224sum", &sumSpec},
+	{"sha256sum", &sumSpec}, {"sha384sum", &sumSpec}, {"sha512sum", &sumSpec},
+	{"b2sum", &spec{complete: true, flags: "binary check help ignore-missing quiet status strict tag text version warn zero b c t w z", args: "length l", ops: readAll}},
+	{"cksum", &spec{complete: true, flags: "check debug help ignore-missing quiet status strict tag untagged version warn zero b c t w z", args: "algorithm length a l", ops: readAll}},
+	{"sum", &spec{complete: true, flags: "help sysv version r s", ops: readAll}},
 	// shasum(1) (Perl 5.36, Getopt::Long with bundling, which also takes
 	// abbreviations and any case of long options: the first are modelled,
 	// the second are unknown): -a ALGORITHM. md5(1) (macOS, `md5
 	// [-pqrtx] [-c string] [-s string] [file ...]`): -s STRING is a
 	// string to hash, -c STRING a digest to compare with.
-	"shasum": {complete: true, flags: "b binary c check t text s status w warn q quiet h help v version 0 01 " +
-		"U UNIVERSAL tag strict ignore-missing", args: "a algorithm", ops: readAll},
-	"md5": {complete: true, exact: true, flags: "p q r t x", args: "s c", ops: readAll},
+	{"shasum", &spec{complete: true, flags: "b binary c check t text s status w warn q quiet h help v version 0 01 " +
+		"U UNIVERSAL tag strict ignore-missing", args: "a algorithm", ops: readAll}},
+	{"md5", &spec{complete: true, exact: true, flags: "p q r t x", args: "s c", ops: readAll}},
 	// base64(1), base32(1), basenc(1). GNU: -w COLS, -i ignore garbage.
 	// BSD base64: -i FILE reads, -o FILE writes, -b COUNT: -i is taken as
 	// BSD's (it consumes a file name, which is then read).
-	"base64": base64Spec, "base32": base64Spec, "basenc": basencSpec,
+	{"base64", &base64Spec}, {"base32", &base64Spec}, {"basenc", &basencSpec},
 	// od(1), hexdump(1) (util-linux; hd is hexdump -C), strings(1)
 	// (binutils: `@FILE` is a response file).
-	"od":      {complete: true, flags: "help output-duplicates traditional version a b c d e f h i l o s v x B D F H I L O X", args: "address-radix endian format read-bytes skip-bytes j t A N S", optional: "strings width w", ops: readAll},
-	"hexdump": hexdumpSpec, "hd": hexdumpSpec,
-	"strings": {complete: true, respFiles: true, flags: "a all d data f print-file-name h help H w include-all-whitespace " +
+	{"od", &spec{complete: true, flags: "help output-duplicates traditional version a b c d e f h i l o s v x B D F H I L O X", args: "address-radix endian format read-bytes skip-bytes j t A N S", optional: "strings width w", ops: readAll}},
+	{"hexdump", &hexdumpSpec}, {"hd", &hexdumpSpec},
+	{"strings", &spec{complete: true, respFiles: true, flags: "a all d data f print-file-name h help H w include-all-whitespace " +
 		"v V version o 0 1 2 3 4 5 6 7 8 9", args: "n bytes t radix e encoding T target s output-separator U unicode",
-		ops: readAll},
+		ops: readAll}},
 	// zcat(1), bzcat(1), xzcat(1), zstdcat(1): decompress to stdout.
-	"zcat": {ops: readAll}, "bzcat": {ops: readAll}, "xzcat": {ops: readAll}, "zstdcat": {ops: readAll},
+	{"zcat", &spec{ops: readAll}}, {"bzcat", &spec{ops: readAll}}, {"xzcat", &spec{ops: readAll}}, {"zstdcat", &spec{ops: readAll}},
 	// jq(1) 1.6 (its own parser: long options spelled whole, short ones
 	// cluster, options anywhere): the filter is the first operand unless
 	// -f gives it; after --args/--jsonargs operands are values, not files.
 	// -L DIR adds a module directory: `import` then reads modules the
 	// filter chooses, so it acts beyond the files named.
-	"jq": {complete: true, exact: true, flags: "s slurp r raw-output j join-output a ascii-output c compact-output " +
+	{"jq", &spec{complete: true, exact: true, flags: "s slurp r raw-output j join-output a ascii-output c compact-output " +
 		"C color-output M monochrome-output S sort-keys R raw-input n null-input e exit-status h help V version " +
 		"tab seq stream stream-errors unbuffered args jsonargs debug-dump-disasm debug-trace raw-output0 b binary",
 		args: "indent L", reads: "f from-file", pairs: "arg argjson", pairReads: "slurpfile rawfile argfile",
-		optional: "run-tests", acts: "L run-tests", elsewhere: "raw-output0 binary", ops: jqOps},
+		optional: "run-tests", acts: "L run-tests", elsewhere: "raw-output0 binary", ops: jqOps}},
 
 	// --- change the files named ---
 
 	// sed(1) (GNU sed 4.9): the script is the first operand unless -e/-f give it; with
 	// -i (--in-place) the files are rewritten. The script's own r/w/e
 	// commands are read by sedProgram.
-	"sed": {kind: edits, complete: true, args: "e expression l line-length", reads: "f file", optional: "i in-place",
+	{"sed", &spec{kind: edits, complete: true, args: "e expression l line-length", reads: "f file", optional: "i in-place",
 		flags: "n quiet silent s separate sandbox b binary debug follow-symlinks help null-data z zero-terminated " +
-			"posix r E regexp-extended u unbuffered version", acts: "f file", ops: sedOps},
+			"posix r E regexp-extended u unbuffered version", acts: "f file", ops: sedOps}},
 	// sort(1): -o writes the output, -T holds temporary files.
-	"sort": {kind: edits, complete: true, flags: "debug dictionary-order general-numeric-sort help human-numeric-sort ignore-case ignore-leading-blanks ignore-nonprinting merge month-sort numeric-sort random-sort reverse stable unique version version-sort zero-terminated b c d f g h i m n r s u z C M R V", args: "compress-program batch-size buffer-size field-separator key parallel sort k t y S", optional: "check", reads: "files0-from random-source", writes: "o output T temporary-directory", acts: "compress-program files0-from", ops: readAll},
+	{"sort", &spec{kind: edits, complete: true, flags: "debug dictionary-order general-numeric-sort help human-numeric-sort ignore-case ignore-leading-blanks ignore-nonprinting merge month-sort numeric-sort random-sort reverse stable unique version version-sort zero-terminated b c d f g h i m n r s u z C M R V", args: "compress-program batch-size buffer-size field-separator key parallel sort k t y S", optional: "check", reads: "files0-from random-source", writes: "o output T temporary-directory", acts: "compress-program files0-from", ops: readAll}},
 	// uniq(1): uniq [INPUT [OUTPUT]].
-	"uniq": {kind: edits, complete: true, flags: "count help ignore-case repeated unique version zero-terminated c d i u z D 0 1 2 3 4 5 6 7 8 9", args: "check-chars skip-chars skip-fields f s w", optional: "all-repeated group", ops: uniqOps},
+	{"uniq", &spec{kind: edits, complete: true, flags: "count help ignore-case repeated unique version zero-terminated c d i u z D 0 1 2 3 4 5 6 7 8 9", args: "check-chars skip-chars skip-fields f s w", optional: "all-repeated group", ops: uniqOps}},
 	// xxd(1): xxd [options] [infile [outfile]]; its own option syntax.
-	"xxd": {kind: edits, raw: true, complete: true, ops: xxdOps},
+	{"xxd", &spec{kind: edits, raw: true, complete: true, ops: xxdOps}},
 	// split(1): split [INPUT [PREFIX]]; the pieces are PREFIXaa ...
-	"split": {kind: edits, args: "a suffix-length additional-suffix b bytes C line-bytes l lines n number t separator filter",
-		optional: "numeric-suffixes hex-suffixes", acts: "filter", ops: splitOps},
+	{"split", &spec{kind: edits, args: "a suffix-length additional-suffix b bytes C line-bytes l lines n number t separator filter",
+		optional: "numeric-suffixes hex-suffixes", acts: "filter", ops: splitOps}},
 	// tee(1).
-	"tee": {kind: edits, complete: true, flags: "a append i ignore-interrupts p help version",
-		optional: "output-error", ops: writeAll},
+	{"tee", &spec{kind: edits, complete: true, flags: "a append i ignore-interrupts p help version",
+		optional: "output-error", ops: writeAll}},
 	// rm(1), rmdir(1) (-p removes each parent too), unlink(1), shred(1).
-	"rm": {kind: edits, complete: true, flags: "f|force i I d|dir r|R|recursive v|verbose one-file-system " +
-		"no-preserve-root help version", optional: "interactive preserve-root", ops: writeAll},
-	"rmdir":  {kind: edits, flags: "parents", ops: rmdirOps},
-	"unlink": {kind: edits, ops: writeAll},
-	"shred":  {kind: edits, args: "n iterations s size", reads: "random-source", optional: "remove", ops: writeAll},
+	{"rm", &spec{kind: edits, complete: true, flags: "f|force i I d|dir r|R|recursive v|verbose one-file-system " +
+		"no-preserve-root help version", optional: "interactive preserve-root", ops: writeAll}},
+	{"rmdir", &spec{kind: edits, flags: "parents", ops: rmdirOps}},
+	{"unlink", &spec{kind: edits, ops: writeAll}},
+	{"shred", &spec{kind: edits, args: "n iterations s size", reads: "random-source", optional: "remove", ops: writeAll}},
 	// mkdir(1), mkfifo(1), touch(1) (-r FILE is only read), truncate(1).
-	"mkdir":    {kind: edits, args: "m mode", optional: "context", ops: writeAll},
-	"mkfifo":   {kind: edits, args: "m mode", optional: "context", ops: writeAll},
-	"touch":    {kind: edits, args: "d date t time", reads: "r reference", ops: writeAll},
-	"truncate": {kind: edits, args: "s size", reads: "r reference", ops: writeAll},
+	{"mkdir", &spec{kind: edits, args: "m mode", optional: "context", ops: writeAll}},
+	{"mkfifo", &spec{kind: edits, args: "m mode", optional: "context", ops: writeAll}},
+	{"touch", &spec{kind: edits, args: "d date t time", reads: "r reference", ops: writeAll}},
+	{"truncate", &spec{kind: edits, args: "s size", reads: "r reference", ops: writeAll}},
 	// chmod(1), GNU coreutils 9.1: MODE may look like an option (`chmod
 	// -w f`; see chmodOps). chown(1),
 	// chgrp(1): OWNER/GROUP is the first operand unless --reference.
-	"chmod": {kind: edits, complete: true, flags: "c|changes f|silent|quiet v|verbose R|recursive preserve-root " +
-		"no-preserve-root help version", optional: chmodModes, reads: "reference", ops: chmodOps},
-	"chown": {kind: edits, complete: true, flags: ownerFlags, args: "from", reads: "reference", ops: ownerOps},
-	"chgrp": {kind: edits, complete: true, flags: ownerFlags, reads: "reference", ops: ownerOps},
+	{"chmod", &spec{kind: edits, complete: true, flags: "c|changes f|silent|quiet v|verbose R|recursive preserve-root " +
+		"no-preserve-root help version", optional: chmodModes, reads: "reference", ops: chmodOps}},
+	{"chown", &spec{kind: edits, complete: true, flags: ownerFlags, args: "from", reads: "reference", ops: ownerOps}},
+	{"chgrp", &spec{kind: edits, complete: true, flags: ownerFlags, reads: "reference", ops: ownerOps}},
 	// cp(1), install(1) (GNU coreutils 9.1; newer cp and mv take
 	// --update[=WHEN], loose): SOURCE... DEST, or -t DIRECTORY SOURCE...;
 	// install -d: every operand is a directory to create; -s runs strip.
 	// With -r, -R or -a cp copies directories whole.
-	"cp": {kind: edits, complete: true, args: "S suffix sparse no-preserve", writes: "t target-directory",
+	{"cp", &spec{kind: edits, complete: true, args: "S suffix sparse no-preserve", writes: "t target-directory",
 		optional: "backup reflink preserve context", loose: "update", flags: "a archive attributes-only b copy-contents " +
 			"d dereference f force i interactive H l link L n no-clobber P no-dereference p no-target-directory T " +
 			"x one-file-system parents r R recursive remove-destination s symbolic-link strip-trailing-slashes u " +
-			"update v verbose Z help version", ops: cpOps},
-	"install": {kind: edits, complete: true, args: "g group m mode o owner S suffix strip-program",
+			"update v verbose Z help version", ops: cpOps}},
+	{"install", &spec{kind: edits, complete: true, args: "g group m mode o owner S suffix strip-program",
 		writes: "t target-directory", optional: "backup context", flags: "b c C compare d directory D p " +
 			"preserve-timestamps preserve-context s strip T no-target-directory v verbose Z help version",
-		acts: "s strip strip-program", ops: installOps},
+		acts: "s strip strip-program", ops: installOps}},
 	// mv(1): the sources are removed, so they are written too.
-	"mv": {kind: edits, complete: true, args: "S suffix", writes: "t target-directory", optional: "backup",
+	{"mv", &spec{kind: edits, complete: true, args: "S suffix", writes: "t target-directory", optional: "backup",
 		loose: "update", flags: "b f force i interactive n no-clobber strip-trailing-slashes T no-target-directory " +
-			"u update v verbose Z context help version", ops: mvOps},
+			"u update v verbose Z context help version", ops: mvOps}},
 	// ln(1): TARGET... LINK_NAME or -t DIRECTORY TARGET...; with one
 	// operand the link is made in the current directory. Targets count as
 	// reads: the link gives them a name.
-	"ln": {kind: edits, complete: true, args: "S suffix", writes: "t target-directory", optional: "backup",
+	{"ln", &spec{kind: edits, complete: true, args: "S suffix", writes: "t target-directory", optional: "backup",
 		flags: "b d F directory f force i interactive L logical n no-dereference P physical r relative s symbolic " +
-			"T no-target-directory v verbose help version", ops: lnOps},
+			"T no-target-directory v verbose help version", ops: lnOps}},
 	// link(1): link FILE1 FILE2.
-	"link": {kind: edits, ops: inOut},
+	{"link", &spec{kind: edits, ops: inOut}},
 	// dd(1): if=FILE and of=FILE operands; no options.
-	"dd": {kind: edits, raw: true, ops: ddOps},
+	{"dd", &spec{kind: edits, raw: true, ops: ddOps}},
 
 	// --- do more than change the files named: never writesOnly ---
 
 	// awk(1) (POSIX, gawk, mawk): the program is the first operand unless
 	// -f/-E/-e give it; NAME=value operands are assignments. The program
 	// may write and run anything.
-	"awk": awkSpec, "gawk": awkSpec, "mawk": awkSpec, "nawk": awkSpec,
+	{"awk", &awkSpec}, {"gawk", &awkSpec}, {"mawk", &awkSpec}, {"nawk", &awkSpec},
 	// bash(1) `source FILE [ARGS]` and `. FILE [ARGS]`: run the file.
-	"source": {kind: acts, stop: true, ops: firstRead},
-	".":      {kind: acts, stop: true, ops: firstRead},
+	{"source", &spec{kind: acts, stop: true, ops: firstRead}},
+	{".", &spec{kind: acts, stop: true, ops: firstRead}},
 	// less(1), more(1): pagers run commands and editors; +CMD operands are
 	// commands. less -o/-O copy the input to a log file.
-	"less": {kind: acts, args: "b buffers h max-back-scroll j jump-target p pattern P prompt t tag x tabs " +
+	{"less", &spec{kind: acts, args: "b buffers h max-back-scroll j jump-target p pattern P prompt t tag x tabs " +
 		"y max-forw-scroll z window # shift", reads: "k lesskey-file lesskey-src T tag-file",
-		writes: "o log-file O LOG-FILE", ops: pagerOps},
-	"more": {kind: acts, args: "n lines", ops: pagerOps},
+		writes: "o log-file O LOG-FILE", ops: pagerOps}},
+	{"more", &spec{kind: acts, args: "n lines", ops: pagerOps}},
 	// gzip(1), gunzip, bzip2(1), xz(1), zstd(1) and friends replace or
 	// create files next to their operands (f -> f.gz), which are reported
 	// as the writes; -c, -t, -l only read.
-	"gzip": gzipSpec, "gunzip": gzipSpec, "bzip2": compressSpec, "bunzip2": compressSpec,
-	"xz": xzSpec, "unxz": xzSpec, "lzma": xzSpec, "unlzma": xzSpec,
-	"zstd": zstdSpec, "unzstd": zstdSpec,
+	{"gzip", &gzipSpec}, {"gunzip", &gzipSpec}, {"bzip2", &compressSpec}, {"bunzip2", &compressSpec},
+	{"xz", &xzSpec}, {"unxz", &xzSpec}, {"lzma", &xzSpec}, {"unlzma", &xzSpec},
+	{"zstd", &zstdSpec}, {"unzstd", &zstdSpec},
 	// tar(1), GNU tar 1.34 (argp: getopt_long's abbreviations): the mode
 	// and -C decide; see tarOps. -I, --to-command, --rsh-command,
 	// --rmt-command, -F and --checkpoint-action=exec run programs.
-	"tar": {kind: acts, bundle: true, complete: true,
+	{"tar", &spec{kind: acts, bundle: true, complete: true,
 		args: "f file C directory b blocking-factor K starting-file N newer after-date L tape-length " +
 			"H format V label I use-compress-program F info-script new-volume-script to-command checkpoint-action " +
 			"rsh-command rmt-command exclude transform xform owner group mode mtime strip-components suffix " +
@@ -260,27 +260,27 @@ var effectTable = map[string]spec{
 			"show-snapshot-field-ranges show-stored-names show-transformed-names skip-old-files sparse test-label " +
 			"to-stdout touch uncompress ungzip unlink-first unquote update usage utc verbatim-files-from verbose " +
 			"verify version wildcards wildcards-match-slash xattrs xz zstd",
-		ops: tarOps},
+		ops: tarOps}},
 	// unzip(1): unzip [-opts] file[.zip] [list] [-x xlist] [-d exdir].
-	"unzip": {kind: acts, args: "d P O I", ops: unzipOps},
+	{"unzip", &spec{kind: acts, args: "d P O I", ops: unzipOps}},
 	// patch(1): patch [options] [originalfile [patchfile]]; without an
 	// original file it patches the files the patch names, unknown here.
-	"patch": {kind: acts, args: "p strip F fuzz D ifdef V version-control Y basename-prefix z suffix g get " +
+	{"patch", &spec{kind: acts, args: "p strip F fuzz D ifdef V version-control Y basename-prefix z suffix g get " +
 		"quoting-style reject-format read-only d directory o output i input r reject-file B prefix",
-		optional: "merge", flags: "dry-run", ops: patchOps},
+		optional: "merge", flags: "dry-run", ops: patchOps}},
 	// git(1): global options, then a subcommand; see gitOps.
-	"git": {kind: acts, raw: true, ops: gitOps, env: "GIT_*"},
+	{"git", &spec{kind: acts, raw: true, ops: gitOps, env: "GIT_*"}},
 	// make(1) (GNU make 4.3): MAKEFLAGS, MFLAGS and GNUMAKEFLAGS hold
 	// options (--eval, -f), MAKEFILES names makefiles read first. go(1):
 	// GOFLAGS holds flags (-toolexec, -exec), GOENV names the file that
 	// sets them, GOTOOLCHAIN downloads and runs another toolchain, CC/CXX
 	// and CGO_* choose the C compiler. npm(1): npm_config_* set any config
 	// (script-shell, node-options).
-	"make":  makeSpec,
-	"gmake": makeSpec,
-	"go":    {kind: acts, raw: true, ops: goOps, flagFiles: true, env: "GOFLAGS GOENV GOTOOLCHAIN GOROOT CC CXX CGO_*"},
-	"npm":   {kind: acts, raw: true, env: "npm_config_* NPM_CONFIG_*"},
-	"npx":   {kind: acts, raw: true, env: "npm_config_* NPM_CONFIG_*"},
+	{"make", &makeSpec},
+	{"gmake", &makeSpec},
+	{"go", &spec{kind: acts, raw: true, ops: goOps, flagFiles: true, env: "GOFLAGS GOENV GOTOOLCHAIN GOROOT CC CXX CGO_*"}},
+	{"npm", &spec{kind: acts, raw: true, env: "npm_config_* NPM_CONFIG_*"}},
+	{"npx", &spec{kind: acts, raw: true, env: "npm_config_* NPM_CONFIG_*"}},
 	// cargo(1) (cargo 1.95, "Environment Variables" in the Cargo Book):
 	// CARGO_* sets any config (CARGO_TARGET_<T>_RUNNER,
 	// CARGO_BUILD_RUSTC_WRAPPER), RUSTC, RUSTC_WRAPPER,
@@ -289,21 +289,21 @@ var effectTable = map[string]spec{
 	// toolchain. pytest (pytest 8, "Environment Variables"):
 	// PYTEST_ADDOPTS holds options (-p, --basetemp), PYTEST_PLUGINS loads
 	// plugins.
-	"cargo":  {kind: acts, raw: true, env: "CARGO_* RUSTC RUSTC_WRAPPER RUSTC_WORKSPACE_WRAPPER RUSTDOC RUSTFLAGS RUSTDOCFLAGS RUSTUP_TOOLCHAIN"},
-	"pytest": {kind: acts, raw: true, env: "PYTEST_ADDOPTS PYTEST_PLUGINS"},
+	{"cargo", &spec{kind: acts, raw: true, env: "CARGO_* RUSTC RUSTC_WRAPPER RUSTC_WORKSPACE_WRAPPER RUSTDOC RUSTFLAGS RUSTDOCFLAGS RUSTUP_TOOLCHAIN"}},
+	{"pytest", &spec{kind: acts, raw: true, env: "PYTEST_ADDOPTS PYTEST_PLUGINS"}},
 	// curl(1), wget(1).
-	"curl": curlSpec,
-	"wget": wgetSpec,
+	{"curl", &curlSpec},
+	{"wget", &wgetSpec},
 	// scp(1), rsync(1): the last operand is the destination; host:path
 	// operands are remote. With -r (rsync: -r, -a) the sources are
 	// copied whole.
-	"scp": {kind: acts, args: "c J l o P S X D", reads: "F i", acts: "S", ops: scpOps},
+	{"scp", &spec{kind: acts, args: "c J l o P S X D", reads: "F i", acts: "S", ops: scpOps}},
 	// rsync(1) 3.x as `rsync --help` lists it, with the hidden aliases
 	// (--del, --remove-sent-files, --protect-args, --log-format, --cc,
 	// --zc, --zl, --zt, --i-d) and the --no-OPTION forms it takes (popt:
 	// long options spelled whole). --server, --sender and --daemon start
 	// the other side's modes.
-	"rsync": {kind: acts, complete: true, exact: true,
+	{"rsync", &spec{kind: acts, complete: true, exact: true,
 		args: "info debug stderr suffix confine-root chmod checksum-choice|cc B|block-size rsh|e rsync-path " +
 			"max-delete max-size min-size max-alloc usermap groupmap chown timeout contimeout modify-window|@ " +
 			"compress-choice|zc compress-level|zl compress-threads|zt skip-compress f|filter exclude include " +
@@ -334,23 +334,23 @@ var effectTable = map[string]spec{
 			"no-blocking-io no-8-bit-output no-human-readable no-progress no-itemize-changes no-iconv " +
 			"no-c no-v no-r no-R no-d no-l no-H no-p no-A no-X no-o no-g no-t no-U no-N no-O no-J no-S " +
 			"no-x no-m no-y no-z no-s no-i no-h no-8",
-		acts: "e rsh rsync-path server sender daemon", ops: rsyncOps},
+		acts: "e rsh rsync-path server sender daemon", ops: rsyncOps}},
 	// popd (bash(1) SHELL BUILTIN COMMANDS): `popd [-n] [+N | -N]`; -n
 	// keeps the directory. It changes the shell's directory, beyond files.
-	"popd": {kind: acts, complete: true, exact: true, flags: "n", obsolete: dirStackIndex},
+	{"popd", &spec{kind: acts, complete: true, exact: true, flags: "n", obsolete: dirStackIndex}},
 	// Disk tools and the archivers cpio and pax (device_table.go).
-	"badblocks": badblocksSpec, "fdisk": fdiskSpec, "sfdisk": sfdiskSpec, "cfdisk": cfdiskSpec,
-	"gdisk": gdiskSpec, "sgdisk": sgdiskSpec, "parted": partedSpec, "wipefs": wipefsSpec,
-	"blkdiscard": blkdiscardSpec, "cryptsetup": cryptsetupSpec, "diskutil": diskutilSpec,
-	"cpio": cpioSpec, "pax": paxSpec,
+	{"badblocks", &badblocksSpec}, {"fdisk", &fdiskSpec}, {"sfdisk", &sfdiskSpec}, {"cfdisk", &cfdiskSpec},
+	{"gdisk", &gdiskSpec}, {"sgdisk", &sgdiskSpec}, {"parted", &partedSpec}, {"wipefs", &wipefsSpec},
+	{"blkdiscard", &blkdiscardSpec}, {"cryptsetup", &cryptsetupSpec}, {"diskutil", &diskutilSpec},
+	{"cpio", &cpioSpec}, {"pax", &paxSpec},
 	// find(1): -delete removes under the starting points; -fprint*, -fls
 	// write a file. The commands of -exec are reported on their own.
-	"find": {kind: acts, raw: true, ops: findOps},
+	{"find", &spec{kind: acts, raw: true, ops: findOps}},
 	// sudo(8) -e and sudoedit edit the files named as root. (sudo with a
 	// command is a wrapper.)
-	"sudo":     sudoEdit(sudoOps),
-	"sudoedit": sudoEdit(writeAll),
-}
+	{"sudo", sudoEdit(sudoOps)},
+	{"sudoedit", sudoEdit(writeAll)},
+}}
 
 var (
 	// grep -C NUM / --context=NUM: GNU takes a separate word, BSD grep
@@ -424,6 +424,51 @@ var (
 		flags:  "spider", ops: wgetOps}
 )
 
+// specTable is a table of command models in the source's order (grouped
+// by kind, each with its citation), found by name through an index made on
+// the first lookup. It is static data: the map literals these tables were
+// had their few hundred entries inserted, and their values copied, in
+// every process's start-up, for the handful one call looks up (about 3% of
+// `gatekeep bash -- true`). The models are behind pointers so that making
+// the index reads only the names (a few pages), not every model.
+// TestSpecTables keeps the names unique, which the map literals' compiler
+// checked.
+type specTable struct {
+	entries []specEntry
+	once    sync.Once
+	index   map[string]int // name -> entries index, made once
+}
+
+// specEntry is one command's model in a specTable (shared, never written:
+// a lookup copies it).
+type specEntry struct {
+	name string
+	spec *spec
+}
+
+// get returns the model of name.
+func (t *specTable) get(name string) (*spec, bool) {
+	t.once.Do(func() {
+		t.index = make(map[string]int, len(t.entries))
+		for i, e := range t.entries {
+			if _, dup := t.index[e.name]; !dup {
+				t.index[e.name] = i
+			}
+		}
+	})
+	i, ok := t.index[name]
+	if !ok {
+		return nil, false
+	}
+	return t.entries[i].spec, true
+}
+
+// has reports whether the table models name.
+func (t *specTable) has(name string) bool {
+	_, ok := t.get(name)
+	return ok
+}
+
 // specs holds the entries of effectTable and wrapperTable with their option
 // maps built, each on its first use: building all of them would cost every
 // gatekeep process its start-up time. Keyed by the name itself (one map per
@@ -446,15 +491,15 @@ func lookupSpec(name string, wrapper bool) (*spec, bool) {
 	if ok {
 		return v, true
 	}
-	table := effectTable
+	table := &effectTable
 	if wrapper {
-		table = wrapperTable
+		table = &wrapperTable
 	}
-	ts, ok := table[name]
+	ts, ok := table.get(name)
 	if !ok {
 		return nil, false // (before s is made: most names are not in the table)
 	}
-	s := ts
+	s := *ts
 	s.init()
 	s.wrapper = wrapper
 	specs.Lock()
@@ -1070,10 +1115,11 @@ func compressOps(l *cmdline, out *effectList) {
 
 // sudoEdit is sudo's model (wrapperTable) read as a command of its own:
 // every operand is a file it edits.
-func sudoEdit(ops func(*cmdline, *effectList)) spec {
-	s := wrapperTable["sudo"]
+func sudoEdit(ops func(*cmdline, *effectList)) *spec {
+	ws, _ := wrapperTable.get("sudo")
+	s := *ws
 	s.stop, s.ops = true, ops
-	return s
+	return &s
 }
 
 func sudoOps(l *cmdline, out *effectList) {

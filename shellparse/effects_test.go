@@ -592,12 +592,33 @@ func TestSedProgram(t *testing.T) {
 	}
 }
 
+// TestSpecTables: a name has one model in each table (the map literals
+// the tables were had the compiler check it), and get finds each entry.
+func TestSpecTables(t *testing.T) {
+	for tname, table := range map[string]*specTable{"effectTable": &effectTable, "wrapperTable": &wrapperTable, "gitSubTable": &gitSubTable} {
+		seen := map[string]bool{}
+		for i, e := range table.entries {
+			if seen[e.name] {
+				t.Errorf("%s: %q is listed twice", tname, e.name)
+			}
+			seen[e.name] = true
+			if s, ok := table.get(e.name); !ok || s != table.entries[i].spec {
+				t.Errorf("%s.get(%q) does not find its entry", tname, e.name)
+			}
+		}
+		if len(seen) < 10 || table.has("no-such-command") {
+			t.Errorf("%s: %d names, or it finds a name it lacks", tname, len(seen))
+		}
+	}
+}
+
 // TestEffectTableSpecs: every option named in the table is understood the
 // same way twice (no name in two roles), so a table edit cannot silently
 // change an option's argument.
 func TestEffectTableSpecs(t *testing.T) {
-	for _, table := range []map[string]spec{effectTable, wrapperTable} {
-		for name, s := range table {
+	for _, table := range []*specTable{&effectTable, &wrapperTable} {
+		for _, e := range table.entries {
+			name, s := e.name, *e.spec
 			seen := map[string]string{}
 			for role, names := range map[string]string{"args": s.args, "reads": s.reads, "writes": s.writes,
 				"optional": s.optional, "pairs": s.pairs, "pairReads": s.pairReads, "flags": s.flags} {

@@ -94,23 +94,23 @@ const gitDiffActs = "output ext-diff textconv O help"
 
 // gitSubTable lists the subcommands modelled, by name; a subcommand of a
 // subcommand is named with both words (`stash list`). Each cites its page.
-var gitSubTable = map[string]spec{
+var gitSubTable = specTable{entries: []specEntry{
 	// git-log(1), git-show(1), git-rev-list(1) (revision.c, diff.c),
 	// git-stash(1) `stash list` (takes log's options), git-reflog(1)
 	// `reflog show` (an alias of `git log -g`), and `reflog` alone.
-	"log": gitLogSpec, "show": gitLogSpec, "rev-list": gitLogSpec, "whatchanged": gitLogSpec,
-	"stash list": gitLogSpec, "reflog show": gitLogSpec, "reflog": gitLogSpec,
+	{"log", &gitLogSpec}, {"show", &gitLogSpec}, {"rev-list", &gitLogSpec}, {"whatchanged", &gitLogSpec},
+	{"stash list", &gitLogSpec}, {"reflog show", &gitLogSpec}, {"reflog", &gitLogSpec},
 	// git-diff(1); git-stash(1) `stash show` takes diff's options too.
-	"diff": {complete: true, exact: true, flags: gitDiffCommonFlags + gitDiffOnlyFlags + "help",
-		args: gitDiffCommonArgs, optional: gitDiffCommonOptional, acts: gitDiffActs},
-	"stash show": {complete: true, exact: true,
+	{"diff", &spec{complete: true, exact: true, flags: gitDiffCommonFlags + gitDiffOnlyFlags + "help",
+		args: gitDiffCommonArgs, optional: gitDiffCommonOptional, acts: gitDiffActs}},
+	{"stash show", &spec{complete: true, exact: true,
 		flags: gitDiffCommonFlags + "u include-untracked no-include-untracked only-untracked help",
-		args:  gitDiffCommonArgs, optional: gitDiffCommonOptional, acts: gitDiffActs},
+		args:  gitDiffCommonArgs, optional: gitDiffCommonOptional, acts: gitDiffActs}},
 	// git-rev-parse(1): its own parser (whole words; `--name=value` for
 	// the options that take one, attached only, but --default, --prefix,
 	// --git-path and --resolve-git-dir take the next word). An option it
 	// does not know it prints back, which the model calls unknown.
-	"rev-parse": {complete: true, exact: true,
+	{"rev-parse", &spec{complete: true, exact: true,
 		flags: "absolute-git-dir all bisect end-of-options flags git-common-dir git-dir is-bare-repository " +
 			"is-inside-git-dir is-inside-work-tree is-shallow-repository keep-dashdash local-env-vars no-flags " +
 			"no-revs not parseopt revs-only shared-index-path show-cdup show-prefix " +
@@ -119,9 +119,9 @@ var gitSubTable = map[string]spec{
 		args: "default prefix git-path resolve-git-dir",
 		optional: "abbrev-ref short branches tags remotes glob show-object-format disambiguate path-format " +
 			"exclude exclude-hidden since after until before max-age min-age",
-		acts: "help"},
+		acts: "help"}},
 	// git-reflog(1) `reflog exists <ref>`.
-	"reflog exists": {complete: true, exact: true},
+	{"reflog exists", &spec{complete: true, exact: true}},
 	// The subcommands built on parse-options: git-shortlog(1) (its own
 	// options; the revision options it passes to revision.c whole),
 	// git-status(1), git-ls-files(1), git-ls-tree(1), git-show-ref(1),
@@ -132,7 +132,7 @@ var gitSubTable = map[string]spec{
 	// --exclude-per-directory (a name read in every directory, `../x` too) read files the
 	// sandbox does not see; grep -O runs a pager; --textconv and cat-file's
 	// --filters run configured programs; cat-file --batch* print any object.
-	"shortlog": {complete: true, acts: "help",
+	{"shortlog", &spec{complete: true, acts: "help",
 		flags: "help D E F P R W a b c e g i m n p r s t u v z all all-match alternate-refs " +
 			"ancestry-path basic-regexp bisect boundary cherry cherry-mark cherry-pick children " +
 			"committer dense email exclude-first-parent-only extended-regexp first-parent " +
@@ -144,13 +144,13 @@ var gitSubTable = map[string]spec{
 		args: "G I O S l after author before date grep grep-reflog group max-count since " +
 			"since-as-filter skip until",
 		optional: "B C M U X h w branches exclude exclude-hidden format glob max-parents min-parents notes " +
-			"pretty remotes tags"},
-	"status": {complete: true, acts: "help",
+			"pretty remotes tags"}},
+	{"status", &spec{complete: true, acts: "help",
 		flags: "help b s v z ahead-behind branch long no-ahead-behind no-branch no-column " +
 			"no-ignore-submodules no-ignored no-long no-null no-porcelain no-renames no-short " +
 			"no-show-stash no-untracked-files no-verbose null renames short show-stash verbose",
-		optional: "M u column find-renames ignore-submodules ignored porcelain untracked-files"},
-	"ls-files": {complete: true, acts: "X exclude-from exclude-per-directory help",
+		optional: "M u column find-renames ignore-submodules ignored porcelain untracked-files"}},
+	{"ls-files", &spec{complete: true, acts: "X exclude-from exclude-per-directory help",
 		flags: "help c d f i k m o s t u v z cached debug deduplicate deleted directory empty-directory " +
 			"eol error-unmatch exclude-standard full-name ignored killed modified no-abbrev " +
 			"no-cached no-debug no-deduplicate no-deleted no-directory no-empty-directory no-eol " +
@@ -158,35 +158,35 @@ var gitSubTable = map[string]spec{
 			"no-recurse-submodules no-resolve-undo no-sparse no-stage no-unmerged no-with-tree " +
 			"others recurse-submodules resolve-undo sparse stage unmerged",
 		args:     "X x exclude exclude-from exclude-per-directory format with-tree",
-		optional: "abbrev"},
-	"ls-tree": {complete: true, acts: "help",
+		optional: "abbrev"}},
+	{"ls-tree", &spec{complete: true, acts: "help",
 		flags: "help d l r t z full-name full-tree long name-only name-status no-abbrev no-full-name " +
 			"no-full-tree object-only",
 		args:     "format",
-		optional: "abbrev"},
-	"show-ref": {complete: true, acts: "help",
+		optional: "abbrev"}},
+	{"show-ref", &spec{complete: true, acts: "help",
 		flags: "help d h q dereference head heads no-abbrev no-dereference no-hash no-head no-heads " +
 			"no-quiet no-tags no-verify quiet tags verify",
-		optional: "s abbrev exclude-existing hash"},
-	"merge-base": {complete: true, acts: "help",
-		flags: "help a all fork-point independent is-ancestor no-all octopus"},
-	"describe": {complete: true, acts: "help",
+		optional: "s abbrev exclude-existing hash"}},
+	{"merge-base", &spec{complete: true, acts: "help",
+		flags: "help a all fork-point independent is-ancestor no-all octopus"}},
+	{"describe", &spec{complete: true, acts: "help",
 		flags: "help all always contains debug exact-match first-parent long no-abbrev no-all no-always " +
 			"no-broken no-candidates no-contains no-debug no-dirty no-exact-match no-exclude " +
 			"no-first-parent no-long no-match no-tags tags",
 		args:     "candidates exclude match",
-		optional: "abbrev broken dirty"},
-	"blame": {complete: true, acts: "S ignore-revs-file help",
+		optional: "abbrev broken dirty"}},
+	{"blame", &spec{complete: true, acts: "S ignore-revs-file help",
 		flags: "help b c e f l n p s t w color-by-age color-lines incremental line-porcelain minimal " +
 			"no-abbrev no-color-by-age no-color-lines no-contents no-ignore-rev no-ignore-revs-file " +
 			"no-incremental no-line-porcelain no-minimal no-porcelain no-progress no-root " +
 			"no-score-debug no-show-email no-show-name no-show-number no-show-stats porcelain " +
 			"progress root score-debug show-email show-name show-number show-stats",
 		args:     "L S contents ignore-rev ignore-revs-file",
-		optional: "C M abbrev"},
-	"version": {complete: true, acts: "help",
-		flags: "help build-options no-build-options"},
-	"grep": {complete: true, obsolete: gitNumber, acts: "O open-files-in-pager ext-grep textconv help",
+		optional: "C M abbrev"}},
+	{"version", &spec{complete: true, acts: "help",
+		flags: "help build-options no-build-options"}},
+	{"grep", &spec{complete: true, obsolete: gitNumber, acts: "O open-files-in-pager ext-grep textconv help",
 		flags: "help E F G H I L P W a c h i l n o p q r v w z all-match and basic-regexp break cached " +
 			"column count exclude-standard ext-grep extended-regexp files-with-matches " +
 			"files-without-match fixed-strings full-name function-context heading ignore-case index " +
@@ -200,14 +200,14 @@ var gitSubTable = map[string]spec{
 			"no-untracked no-word-regexp not null only-matching or perl-regexp quiet " +
 			"recurse-submodules recursive show-function text textconv untracked word-regexp",
 		args:     "A B C e f m after-context before-context context max-count max-depth threads",
-		optional: "O color open-files-in-pager"},
-	"cat-file": {complete: true, acts: "textconv filters batch batch-check batch-command batch-all-objects help",
+		optional: "O color open-files-in-pager"}},
+	{"cat-file", &spec{complete: true, acts: "textconv filters batch batch-check batch-command batch-all-objects help",
 		flags: "help e p s t z allow-unknown-type batch-all-objects buffer filters follow-symlinks " +
 			"mailmap no-allow-unknown-type no-buffer no-follow-symlinks no-mailmap no-path " +
 			"no-unordered no-use-mailmap textconv unordered use-mailmap",
 		args:     "path",
-		optional: "batch batch-check batch-command"},
-	"branch": {complete: true, acts: "help",
+		optional: "batch batch-check batch-command"}},
+	{"branch", &spec{complete: true, acts: "help",
 		flags: "help C D M a c d f i l m q r v all copy create-reflog delete edit-description force " +
 			"ignore-case list move no-abbrev no-all no-color no-column no-copy no-create-reflog " +
 			"no-delete no-edit-description no-force no-format no-ignore-case no-list no-move " +
@@ -215,12 +215,12 @@ var gitSubTable = map[string]spec{
 			"no-set-upstream-to no-show-current no-sort no-track no-unset-upstream no-verbose quiet " +
 			"recurse-submodules remotes set-upstream show-current unset-upstream verbose",
 		args:     "u format points-at set-upstream-to sort",
-		optional: "t abbrev color column contains merged no-contains no-merged track with without"},
+		optional: "t abbrev color column contains merged no-contains no-merged track with without"}},
 	// git-tag(1): -F reads the message from a file.
-	"tag": {complete: true, flags: "help a|annotate d|delete e|edit f|force i|ignore-case l|list s|sign v|verify create-reflog no-annotate " +
+	{"tag", &spec{complete: true, flags: "help a|annotate d|delete e|edit f|force i|ignore-case l|list s|sign v|verify create-reflog no-annotate " +
 		"no-cleanup no-color no-column no-create-reflog no-edit no-file no-force no-format " +
 		"no-ignore-case no-local-user no-points-at no-sign no-sort", args: "m|message u|local-user cleanup format sort",
-		reads: "F|file", optional: "n color column contains merged no-contains no-merged points-at with without", acts: "help"},
+		reads: "F|file", optional: "n color column contains merged no-contains no-merged points-at with without", acts: "help"}},
 	// The subcommands that change the repository or talk to a remote
 	// that rules name (issue 17; git 2.39.5 `git SUB
 	// --git-completion-helper-all` and `git SUB -h`), names joined by "|"
@@ -229,13 +229,13 @@ var gitSubTable = map[string]spec{
 	// key; Read rules must see it), acts options that run the command
 	// they name (`--upload-pack`, `--receive-pack`, `--exec`).
 	// git-reset(1).
-	"reset": {complete: true,
+	{"reset", &spec{complete: true,
 		flags: "q|quiet no-refresh refresh mixed soft hard merge keep p|patch N|intent-to-add pathspec-file-nul " +
 			"no-quiet no-mixed no-soft no-hard no-merge no-keep no-recurse-submodules no-patch no-intent-to-add " +
 			"no-pathspec-from-file no-pathspec-file-nul help",
-		reads: "pathspec-from-file", optional: "recurse-submodules", acts: "help"},
+		reads: "pathspec-from-file", optional: "recurse-submodules", acts: "help"}},
 	// git-commit(1).
-	"commit": {complete: true,
+	{"commit", &spec{complete: true,
 		flags: "q|quiet v|verbose reset-author s|signoff e|edit status a|all i|include interactive p|patch o|only " +
 			"n|no-verify dry-run short branch ahead-behind porcelain long z|null amend no-post-rewrite pathspec-file-nul " +
 			"allow-empty allow-empty-message verify post-rewrite no-quiet no-verbose no-file no-author no-date " +
@@ -245,14 +245,14 @@ var gitSubTable = map[string]spec{
 			"no-pathspec-from-file no-pathspec-file-nul no-allow-empty no-allow-empty-message help",
 		args:     "author date m|message c|reedit-message C|reuse-message fixup squash trailer cleanup",
 		reads:    "F|file t|template pathspec-from-file",
-		optional: "S|gpg-sign u|untracked-files", acts: "help"},
+		optional: "S|gpg-sign u|untracked-files", acts: "help"}},
 	// git-notes(1) add and append (the same options; append has no -f).
-	"notes add": {complete: true, flags: "allow-empty f|force no-allow-empty no-force help",
-		args: "m|message c|reedit-message C|reuse-message", reads: "F|file", acts: "help"},
-	"notes append": {complete: true, flags: "allow-empty no-allow-empty help",
-		args: "m|message c|reedit-message C|reuse-message", reads: "F|file", acts: "help"},
+	{"notes add", &spec{complete: true, flags: "allow-empty f|force no-allow-empty no-force help",
+		args: "m|message c|reedit-message C|reuse-message", reads: "F|file", acts: "help"}},
+	{"notes append", &spec{complete: true, flags: "allow-empty no-allow-empty help",
+		args: "m|message c|reedit-message C|reuse-message", reads: "F|file", acts: "help"}},
 	// git-fetch(1): --upload-pack runs the command it names.
-	"fetch": {complete: true,
+	{"fetch", &spec{complete: true,
 		flags: "v|verbose q|quiet all set-upstream a|append atomic f|force m|multiple t|tags n prefetch p|prune " +
 			"P|prune-tags dry-run write-fetch-head k|keep u|update-head-ok progress unshallow refetch update-shallow " +
 			"4|ipv4 6|ipv6 negotiate-only auto-maintenance auto-gc show-forced-updates write-commit-graph stdin " +
@@ -264,10 +264,10 @@ var gitSubTable = map[string]spec{
 			"no-write-commit-graph no-stdin help",
 		args: "upload-pack j|jobs depth shallow-since shallow-exclude deepen submodule-prefix " +
 			"recurse-submodules-default refmap o|server-option negotiation-tip filter",
-		optional: "recurse-submodules", acts: "upload-pack help"},
+		optional: "recurse-submodules", acts: "upload-pack help"}},
 	// git-pull(1): fetch's options and merge's; --upload-pack as fetch.
 	// (`-h` shows --jobs[=<n>], but git 2.39 requires the value.)
-	"pull": {complete: true,
+	{"pull", &spec{complete: true,
 		flags: "v|verbose q|quiet progress stat summary commit e|edit ff ff-only verify verify-signatures autostash " +
 			"allow-unrelated-histories all a|append f|force t|tags p|prune dry-run k|keep unshallow update-shallow " +
 			"4|ipv4 6|ipv6 show-forced-updates set-upstream n squash " +
@@ -279,14 +279,14 @@ var gitSubTable = map[string]spec{
 			"no-set-upstream help",
 		args: "cleanup s|strategy X|strategy-option upload-pack j|jobs depth shallow-since shallow-exclude deepen refmap " +
 			"o|server-option negotiation-tip",
-		optional: "recurse-submodules r|rebase log signoff S|gpg-sign", acts: "upload-pack help"},
+		optional: "recurse-submodules r|rebase log signoff S|gpg-sign", acts: "upload-pack help"}},
 	// git-push(1): --receive-pack and its alias --exec run the command
 	// they name.
-	"push":           gitPushSpec,
-	"remote":         {complete: true, flags: "help v no-verbose verbose", acts: "help"},
-	"remote get-url": {complete: true, flags: "help all no-all no-push push", acts: "help"},
-	"worktree list":  {complete: true, flags: "help v z no-expire no-porcelain no-verbose porcelain verbose", args: "expire", acts: "help"},
-}
+	{"push", &gitPushSpec},
+	{"remote", &spec{complete: true, flags: "help v no-verbose verbose", acts: "help"}},
+	{"remote get-url", &spec{complete: true, flags: "help all no-all no-push push", acts: "help"}},
+	{"worktree list", &spec{complete: true, flags: "help v z no-expire no-porcelain no-verbose porcelain verbose", args: "expire", acts: "help"}},
+}}
 
 // gitLogSpec is log, show and rev-list (git-log(1), git-show(1),
 // git-rev-list(1)).
@@ -308,10 +308,11 @@ func gitSubSpec(name string) (*spec, bool) {
 	if s, ok := gitSubSpecs.ready[name]; ok {
 		return s, true
 	}
-	s, ok := gitSubTable[name]
+	ts, ok := gitSubTable.get(name)
 	if !ok {
 		return nil, false
 	}
+	s := *ts
 	s.init()
 	if gitSubSpecs.ready == nil {
 		gitSubSpecs.ready = map[string]*spec{}

@@ -11,70 +11,70 @@ import "strings"
 // Long option lists were checked against the real binaries
 // (TestRealTools): getopt_long's ambiguity message lists every option a
 // prefix could name, hidden ones included.
-var wrapperTable = map[string]spec{
+var wrapperTable = specTable{entries: []specEntry{
 	// env(1), GNU coreutils 9.1 (getopt "+C:iS:u:v0"). `-` alone is -i.
 	// -S splits its argument into a command at run time.
-	"env": {kind: acts, complete: true, assigns: true,
+	{"env", &spec{kind: acts, complete: true, assigns: true,
 		flags: "i ignore-environment 0 null v debug list-signal-handling help version",
 		args:  "u unset", optional: "default-signal block-signal ignore-signal",
-		chdir: "C chdir", split: "S split-string", noRun: "help version"},
+		chdir: "C chdir", split: "S split-string", noRun: "help version"}},
 	// sudo(8) 1.9.13 (getopt "+Aa:BbC:c:D:Eeg:Hh::iKklNnPp:R:r:SsT:t:U:u:Vv").
 	// -e edits files (sudoedit), -l lists, -v validates: no command runs.
 	// -D/--chdir, -R/--chroot: the command runs elsewhere. NAME=value
 	// words may stand among the options, not after `--`, and one that
 	// starts with "/" is the command.
-	"sudo": {kind: acts, complete: true, assigns: true, interleave: true,
+	{"sudo", &spec{kind: acts, complete: true, assigns: true, interleave: true,
 		flags: "A askpass b background B bell E e edit H set-home i login K remove-timestamp k reset-timestamp " +
 			"l list N no-update n non-interactive P preserve-groups S stdin s shell V version v validate help",
 		args: "a auth-type C close-from c login-class g group host p prompt r role T command-timeout t type " +
 			"U other-user u user", optional: "h preserve-env", chdir: "D chdir R chroot",
-		noRun: "e edit K remove-timestamp l list V version v validate help"},
+		noRun: "e edit K remove-timestamp l list V version v validate help"}},
 	// doas(1) (OpenBSD, getopt "+a:C:Lnsu:"): -C checks a config file and
 	// -L clears persisted authentications; neither runs a command.
-	"doas": {kind: acts, complete: true, exact: true, flags: "L n s", args: "a C u", noRun: "C L"},
+	{"doas", &spec{kind: acts, complete: true, exact: true, flags: "L n s", args: "a C u", noRun: "C L"}},
 	// bash(1) builtins `command [-pVv]`, `builtin`, `exec [-cl] [-a NAME]`.
-	"command": {kind: acts, complete: true, exact: true, flags: "p v V help", noRun: "v V help"},
-	"builtin": {kind: acts, complete: true, exact: true, flags: "help", noRun: "help"},
-	"exec":    {kind: acts, complete: true, exact: true, flags: "c l help", args: "a", noRun: "help"},
+	{"command", &spec{kind: acts, complete: true, exact: true, flags: "p v V help", noRun: "v V help"}},
+	{"builtin", &spec{kind: acts, complete: true, exact: true, flags: "help", noRun: "help"}},
+	{"exec", &spec{kind: acts, complete: true, exact: true, flags: "c l help", args: "a", noRun: "help"}},
 	// nice(1), GNU coreutils 9.1 (getopt "+n:"); `-N`, `--N`, `-+N` are
 	// the obsolete spelling of -n N.
-	"nice": {kind: acts, complete: true, args: "n adjustment", flags: "help version", noRun: "help version",
-		obsolete: niceObsolete},
+	{"nice", &spec{kind: acts, complete: true, args: "n adjustment", flags: "help version", noRun: "help version",
+		obsolete: niceObsolete}},
 	// nohup(1), GNU coreutils 9.1: only --help and --version. Output goes
 	// to nohup.out when standard output is a terminal.
-	"nohup": {kind: acts, complete: true, flags: "help version", noRun: "help version", ops: nohupOps},
+	{"nohup", &spec{kind: acts, complete: true, flags: "help version", noRun: "help version", ops: nohupOps}},
 	// timeout(1), GNU coreutils 9.1 (getopt "+k:s:v"): DURATION, then the
 	// command.
-	"timeout": {kind: acts, complete: true, skip: 1, flags: "v verbose foreground preserve-status help version",
-		args: "k kill-after s signal", noRun: "help version"},
+	{"timeout", &spec{kind: acts, complete: true, skip: 1, flags: "v verbose foreground preserve-status help version",
+		args: "k kill-after s signal", noRun: "help version"}},
 	// time(1), GNU time 1.9 (getopt "+af:o:pqvV"): -o writes the timing.
-	"time": {kind: acts, complete: true, flags: "a append p portability q quiet v verbose V version help",
-		args: "f format", writes: "o output-file", noRun: "V version help"},
+	{"time", &spec{kind: acts, complete: true, flags: "a append p portability q quiet v verbose V version help",
+		args: "f format", writes: "o output-file", noRun: "V version help"}},
 	// stdbuf(1), GNU coreutils 9.1 (getopt "+i:o:e:").
-	"stdbuf": {kind: acts, complete: true, args: "i input o output e error", flags: "help version",
-		noRun: "help version"},
+	{"stdbuf", &spec{kind: acts, complete: true, args: "i input o output e error", flags: "help version",
+		noRun: "help version"}},
 	// setsid(1), util-linux 2.38 (getopt "+cfhwV").
-	"setsid": {kind: acts, complete: true, flags: "c ctty f fork w wait h help V version", noRun: "h help V version"},
+	{"setsid", &spec{kind: acts, complete: true, flags: "c ctty f fork w wait h help V version", noRun: "h help V version"}},
 	// ionice(1), util-linux 2.38 (getopt "+c:hn:p:P:tu:V"): with -p, -P or
 	// -u the operands are process ids, not a command.
-	"ionice": {kind: acts, complete: true, flags: "t ignore h help V version",
-		args: "c class n classdata p pid P pgid u uid", noRun: "p pid P pgid u uid h help V version"},
+	{"ionice", &spec{kind: acts, complete: true, flags: "t ignore h help V version",
+		args: "c class n classdata p pid P pgid u uid", noRun: "p pid P pgid u uid h help V version"}},
 	// busybox(1) 1.35: `busybox APPLET ARGS...`; its own options are
 	// spelled whole.
-	"busybox": {kind: acts, complete: true, exact: true, flags: "list list-full help", args: "show",
-		acts: "install", noRun: "list list-full help show install"},
+	{"busybox", &spec{kind: acts, complete: true, exact: true, flags: "list list-full help", args: "show",
+		acts: "install", noRun: "list list-full help show install"}},
 	// watch(1), procps-ng 4.0.2 (getopt "+bced::ghn:pq:tvwx"): without
 	// -x the words are joined and run by `sh -c`.
-	"watch": {kind: acts, complete: true,
+	{"watch", &spec{kind: acts, complete: true,
 		flags: "b beep c color e errexit g chgexit p precise t no-title w no-wrap x exec h help v version",
-		args:  "n interval q equexit", optional: "d differences", noRun: "h help v version"},
+		args:  "n interval q equexit", optional: "d differences", noRun: "h help v version"}},
 	// xargs(1), GNU findutils 4.9 (getopt "+0a:d:E:e::I:i::l::L:n:oprP:s:txv"):
 	// -a FILE reads the arguments from FILE.
-	"xargs": {kind: acts, complete: true,
+	{"xargs", &spec{kind: acts, complete: true,
 		flags:    "0 null o open-tty p interactive r no-run-if-empty t verbose x exit show-limits help version",
 		args:     "d delimiter E I L n max-args P max-procs s max-chars process-slot-var",
-		optional: "e eof i replace l max-lines", reads: "a arg-file", noRun: "help version"},
-}
+		optional: "e eof i replace l max-lines", reads: "a arg-file", noRun: "help version"}},
+}}
 
 // niceObsolete: nice(1) takes `-N`, `--N` and `-+N` as the adjustment N.
 func niceObsolete(t string, _ int) bool {
