@@ -71,6 +71,9 @@ func (a *app) rootCmdFor(args []string) *cobra.Command {
 		if c := a.callCmd(args[0]); c != nil {
 			root := a.bareRootCmd()
 			root.AddCommand(c)
+			// Nor the `completion` command cobra would add (args name
+			// another): it and its four shells' commands cost 1% more.
+			root.CompletionOptions.DisableDefaultCmd = true
 			return root
 		}
 	}
