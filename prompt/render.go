@@ -50,7 +50,29 @@ func Render(s string) string {
 // RenderLine is Render for text that must stay on one line (an error, a
 // path, a message in a log line): a newline is shown as \n as well.
 func RenderLine(s string) string {
+	if plainLine(s) {
+		return s
+	}
 	return render(s, true).String()
+}
+
+// plainLine reports whether render leaves s as it is: printable ASCII with
+// no run of more than maxSpaces spaces (most commands and messages).
+func plainLine(s string) bool {
+	spaces := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == ' ':
+			if spaces++; spaces > maxSpaces {
+				return false
+			}
+		case c > ' ' && c < 0x7f:
+			spaces = 0
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // Hidden reports whether Render shows the rune c (at or above U+0080) as

@@ -177,3 +177,22 @@ func oneCell(l line, off, n int) bool {
 	_, size := utf8.DecodeRuneInString(l.text[off:])
 	return size == n
 }
+
+// TestRenderLineShortcut: RenderLine's shortcut (plainLine) answers as
+// render does, at the space limit and around it, for every byte value.
+func TestRenderLineShortcut(t *testing.T) {
+	inputs := []string{"", "git status", "a b", "ls  -la", strings.Repeat(" ", maxSpaces),
+		"x" + strings.Repeat(" ", maxSpaces) + "y", "x" + strings.Repeat(" ", maxSpaces+1) + "y",
+		strings.Repeat(" ", maxSpaces+1), "tab\there", "é", "\x7f", "~!@#$%^&*()_+{}|:\"<>?`-=[]\\;',./"}
+	for b := 0; b < 256; b++ {
+		inputs = append(inputs, "a"+string(rune(b))+"b", "a"+string([]byte{byte(b)})+"b")
+	}
+	for _, s := range inputs {
+		if got, want := RenderLine(s), render(s, true).String(); got != want {
+			t.Errorf("RenderLine(%q) = %q; render gives %q", s, got, want)
+		}
+	}
+	if !plainLine("git commit -m 'x'") || plainLine("a\nb") {
+		t.Error("plainLine must take plain text and leave a newline to render")
+	}
+}
