@@ -22,7 +22,8 @@ var (
 
 // LookPath searches the entries of PATH (in order, as given: split with
 // filepath.SplitList, an empty entry kept) for an executable regular file
-// named name, the way execvp(3) and bash do, and returns its real path
+// named name that the current user may execute (executable), the way
+// execvp(3), bash and exec.LookPath do, and returns its real path
 // (symlinks resolved). Before an entry is searched it is judged: a
 // relative or empty entry (the working directory, whatever it is when the
 // command runs) and an entry whose real location lies inside a root are
@@ -53,14 +54,15 @@ func (g *Guard) LookPath(name string, entries []string) (string, error) {
 		if st.mode&fs.ModeSymlink == 0 {
 			// In a real dir, a name that is no link is its own real
 			// path: one lstat, no second walk.
-			if !st.mode.IsRegular() || st.mode.Perm()&0o111 == 0 {
+			cand := filepath.Join(real, name)
+			if !st.mode.IsRegular() || !executable(cand, st.mode) {
 				continue
 			}
-			return normalize(filepath.Join(real, name)), nil
+			return normalize(cand), nil
 		}
 		cand := filepath.Join(real, name)
 		fi, err := os.Stat(cand)
-		if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
+		if err != nil || !fi.Mode().IsRegular() || !executable(cand, fi.Mode()) {
 			continue
 		}
 		p, err := realPath(cand)

@@ -5,6 +5,8 @@ package pathguard
 import (
 	"io/fs"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // systemTempDirs are the temp dirs of FHS 3.0 §3.18 and §5.15, besides
@@ -39,4 +41,19 @@ func (m *Memo) lstatKind(p string) (dir, link bool, err error) {
 		return false, false, &fs.PathError{Op: "lstat", Path: p, Err: err}
 	}
 	return st.mode.IsDir(), st.mode&fs.ModeSymlink != 0, nil
+}
+
+// executable reports whether the current user may execute the regular
+// file p (mode is its mode), as execvp(3), bash and exec.LookPath decide:
+// eaccess(p, X_OK). A file with an execute bit for others only is
+// skipped there, and the search goes on to a later PATH entry: judging it
+// would judge a file that never runs. Where the kernel cannot say (ENOSYS,
+// or EPERM from a seccomp filter), any execute bit counts, as in
+// exec.LookPath.
+func executable(p string, mode fs.FileMode) bool {
+	err := unix.Faccessat(unix.AT_FDCWD, p, unix.X_OK, unix.AT_EACCESS)
+	if err == unix.ENOSYS || err == unix.EPERM {
+		return mode.Perm()&0o111 != 0
+	}
+	return err == nil
 }

@@ -68,3 +68,7 @@ func normalize(p string) string {
 // any other irregular reparse point it fails, and the path is unresolvable
 // (fail closed) rather than judged at the link's own location.
 func isLink(fi fs.FileInfo) bool { return fi.Mode()&(fs.ModeSymlink|fs.ModeIrregular) != 0 }
+
+// executable reports whether a file of this mode may be executed: any
+// execute bit (no user-specific check here).
+func executable(_ string, mode fs.FileMode) bool { return mode.Perm()&0o111 != 0 }
