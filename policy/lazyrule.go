@@ -33,7 +33,7 @@ type bashKeys struct {
 // matcher.
 func (r *Rule) setKeys() {
 	if fm, ok := r.m.(*fileMatcher); ok && !fm.all && toolKind(r.Tool) == fm.kind {
-		r.piece = fm.piece
+		r.piece, r.piecePairs = fm.piece, pairsOf(fm.piece)
 		return
 	}
 	bm, ok := r.m.(*bashMatcher)
@@ -96,7 +96,8 @@ func (r *Rule) match(s *subject, eff Effect) bool {
 // fileMaybe is false only when fileMatcher.match is false for s: every
 // path a glob matches holds the rule's piece, and lower-cased, every path
 // its fold matches (globPiece). A tree walk's hits and a glob's
-// expansion are left to the matcher.
+// expansion are left to the matcher. A path without every byte pair of
+// the piece cannot hold it (pairSet), which spares most searches.
 func (r *Rule) fileMaybe(s *subject, eff Effect) bool {
 	if s.kind != toolKind(r.Tool) {
 		return false
@@ -105,7 +106,29 @@ func (r *Rule) fileMaybe(s *subject, eff Effect) bool {
 		return true
 	}
 	s.fillLower()
-	return strings.Contains(s.absLower, r.piece) || eff != Allow && strings.Contains(s.realLower, r.piece)
+	return s.absPairs.has(&r.piecePairs) && strings.Contains(s.absLower, r.piece) ||
+		eff != Allow && s.realPairs.has(&r.piecePairs) && strings.Contains(s.realLower, r.piece)
+}
+
+// pairSet is a 256-bit summary of the adjacent byte pairs of a string,
+// each pair hashed to one bit. A string holds another only if its set
+// holds every bit of the other's, so a missing bit proves a substring
+// absent and a present one proves nothing (strings.Contains decides).
+type pairSet [4]uint64
+
+// pairsOf returns the pair set of s.
+func pairsOf(s string) pairSet {
+	var p pairSet
+	for i := 1; i < len(s); i++ {
+		h := (uint32(s[i-1])<<8 | uint32(s[i])) * 2654435761 >> 24 // Knuth's multiplicative hash
+		p[h>>6] |= 1 << (h & 63)
+	}
+	return p
+}
+
+// has reports whether every bit of q is in p.
+func (p *pairSet) has(q *pairSet) bool {
+	return q[0]&^p[0]|q[1]&^p[1]|q[2]&^p[2]|q[3]&^p[3] == 0
 }
 
 // quickReject is turned off by the tests that compare with a plain
@@ -274,6 +297,7 @@ func (c *Compiler) SetLazy(r *Rule, ref RuleRef, keys string) error {
 	}
 	if flags&keyPiece != 0 {
 		r.piece = d.string()
+		r.piecePairs = pairsOf(r.piece)
 	}
 	if d.bad || len(d.s) != 0 || r.Tool == "" || flags&^(keyBash|keyHasModel|keyPiece) != 0 ||
 		r.hasBash && r.piece != "" || flags&keyPiece != 0 && r.piece == "" {

@@ -261,8 +261,9 @@ type subject struct {
 	// set and expanded lists what its glob matches on disk now.
 	abs, real string
 	// absLower and realLower are abs and real lowercased, filled on first
-	// use by a deny or ask rule.
+	// use by a deny or ask rule, with their pair sets (pairsOf).
 	absLower, realLower string
+	absPairs, realPairs pairSet
 	dynamic             bool
 	expanded            [][2]string
 	// A read of a whole tree (grep -r DIR) whose walk found files that
@@ -1005,8 +1006,11 @@ func (s *subject) fillLower() {
 	if s.absLower == "" && s.abs != "" {
 		s.absLower = strings.ToLower(s.abs)
 		s.realLower = s.absLower
+		s.absPairs = pairsOf(s.absLower)
+		s.realPairs = s.absPairs
 		if s.real != s.abs {
 			s.realLower = strings.ToLower(s.real)
+			s.realPairs = pairsOf(s.realLower)
 		}
 	}
 }

@@ -87,7 +87,9 @@ func globSamples(g string) []string {
 // the path itself, the folded glob skipped where folding changes nothing)
 // decide every file rule of the embedded default config exactly as
 // doublestar alone does, over paths made from the rules' own globs, the
-// project's usual files and the agent corpus's words that look like paths.
+// project's usual files and the agent corpus's words that look like paths;
+// and so does each rule with its quick reject (Rule.fileMaybe: the piece
+// and its pair set) in front of its matcher.
 func TestFileMatchPrefilter(t *testing.T) {
 	dir := t.TempDir()
 	root, home := filepath.Join(dir, "proj"), filepath.Join(dir, "home")
@@ -96,6 +98,7 @@ func TestFileMatchPrefilter(t *testing.T) {
 		t.Fatal(err)
 	}
 	var ms []*fileMatcher
+	var rules []*Rule
 	paths := []string{"/", root, home, root + "/main.go", root + "/.ENV", home + "/.SSH/ID_RSA", root + "/certs/dev.PEM",
 		root + "/x.pem/y", home + "/.ssh/id_ed25519.pub", "/etc/shadow", "/proc/123/environ", "/proc/self/environ"}
 	for _, layer := range loaded.Rules.layers {
@@ -105,6 +108,7 @@ func TestFileMatchPrefilter(t *testing.T) {
 				continue
 			}
 			ms = append(ms, fm)
+			rules = append(rules, r)
 			for _, g := range fm.globs {
 				paths = append(paths, globSamples(g.glob)...)
 			}
@@ -127,7 +131,7 @@ func TestFileMatchPrefilter(t *testing.T) {
 		t.Fatalf("only %d file rules and %d paths", len(ms), len(paths))
 	}
 	matched := 0
-	for _, m := range ms {
+	for ri, m := range ms {
 		for i, abs := range paths {
 			// The real location: the path itself, or another sample.
 			for _, real := range []string{abs, paths[(i*7+3)%len(paths)]} {
@@ -136,6 +140,10 @@ func TestFileMatchPrefilter(t *testing.T) {
 					want := refFileMatch(m, s, eff)
 					if got := m.match(s, eff); got != want {
 						t.Fatalf("%v rule %v, abs %q real %q: match = %v, doublestar alone %v", eff, m.globs, abs, real, got, want)
+					}
+					r := rules[ri]
+					if got := r.match(&subject{kind: m.kind, abs: abs, real: real}, eff); got != want {
+						t.Fatalf("%v rule %v (piece %q), abs %q real %q: Rule.match = %v, doublestar alone %v", eff, m.globs, r.piece, abs, real, got, want)
 					}
 					if want {
 						matched++
@@ -150,6 +158,34 @@ func TestFileMatchPrefilter(t *testing.T) {
 		t.Errorf("only %d matches among the samples", matched)
 	}
 	t.Logf("%d file rules, %d paths, %d matches", len(ms), len(paths), matched)
+}
+
+// TestPairSet: a string's pair set holds the set of each of its
+// substrings (so a missing bit proves a piece absent), and the set tells
+// apart pieces that are not there, or fileMaybe would search every time.
+func TestPairSet(t *testing.T) {
+	paths := []string{"", "a", "/home/u/.ssh/id_rsa", "/work/proj/main.go", "/home/u/.config/gcloud/credentials.db",
+		"/x/\xff\x00\x01/CREDENTIALS", strings.Repeat("ab", 40)}
+	for _, p := range paths {
+		ps := pairsOf(p)
+		for i := 0; i <= len(p); i++ {
+			for j := i; j <= len(p); j++ {
+				if q := pairsOf(p[i:j]); !ps.has(&q) {
+					t.Fatalf("pairsOf(%q) lacks a bit of its substring %q", p, p[i:j])
+				}
+			}
+		}
+	}
+	rejected := 0
+	main := pairsOf("/work/proj/main.go")
+	for _, piece := range []string{"credentials", ".ssh", ".pem", "secring.gpg", "rclone.conf", ".vault-token"} {
+		if q := pairsOf(piece); !main.has(&q) {
+			rejected++
+		}
+	}
+	if rejected < 5 {
+		t.Errorf("only %d of 6 absent pieces rejected by their pair sets", rejected)
+	}
 }
 
 // TestRecursiveReadsFoldCase: a tree walk meets deny rules regardless of

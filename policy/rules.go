@@ -54,8 +54,10 @@ type Rule struct {
 	bash    bashKeys
 	hasBash bool
 	// piece is a file rule's quick reject: a literal, in lower case, that
-	// every path the rule matches holds ("" for none; fileMatcher.piece).
-	piece string
+	// every path the rule matches holds ("" for none; fileMatcher.piece),
+	// and the byte pairs it holds (pairsOf).
+	piece      string
+	piecePairs pairSet
 }
 
 // DangerRule is one `[[danger]]` entry: a Go regexp (package regexp
