@@ -1091,16 +1091,21 @@ func (p *parser) nested(node syntax.Node, parent int) Word {
 	if isNilNode(node) || p.err != nil {
 		return Word{}
 	}
-	if w, ok := node.(*syntax.Word); ok && !p.zsh() && literalWord(w) {
-		// Nothing in it for the walk: no substitution, expansion or
-		// nesting (and zsh's word checks are not needed).
-		return p.word(w)
-	}
-	p.walk(node, parent)
+	p.walkNested(node, parent)
 	if w, ok := node.(*syntax.Word); ok {
 		return p.word(w)
 	}
 	return Word{}
+}
+
+// walkNested is nested's walk of node, without resolving it as a word.
+func (p *parser) walkNested(node syntax.Node, parent int) {
+	if w, ok := node.(*syntax.Word); ok && !p.zsh() && literalWord(w) {
+		// Nothing in it for the walk: no substitution, expansion or
+		// nesting (and zsh's word checks are not needed).
+		return
+	}
+	p.walk(node, parent)
 }
 
 // nestedNode is nested's visit of one node n; false skips n's
@@ -1215,7 +1220,12 @@ func (p *parser) redirect(r *syntax.Redirect, parent int) Redirect {
 		rd.Fd = atoiOr(r.N.Value, -1)
 	}
 	if r.Hdoc != nil {
-		p.nested(r.Hdoc, parent)
+		// The body is walked for its substitutions and resolved by
+		// heredoc: it is not a word (no globbing, braces or tildes),
+		// and resolving it as one cost a pass over every byte of it.
+		if p.err == nil {
+			p.walkNested(r.Hdoc, parent)
+		}
 		rd.Target = p.heredoc(r)
 		return rd
 	}

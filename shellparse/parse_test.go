@@ -667,3 +667,34 @@ func TestParseWordsShareNoRoom(t *testing.T) {
 		t.Errorf("an append to one command's Args changed another's (-before +after):\n%s", diff)
 	}
 }
+
+// TestHeredocBodyIsNotAWord: a here-document's body is resolved by heredoc
+// alone, never as a word (it is not globbed, brace-expanded or tilde
+// expanded), so no glob form is recorded for it, while the substitutions in
+// an unquoted body are still found and the body's text is as before.
+func TestHeredocBodyIsNotAWord(t *testing.T) {
+	for _, tc := range []struct{ src, body, sub string }{
+		{"cat <<'EOF' >x\n*.py [ab] ~/x a\\b\nEOF", "*.py [ab] ~/x a\\b\n", ""},
+		{"cat <<'EOF' >x\n{a,b} *.py\nEOF", "{a,b} *.py\n", ""},
+		{"cat <<EOF >x\n*.py ~/x a\\$b\nEOF", "*.py ~/x a$b\n", ""},
+		{"cat <<EOF >x\n*.py {a,b} ~/x a\\$b $(rm y)\nEOF", "*.py {a,b} ~/x a$b $(rm y)\n", "rm y"},
+	} {
+		s, err := Parse(tc.src, Options{Home: "/home/u"})
+		if err != nil {
+			t.Fatalf("%q: %v", tc.src, err)
+		}
+		if len(s.globs) != 0 {
+			t.Errorf("%q: %d glob forms recorded, want none (the body was resolved as a word)", tc.src, len(s.globs))
+		}
+		if got := s.Commands[0].Redirects[0].Target.Text; got != tc.body {
+			t.Errorf("%q: body %q, want %q", tc.src, got, tc.body)
+		}
+		var subs []string
+		for _, c := range s.Commands[1:] {
+			subs = append(subs, strings.Join(c.Argv(), " "))
+		}
+		if got := strings.Join(subs, ";"); got != tc.sub {
+			t.Errorf("%q: nested commands %q, want %q", tc.src, got, tc.sub)
+		}
+	}
+}
