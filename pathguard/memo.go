@@ -48,7 +48,7 @@ func (m *Memo) stat(dir, name string, follow bool) (fileStat, error) {
 	}
 	for i := range m.entries {
 		x := &m.entries[i]
-		if x.follow == follow && x.name == name && x.dir == dir {
+		if x.name == name && x.dir == dir && (x.follow == follow || follow && x.sameFollowed()) {
 			return x.st, x.err
 		}
 	}
@@ -65,6 +65,17 @@ func (m *Memo) stat(dir, name string, follow bool) (fileStat, error) {
 		}
 	}
 	return st, err
+}
+
+// sameFollowed reports whether a stat that follows a final symlink
+// answers as x, an lstat, did: x found no symlink at the end, or failed
+// with a bare errno, which the lookup meets before it could follow one.
+func (x *memoEntry) sameFollowed() bool {
+	if x.err != nil {
+		_, bare := x.err.(syscall.Errno)
+		return bare
+	}
+	return x.st.mode&fs.ModeSymlink == 0
 }
 
 // below reports whether dir joined with name lies strictly below a path

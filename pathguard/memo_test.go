@@ -149,3 +149,59 @@ func TestMemoMissing(t *testing.T) {
 		t.Errorf("the dangling link itself, not followed: %v %v", st.mode, err)
 	}
 }
+
+// TestMemoLstatAnswersStat: a followed stat of a path an lstat found not
+// to be a symlink, or found missing, is answered from that lstat without
+// asking (the disk changed after it here, and the answer did not); a
+// followed stat of a symlink asks, and sees the target.
+func TestMemoLstatAnswersStat(t *testing.T) {
+	dir := t.TempDir()
+	file, missing, link, target := filepath.Join(dir, "f"), filepath.Join(dir, "m"), filepath.Join(dir, "l"), filepath.Join(dir, "t")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(target, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	var m Memo
+	fst, err := m.stat(file, "", false)
+	if err != nil || !fst.mode.IsRegular() {
+		t.Fatalf("lstat of a file: %v %v", fst.mode, err)
+	}
+	if _, err := m.stat(dir, "m", false); err != syscall.ENOENT {
+		t.Fatalf("lstat of a missing name: %v", err)
+	}
+	if st, err := m.stat(link, "", false); err != nil || st.mode&os.ModeSymlink == 0 {
+		t.Fatalf("lstat of a link: %v %v", st.mode, err)
+	}
+	// Change the disk: the file becomes a directory, the missing name a
+	// file.
+	if err := os.Remove(file); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(file, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(missing, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	n := len(m.entries)
+	if st, err := m.stat(file, "", true); err != nil || st != fst {
+		t.Errorf("stat of a file its lstat found: %v %v, want the lstat's answer %v", st.mode, err, fst.mode)
+	}
+	if _, err := m.stat(dir, "m", true); err != syscall.ENOENT {
+		t.Errorf("stat of a name its lstat found missing: %v, want ENOENT", err)
+	}
+	if len(m.entries) != n {
+		t.Errorf("%d entries, want %d: a stat the lstats answer was asked again", len(m.entries), n)
+	}
+	if st, err := m.stat(link, "", true); err != nil || !st.isDir() {
+		t.Errorf("stat of a link to a directory: %v %v", st.mode, err)
+	}
+	if len(m.entries) != n+1 {
+		t.Errorf("%d entries, want %d: the link's target was not stat'ed", len(m.entries), n+1)
+	}
+}
