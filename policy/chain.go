@@ -260,8 +260,8 @@ type evaluation struct {
 
 // evalPool keeps evaluations for the next decision (`check --batch`, a
 // hook's several requests), with their parts array and subject: only
-// the memory is reused. newEvaluation clears everything a decision
-// left, and release drops what the parts point to first; nothing a
+// the memory is reused. release clears everything a decision left
+// (reset), dropping what the parts point to; nothing a
 // Decision holds is in an evaluation (the input and the final steps are
 // allocated apart).
 var evalPool = sync.Pool{New: func() any { return new(evaluation) }}
@@ -270,22 +270,34 @@ var evalPool = sync.Pool{New: func() any { return new(evaluation) }}
 // huge script's is left to the collector.
 const maxPooledParts = 256
 
+// newEvaluation takes an evaluation from evalPool for cfg and req.
 func newEvaluation(cfg *Config, req Request) *evaluation {
-	e := evalPool.Get().(*evaluation)
-	buf, subj, memo := e.partsBuf, e.subj, e.memo
-	memo.Reset()
-	*e = evaluation{cfg: cfg, req: req, cwd: req.Cwd, partsBuf: buf[:0], memo: memo}
-	e.subj.forms, e.subj.code, e.subj.expanded = subj.forms[:0], subj.code[:0], subj.expanded[:0]
+	e := evalPool.Get().(*evaluation) // new, or as reset left it
+	e.cfg, e.req, e.cwd = cfg, req, req.Cwd
 	e.checked = e.checked2[:0]
 	return e
 }
 
 // release returns e to evalPool once its Decision is made.
 func (e *evaluation) release() {
-	clear(e.callParts)
+	e.reset()
+	evalPool.Put(e)
+}
+
+// reset clears e for the next decision, keeping only memory: the parts
+// array and the subject's slices, empty and cleared, and the emptied
+// memo.
+func (e *evaluation) reset() {
+	parts := e.callParts
+	if parts == nil {
+		// A call that stopped before its parts (a parse error): the
+		// array kept from before, which it may have begun to fill.
+		parts = e.partsBuf[:cap(e.partsBuf)]
+	}
+	clear(parts)
 	e.partsBuf = nil
-	if cap(e.callParts) <= maxPooledParts {
-		e.partsBuf = e.callParts[:0]
+	if cap(parts) <= maxPooledParts {
+		e.partsBuf = parts[:0]
 	}
 	clear(e.subj.forms[:cap(e.subj.forms)])
 	clear(e.subj.code[:cap(e.subj.code)])
@@ -293,7 +305,6 @@ func (e *evaluation) release() {
 	e.subj = subject{forms: e.subj.forms[:0], code: e.subj.code[:0], expanded: e.subj.expanded[:0]}
 	e.memo.Reset()
 	*e = evaluation{partsBuf: e.partsBuf, subj: e.subj, memo: e.memo}
-	evalPool.Put(e)
 }
 
 // Evaluate runs the chain for one request and returns its Decision with the
