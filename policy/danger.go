@@ -256,19 +256,22 @@ const (
 // the /usr and /var directories that hold the installed system. /tmp and
 // /var/tmp are not here: they are sandbox roots and their content is
 // disposable. Compared lowercased, as macOS file systems ignore case.
-var systemDirs = map[string]bool{
-	"/bin": true, "/boot": true, "/dev": true, "/etc": true, "/home": true,
-	"/lib": true, "/lib32": true, "/lib64": true, "/libx32": true, "/media": true,
-	"/mnt": true, "/opt": true, "/proc": true, "/root": true, "/run": true,
-	"/sbin": true, "/srv": true, "/sys": true, "/usr": true, "/var": true,
-	"/nix": true, "/snap": true,
-	"/system": true, "/library": true, "/users": true, "/applications": true,
-	"/volumes": true, "/private": true, "/private/etc": true, "/private/var": true, "/cores": true,
-	"/usr/bin": true, "/usr/sbin": true, "/usr/lib": true, "/usr/lib32": true,
-	"/usr/lib64": true, "/usr/libexec": true, "/usr/share": true, "/usr/include": true,
-	"/var/lib": true, "/var/log": true, "/var/db": true,
-	"/system/library": true,
-}
+// Built on first use (start-up: most calls never look it up).
+var systemDirs = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"/bin": true, "/boot": true, "/dev": true, "/etc": true, "/home": true,
+		"/lib": true, "/lib32": true, "/lib64": true, "/libx32": true, "/media": true,
+		"/mnt": true, "/opt": true, "/proc": true, "/root": true, "/run": true,
+		"/sbin": true, "/srv": true, "/sys": true, "/usr": true, "/var": true,
+		"/nix": true, "/snap": true,
+		"/system": true, "/library": true, "/users": true, "/applications": true,
+		"/volumes": true, "/private": true, "/private/etc": true, "/private/var": true, "/cores": true,
+		"/usr/bin": true, "/usr/sbin": true, "/usr/lib": true, "/usr/lib32": true,
+		"/usr/lib64": true, "/usr/libexec": true, "/usr/share": true, "/usr/include": true,
+		"/var/lib": true, "/var/log": true, "/var/db": true,
+		"/system/library": true,
+	}
+})
 
 // placeRef is an operand resolved for the checks: where it points and how.
 type placeRef struct {
@@ -359,7 +362,7 @@ func (x *dangerCtx) classifyDynamic(t string) placeRef {
 	// (`/e*`, `/[u]sr`, `/*/*`).
 	lp, ldir := strings.ToLower(p), strings.ToLower(dir)
 	direct, content := false, false
-	for d := range systemDirs {
+	for d := range systemDirs() {
 		direct = direct || globMatch(lp, d)
 		content = content || catchAll(base) && globMatch(ldir, d)
 	}
@@ -419,7 +422,7 @@ func (x *dangerCtx) placeOf(p string) place {
 		return placeRoot
 	case x.home != "" && p == x.home:
 		return placeHome
-	case systemDirs[strings.ToLower(p)]:
+	case systemDirs()[strings.ToLower(p)]:
 		return placeSystem
 	case x.home != "" && strings.HasPrefix(x.home, p+"/"):
 		return placeHome // a directory above home

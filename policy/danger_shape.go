@@ -415,14 +415,17 @@ func stripProcRoot(p string) string {
 // devNotBlock are the directories of /dev that hold no block devices
 // (devices.txt, the kernel's devtmpfs and udev's layout): paths in them
 // are not taken for LVM's /dev/VG/LV.
-var devNotBlock = map[string]bool{
-	"pts": true, "shm": true, "fd": true, "net": true, "input": true, "snd": true, "dri": true,
-	"bus": true, "char": true, "cpu": true, "hugepages": true, "mqueue": true, "tcp": true,
-	"udp": true, "vfio": true, "usb": true, "serial": true, "v4l": true, "dma_heap": true,
-	"virtio-ports": true, "vhost": true, "hidraw": true, "gpiochip": true, "stdin": true,
-	"stdout": true, "stderr": true, "null": true, "full": true, "zero": true, "random": true,
-	"urandom": true, "tty": true, "console": true, "ptmx": true, "log": true, "core": true,
-}
+// Built on first use (start-up: most calls never look it up).
+var devNotBlock = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"pts": true, "shm": true, "fd": true, "net": true, "input": true, "snd": true, "dri": true,
+		"bus": true, "char": true, "cpu": true, "hugepages": true, "mqueue": true, "tcp": true,
+		"udp": true, "vfio": true, "usb": true, "serial": true, "v4l": true, "dma_heap": true,
+		"virtio-ports": true, "vhost": true, "hidraw": true, "gpiochip": true, "stdin": true,
+		"stdout": true, "stderr": true, "null": true, "full": true, "zero": true, "random": true,
+		"urandom": true, "tty": true, "console": true, "ptmx": true, "log": true, "core": true,
+	}
+})
 
 // blockDeviceShape reports a block device by its shape or by what it is
 // on disk: /dev/VG/LV (LVM's two-level names; vg_name/lv_name), the RAM,
@@ -438,7 +441,7 @@ func blockDeviceShape(p string, prefix bool) bool {
 		return true
 	}
 	dir, name, two := strings.Cut(rest, "/")
-	if two && !devNotBlock[dir] && dir != "" && (prefix || name != "" && !strings.Contains(name, "/")) {
+	if two && !devNotBlock()[dir] && dir != "" && (prefix || name != "" && !strings.Contains(name, "/")) {
 		return true
 	}
 	return !prefix && isBlockNode(p)

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gatekeep/gatekeep/shellparse"
 )
@@ -145,32 +146,35 @@ func Unconfined(cfg *Config, rules []*Rule, req Request) bool {
 // name → the subcommands that do (nil: every use). A call holding one is
 // never auto-allowed while the sandbox has no network: confined, it would
 // only fail.
-var networkCommands = map[string][]string{
-	"curl": nil, "wget": nil, "ssh": nil, "scp": nil, "sftp": nil, "rsync": nil, "nc": nil, "ncat": nil,
-	"telnet": nil, "ftp": nil, "ping": nil, "dig": nil, "nslookup": nil, "host": nil, "npx": nil,
-	"gh": nil, "gcloud": nil, "aws": nil, "az": nil, "kubectl": nil, "helm": nil,
-	"git":     {"push", "fetch", "clone", "pull", "ls-remote", "submodule", "remote"},
-	"pip":     {"install", "download"},
-	"pip3":    {"install", "download"},
-	"uv":      {"add", "sync", "lock", "pip", "tool"},
-	"poetry":  {"install", "add", "update", "lock"},
-	"npm":     {"install", "i", "ci", "add", "update", "publish", "view", "info"},
-	"pnpm":    {"install", "i", "add", "update"},
-	"yarn":    {"install", "add", "upgrade"},
-	"cargo":   {"install", "fetch", "update", "publish", "search"},
-	"go":      {"get", "install", "mod"},
-	"apt":     {"install", "update", "upgrade", "download"},
-	"apt-get": {"install", "update", "upgrade", "download"},
-	"brew":    {"install", "update", "upgrade"},
-	"docker":  {"pull", "push", "login"},
-}
+// Built on first use (start-up: most calls never look it up).
+var networkCommands = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"curl": nil, "wget": nil, "ssh": nil, "scp": nil, "sftp": nil, "rsync": nil, "nc": nil, "ncat": nil,
+		"telnet": nil, "ftp": nil, "ping": nil, "dig": nil, "nslookup": nil, "host": nil, "npx": nil,
+		"gh": nil, "gcloud": nil, "aws": nil, "az": nil, "kubectl": nil, "helm": nil,
+		"git":     {"push", "fetch", "clone", "pull", "ls-remote", "submodule", "remote"},
+		"pip":     {"install", "download"},
+		"pip3":    {"install", "download"},
+		"uv":      {"add", "sync", "lock", "pip", "tool"},
+		"poetry":  {"install", "add", "update", "lock"},
+		"npm":     {"install", "i", "ci", "add", "update", "publish", "view", "info"},
+		"pnpm":    {"install", "i", "add", "update"},
+		"yarn":    {"install", "add", "upgrade"},
+		"cargo":   {"install", "fetch", "update", "publish", "search"},
+		"go":      {"get", "install", "mod"},
+		"apt":     {"install", "update", "upgrade", "download"},
+		"apt-get": {"install", "update", "upgrade", "download"},
+		"brew":    {"install", "update", "upgrade"},
+		"docker":  {"pull", "push", "login"},
+	}
+})
 
 // needsNetwork reports whether a simple command is a known network tool.
 func needsNetwork(c *shellparse.Command) bool {
 	if c == nil || len(c.Args) == 0 || c.Args[0].Dynamic {
 		return false
 	}
-	subs, ok := networkCommands[c.Name()]
+	subs, ok := networkCommands()[c.Name()]
 	if !ok {
 		return false
 	}

@@ -3,6 +3,7 @@ package policy
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gatekeep/gatekeep/shellparse"
 )
@@ -795,7 +796,7 @@ func gitArgs(args []shellparse.Word) bool {
 	if !hasSub {
 		return g.Global.Has("version") // `git --version`; `git` alone prints usage
 	}
-	sub, ok := gitSubcommands[g.Sub]
+	sub, ok := gitSubcommands()[g.Sub]
 	if !ok || !g.Line.Understood() || len(g.Line.Acting()) > 0 {
 		return false
 	}
@@ -852,49 +853,52 @@ type gitSub struct {
 // gitSubcommands are the read-only subcommands by their names in the
 // command model, each with the source of its rule (git-<name>(1)).
 // Options that write or run something are refused by gitArgs, for all.
-var gitSubcommands = map[string]gitSub{
-	// git-status, git-log, git-diff, git-show, git-shortlog, git-rev-list:
-	// read the repository. `git log -p` is fine.
-	"status":   {},
-	"log":      {},
-	"diff":     {},
-	"show":     {},
-	"shortlog": {},
-	"rev-list": {},
-	// git-rev-parse, git-ls-files, git-ls-tree, git-show-ref,
-	// git-merge-base, git-describe, git-blame, git-version: read only.
-	"rev-parse":  {},
-	"ls-files":   {},
-	"ls-tree":    {},
-	"show-ref":   {},
-	"merge-base": {},
-	"describe":   {},
-	"blame":      {},
-	"version":    {},
-	// git-grep: -O/--open-files-in-pager (a pager program) is acting.
-	"grep": {},
-	// git-cat-file: only -t, -s, -e, -p (see catFileArgs).
-	"cat-file": {args: catFileArgs},
-	// git-branch: the listing forms only (see gitBranch).
-	"branch": {args: gitBranch},
-	// git-tag: listing only, -l/--list or no operand; -d, -a, -s, -f, -v
-	// ... create, delete or verify (runs gpg).
-	"tag": {args: gitTag},
-	// git-remote: no argument or -v/--verbose, and get-url; `remote show`
-	// and `update`/`prune` contact the network, the others write config.
-	"remote":         {args: noOperands},
-	"remote get-url": {},
-	// git-reflog: show (alone or named) and exists; expire, delete, drop,
-	// write change it.
-	"reflog":        {args: gitReflog},
-	"reflog show":   {},
-	"reflog exists": {},
-	// git-stash: only list and show.
-	"stash list": {},
-	"stash show": {},
-	// git-worktree: only list.
-	"worktree list": {},
-}
+// Built on first use (start-up: most calls never look it up).
+var gitSubcommands = sync.OnceValue(func() map[string]gitSub {
+	return map[string]gitSub{
+		// git-status, git-log, git-diff, git-show, git-shortlog, git-rev-list:
+		// read the repository. `git log -p` is fine.
+		"status":   {},
+		"log":      {},
+		"diff":     {},
+		"show":     {},
+		"shortlog": {},
+		"rev-list": {},
+		// git-rev-parse, git-ls-files, git-ls-tree, git-show-ref,
+		// git-merge-base, git-describe, git-blame, git-version: read only.
+		"rev-parse":  {},
+		"ls-files":   {},
+		"ls-tree":    {},
+		"show-ref":   {},
+		"merge-base": {},
+		"describe":   {},
+		"blame":      {},
+		"version":    {},
+		// git-grep: -O/--open-files-in-pager (a pager program) is acting.
+		"grep": {},
+		// git-cat-file: only -t, -s, -e, -p (see catFileArgs).
+		"cat-file": {args: catFileArgs},
+		// git-branch: the listing forms only (see gitBranch).
+		"branch": {args: gitBranch},
+		// git-tag: listing only, -l/--list or no operand; -d, -a, -s, -f, -v
+		// ... create, delete or verify (runs gpg).
+		"tag": {args: gitTag},
+		// git-remote: no argument or -v/--verbose, and get-url; `remote show`
+		// and `update`/`prune` contact the network, the others write config.
+		"remote":         {args: noOperands},
+		"remote get-url": {},
+		// git-reflog: show (alone or named) and exists; expire, delete, drop,
+		// write change it.
+		"reflog":        {args: gitReflog},
+		"reflog show":   {},
+		"reflog exists": {},
+		// git-stash: only list and show.
+		"stash list": {},
+		"stash show": {},
+		// git-worktree: only list.
+		"worktree list": {},
+	}
+})
 
 // noOperands accepts a command line with options only.
 func noOperands(l shellparse.Line) bool { return len(l.Operands()) == 0 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gatekeep/gatekeep/shellparse"
 )
@@ -21,11 +22,14 @@ type Suggestion struct {
 
 // subcommandDepth lists commands whose first word after the name is itself
 // a command taking a name (`npm run test`): their rule keeps two words.
-var subcommandDepth = map[string][]string{
-	"npm": {"run", "run-script", "exec"}, "pnpm": {"run", "exec"}, "yarn": {"run"}, "bun": {"run"},
-	"docker": {"compose"}, "podman": {"compose"}, "git": {"stash", "remote", "submodule", "worktree"},
-	"go": {"mod", "tool"}, "cargo": {"run"},
-}
+// Built on first use (start-up: most calls never look it up).
+var subcommandDepth = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"npm": {"run", "run-script", "exec"}, "pnpm": {"run", "exec"}, "yarn": {"run"}, "bun": {"run"},
+		"docker": {"compose"}, "podman": {"compose"}, "git": {"stash", "remote", "submodule", "worktree"},
+		"go": {"mod", "tool"}, "cargo": {"run"},
+	}
+})
 
 // exactOnly are commands whose arguments are code or another command: a
 // rule for them names the whole command, never `name *` (design §8).
@@ -142,7 +146,7 @@ func (e *evaluation) ruleFor(p *part) (string, string) {
 	keep := 1
 	if len(argv) > 1 && isSubcommand(argv[1]) {
 		keep = 2
-		if len(argv) > 2 && containsString(subcommandDepth[name], argv[1]) && isSubcommand(argv[2]) {
+		if len(argv) > 2 && containsString(subcommandDepth()[name], argv[1]) && isSubcommand(argv[2]) {
 			keep = 3
 		}
 	}
