@@ -1,6 +1,9 @@
 package shellparse
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // This file holds the allow-lists of the common agent tools whose options
 // an allow rule's `*` covers (issue 17): any option not listed, in any
@@ -19,26 +22,32 @@ type harmless map[string]bool
 // package's build script), --target-dir or --artifact-dir (write
 // elsewhere), --lockfile-path. Options taking a value may be given as
 // `--opt=value` or the next word.
-var cargoHarmless = harmless{"q": false, "quiet": false, "v": false, "verbose": false, "color": true,
-	"message-format": true, "no-run": false, "no-fail-fast": false, "future-incompat-report": false,
-	"p": true, "package": true, "workspace": false, "exclude": true, "all": false, "lib": false, "bins": false,
-	"bin": true, "examples": false, "example": true, "tests": false, "test": true, "benches": false,
-	"bench": true, "all-targets": false, "doc": false, "F": true, "features": true, "all-features": false,
-	"no-default-features": false, "j": true, "jobs": true, "r": false, "release": false, "profile": true,
-	"target": true, "timings": false, "ignore-rust-version": false, "locked": false, "offline": false,
-	"frozen": false, "keep-going": false, "h": false, "help": false}
+// Built on first use (start-up: most calls never look it up).
+var cargoHarmless = sync.OnceValue(func() harmless {
+	return harmless{"q": false, "quiet": false, "v": false, "verbose": false, "color": true,
+		"message-format": true, "no-run": false, "no-fail-fast": false, "future-incompat-report": false,
+		"p": true, "package": true, "workspace": false, "exclude": true, "all": false, "lib": false, "bins": false,
+		"bin": true, "examples": false, "example": true, "tests": false, "test": true, "benches": false,
+		"bench": true, "all-targets": false, "doc": false, "F": true, "features": true, "all-features": false,
+		"no-default-features": false, "j": true, "jobs": true, "r": false, "release": false, "profile": true,
+		"target": true, "timings": false, "ignore-rust-version": false, "locked": false, "offline": false,
+		"frozen": false, "keep-going": false, "h": false, "help": false}
+})
 
 // npmHarmless are npm's options (npm 11, `npm help config`) that change
 // only what npm prints or which workspaces and scripts run: any other
 // `--key[=value]` sets that npm config key (node-options, script-shell,
 // userconfig, globalconfig, prefix, call ... run code or read config).
-var npmHarmless = harmless{"s": false, "silent": false, "q": false, "quiet": false, "loglevel": true,
-	"d": false, "dd": false, "ddd": false, "verbose": false, "json": false, "parseable": false, "p": false,
-	"color": true, "no-color": false, "w": true, "workspace": true, "workspaces": false, "ws": false,
-	"include-workspace-root": false, "if-present": false, "ignore-scripts": false, "foreground-scripts": false,
-	"no-audit": false, "audit": false, "no-fund": false, "fund": false, "prefer-offline": false,
-	"offline": false, "progress": false, "no-progress": false, "no-update-notifier": false,
-	"omit": true, "include": true, "production": false, "legacy-peer-deps": false, "h": false, "help": false}
+// Built on first use (start-up: most calls never look it up).
+var npmHarmless = sync.OnceValue(func() harmless {
+	return harmless{"s": false, "silent": false, "q": false, "quiet": false, "loglevel": true,
+		"d": false, "dd": false, "ddd": false, "verbose": false, "json": false, "parseable": false, "p": false,
+		"color": true, "no-color": false, "w": true, "workspace": true, "workspaces": false, "ws": false,
+		"include-workspace-root": false, "if-present": false, "ignore-scripts": false, "foreground-scripts": false,
+		"no-audit": false, "audit": false, "no-fund": false, "fund": false, "prefer-offline": false,
+		"offline": false, "progress": false, "no-progress": false, "no-update-notifier": false,
+		"omit": true, "include": true, "production": false, "legacy-peer-deps": false, "h": false, "help": false}
+})
 
 // pytestHarmless are pytest's options (pytest 8, `pytest --help`, the
 // "Command-line Flags" reference) that select tests or shape the report:
@@ -48,16 +57,19 @@ var npmHarmless = harmless{"s": false, "silent": false, "q": false, "quiet": fal
 // -c/--config-file, --rootdir, --confcutdir, -o/--override-ini (an ini
 // option such as addopts or cache_dir), -W (imports a warning class),
 // --pdb/--trace (a debugger), --pastebin (network).
-var pytestHarmless = harmless{"q": false, "quiet": false, "v": false, "verbose": false, "x": false,
-	"exitfirst": false, "s": false, "capture": true, "k": true, "m": true, "maxfail": true, "lf": false,
-	"last-failed": false, "ff": false, "failed-first": false, "nf": false, "new-first": false, "sw": false,
-	"stepwise": false, "sw-skip": false, "stepwise-skip": false, "r": true, "tb": true, "durations": true,
-	"durations-min": true, "co": false, "collect-only": false, "no-header": false, "no-summary": false,
-	"disable-warnings": false, "disable-pytest-warnings": false, "color": true, "l": false, "showlocals": false,
-	"n": true, "numprocesses": true, "strict-markers": false, "runxfail": false, "deselect": true,
-	"ignore": true, "ignore-glob": true, "cache-clear": false, "doctest-modules": false, "full-trace": false,
-	"import-mode": true, "h": false, "help": false, "version": false, "V": false, "fixtures": false,
-	"markers": false, "setup-show": false, "setup-plan": false}
+// Built on first use (start-up: most calls never look it up).
+var pytestHarmless = sync.OnceValue(func() harmless {
+	return harmless{"q": false, "quiet": false, "v": false, "verbose": false, "x": false,
+		"exitfirst": false, "s": false, "capture": true, "k": true, "m": true, "maxfail": true, "lf": false,
+		"last-failed": false, "ff": false, "failed-first": false, "nf": false, "new-first": false, "sw": false,
+		"stepwise": false, "sw-skip": false, "stepwise-skip": false, "r": true, "tb": true, "durations": true,
+		"durations-min": true, "co": false, "collect-only": false, "no-header": false, "no-summary": false,
+		"disable-warnings": false, "disable-pytest-warnings": false, "color": true, "l": false, "showlocals": false,
+		"n": true, "numprocesses": true, "strict-markers": false, "runxfail": false, "deselect": true,
+		"ignore": true, "ignore-glob": true, "cache-clear": false, "doctest-modules": false, "full-trace": false,
+		"import-mode": true, "h": false, "help": false, "version": false, "V": false, "fixtures": false,
+		"markers": false, "setup-show": false, "setup-plan": false}
+})
 
 // allowListed returns the indices in args, from index from, of the
 // options the list does not have (in any spelling: `--opt=value`, a
@@ -123,7 +135,7 @@ func cargoCodeWords(args []Word) []int {
 	if i >= len(args) {
 		return nil
 	}
-	out := allowListed(args, i+1, cargoHarmless, nil)
+	out := allowListed(args, i+1, cargoHarmless(), nil)
 	dd := -1
 	for j := i + 1; j < len(args); j++ {
 		if args[j].Text == "--" && !args[j].Dynamic {
@@ -150,7 +162,7 @@ func npmCodeWords(args []Word) []int {
 	if len(args) < 2 || args[1].Dynamic || !npmScripts[args[1].Text] {
 		return nil
 	}
-	return allowListed(args, 2, npmHarmless, nil)
+	return allowListed(args, 2, npmHarmless(), nil)
 }
 
 // npmScripts are the npm subcommands (and their aliases, npm 11) that run
@@ -164,7 +176,7 @@ var npmScripts = map[string]bool{"test": true, "t": true, "tst": true, "run": tr
 // the project (absolute, `~`, or with a `..` component) runs code from
 // elsewhere.
 func pytestCodeWords(args []Word, from int) []int {
-	out := allowListed(args, from, pytestHarmless, func(w Word) bool {
+	out := allowListed(args, from, pytestHarmless(), func(w Word) bool {
 		path, _, _ := strings.Cut(w.Text, "::")
 		if strings.HasPrefix(path, "/") || strings.HasPrefix(path, "~") {
 			return false

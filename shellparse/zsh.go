@@ -2,6 +2,7 @@ package shellparse
 
 import (
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -52,13 +53,16 @@ func (p *parser) zsh() bool { return p.dialect == Zsh }
 // (r, fc), aliases (on in zsh scripts, expanded on later lines), options
 // that change parsing and globbing, and builtins that run code later or
 // load modules (zshbuiltins(1), zshmisc(1) PRECOMMAND MODIFIERS).
-var zshCommands = map[string]bool{
-	"noglob": true, "nocorrect": true, "-": true, "repeat": true, "r": true, "fc": true,
-	"alias": true, "unalias": true, "setopt": true, "unsetopt": true, "emulate": true,
-	"sched": true, "zpty": true, "zmodload": true, "autoload": true, "enable": true,
-	"disable": true, "zle": true, "bindkey": true, "functions": true, "zcompile": true,
-	"ztcp": true, "zsocket": true, "vared": true, "limit": true, "unlimit": true,
-}
+// Built on first use (start-up: most calls never look it up).
+var zshCommands = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"noglob": true, "nocorrect": true, "-": true, "repeat": true, "r": true, "fc": true,
+		"alias": true, "unalias": true, "setopt": true, "unsetopt": true, "emulate": true,
+		"sched": true, "zpty": true, "zmodload": true, "autoload": true, "enable": true,
+		"disable": true, "zle": true, "bindkey": true, "functions": true, "zcompile": true,
+		"ztcp": true, "zsocket": true, "vared": true, "limit": true, "unlimit": true,
+	}
+})
 
 // zshCommand says why a simple command is not safe under zsh, or "".
 func zshCommand(c *Command) string {
@@ -66,7 +70,7 @@ func zshCommand(c *Command) string {
 		return ""
 	}
 	name := c.Args[0].Text
-	if zshCommands[name] {
+	if zshCommands()[name] {
 		return "in zsh, " + name + " changes how commands are read or run, which the gate does not follow"
 	}
 	if name == "set" {
