@@ -84,18 +84,33 @@ func unknownSuffixes(c *shellparse.Command) []shellparse.Command {
 	if !unknownCommand(c) {
 		return nil
 	}
-	var out []shellparse.Command
-	for k := 1; k < len(c.Args) && len(out) < maxSuffixes; k++ {
-		w := c.Args[k]
-		if w.Dynamic || w.Text == "" || strings.HasPrefix(w.Text, "-") {
+	n := 0
+	for k := 1; k < len(c.Args) && n < maxSuffixes; k++ {
+		if suffixStart(c.Args[k]) {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]shellparse.Command, 0, n)
+	// One Via for every suffix, full (an append copies it).
+	via := slices.Clip(append(slices.Clip(c.Via), c.Name()))
+	for k := 1; k < len(c.Args) && len(out) < n; k++ {
+		if !suffixStart(c.Args[k]) {
 			continue
 		}
 		inner := *c
 		inner.Args = c.Args[k:]
-		inner.Inner, inner.Parent, inner.Via = -1, -1, append(slices.Clip(c.Via), c.Name())
+		inner.Inner, inner.Parent, inner.Via = -1, -1, via
 		out = append(out, inner)
 	}
 	return out
+}
+
+// suffixStart: w could be a command name (static, not an option).
+func suffixStart(w shellparse.Word) bool {
+	return !w.Dynamic && w.Text != "" && !strings.HasPrefix(w.Text, "-")
 }
 
 // unknownCommand: a command with a static name and arguments that the
