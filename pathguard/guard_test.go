@@ -1079,6 +1079,27 @@ func TestHooksPathProtected(t *testing.T) {
 	if why := g.Protected(filepath.Join(root, "other/pre-commit")); why != "" {
 		t.Errorf("the repository config removed: other/pre-commit still protected: %s", why)
 	}
+	// git hands hooksPath to the kernel: through a dangling link the hooks
+	// are where its target will be created, and `..` after a link leaves
+	// the link's target (red team 2, F1 and F4).
+	if err := os.MkdirAll(filepath.Join(root, "deep", "dir"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	symlink(t, "nowhere", filepath.Join(root, "dl"))
+	symlink(t, "deep/dir", filepath.Join(root, "sl"))
+	for _, tc := range []struct {
+		hooksPath, path string
+		protect         bool
+	}{
+		{"dl/hooks", "nowhere/hooks/pre-commit", true},
+		{"sl/../h", "deep/h/pre-commit", true},
+		{"sl/../h", "h/pre-commit", false},
+	} {
+		write(filepath.Join(root, ".git", "config"), "[core]\n\thooksPath = "+tc.hooksPath+"\n")
+		if why := g.Protected(filepath.Join(root, tc.path)); (why != "") != tc.protect {
+			t.Errorf("hooksPath %s: Protected(%s) = %q, want protected %v", tc.hooksPath, tc.path, why, tc.protect)
+		}
+	}
 	for _, tc := range []struct{ in, want string }{
 		{`"a b"`, "a b"}, {`x # c`, "x"}, {`"x;y" ; c`, "x;y"}, {`a\"b`, `a"b`},
 	} {

@@ -133,13 +133,14 @@ func (g *Guard) hooksPath(m *Memo, repo string) string {
 			hp = v
 		}
 	}
+	// Joined as text, not cleaned: git hands the path to the kernel,
+	// which resolves a `..` after a symlink from the link's target.
 	if hp != "" {
 		if rest, ok := strings.CutPrefix(hp, "~/"); ok && g.home != "" {
-			hp = filepath.Join(g.home, rest)
+			hp = g.home + string(filepath.Separator) + rest
 		} else if !filepath.IsAbs(hp) {
-			hp = filepath.Join(repo, hp)
+			hp = repo + string(filepath.Separator) + hp
 		}
-		hp = filepath.Clean(hp)
 	}
 	ent.hp = hp
 	// Kept only when no file changed while it was read.
@@ -154,17 +155,19 @@ func (g *Guard) hooksPath(m *Memo, repo string) string {
 	return realHooksDir(nil, hp)
 }
 
-// realHooksDir is the real location of hp (links may change between
-// calls; the files' text is what is remembered), or hp when it does not
-// resolve.
+// realHooksDir is where git finds hooks through hp (links may change
+// between calls; the files' text is what is remembered): resolved as the
+// kernel does, `..` after a link included, and through a dangling link to
+// where its target would be created; hp cleaned when it does not resolve
+// (a loop).
 func realHooksDir(m *Memo, hp string) string {
 	if hp == "" {
 		return ""
 	}
-	if r, err := m.realPath(hp); err == nil {
-		return r
+	if r, err := resolve(m, hp, true); err == nil {
+		return normalize(r)
 	}
-	return hp
+	return filepath.Clean(hp)
 }
 
 // hooksCache is what hooksPath remembers, per repository.
