@@ -33,7 +33,7 @@ type bashKeys struct {
 // matcher.
 func (r *Rule) setKeys() {
 	if fm, ok := r.m.(*fileMatcher); ok && !fm.all && toolKind(r.Tool) == fm.kind {
-		r.piece, r.piecePairs = fm.piece, pairsOf(fm.piece)
+		r.piece, r.piecePairs, r.pieceKind = fm.piece, pairsOf(fm.piece), fm.kind
 		return
 	}
 	bm, ok := r.m.(*bashMatcher)
@@ -99,7 +99,7 @@ func (r *Rule) match(s *subject, eff Effect) bool {
 // expansion are left to the matcher. A path without every byte pair of
 // the piece cannot hold it (pairSet), which spares most searches.
 func (r *Rule) fileMaybe(s *subject, eff Effect) bool {
-	if s.kind != toolKind(r.Tool) {
+	if s.kind != r.pieceKind {
 		return false
 	}
 	if len(s.treeHits) > 0 || len(s.expanded) > 0 {
@@ -297,7 +297,7 @@ func (c *Compiler) SetLazy(r *Rule, ref RuleRef, keys string) error {
 	}
 	if flags&keyPiece != 0 {
 		r.piece = d.string()
-		r.piecePairs = pairsOf(r.piece)
+		r.piecePairs, r.pieceKind = pairsOf(r.piece), toolKind(r.Tool)
 	}
 	if d.bad || len(d.s) != 0 || r.Tool == "" || flags&^(keyBash|keyHasModel|keyPiece) != 0 ||
 		r.hasBash && r.piece != "" || flags&keyPiece != 0 && r.piece == "" {

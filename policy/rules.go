@@ -55,9 +55,11 @@ type Rule struct {
 	hasBash bool
 	// piece is a file rule's quick reject: a literal, in lower case, that
 	// every path the rule matches holds ("" for none; fileMatcher.piece),
-	// and the byte pairs it holds (pairsOf).
+	// and the byte pairs it holds (pairsOf), and toolKind(Tool) when
+	// piece is set.
 	piece      string
 	piecePairs pairSet
+	pieceKind  ruleKind
 }
 
 // DangerRule is one `[[danger]]` entry: a Go regexp (package regexp
