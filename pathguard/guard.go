@@ -58,6 +58,7 @@ type Guard struct {
 	home       string   // absolute, clean, as given (not resolved)
 	realHome   string   // its real location, "" when unknown
 	configDirs *configDirSet
+	homeLinks  *homeLinkSet
 	hooks      *hooksCache
 }
 
@@ -161,7 +162,7 @@ func DefaultConfigDirs(home string) []string {
 // Every refusal and resolution failure is returned, one error each, for
 // the caller to print on stderr; the Guard is usable regardless.
 func New(roots []string, opt Options) (*Guard, []error) {
-	g := &Guard{hooks: new(hooksCache), configDirs: new(configDirSet)}
+	g := &Guard{hooks: new(hooksCache), configDirs: new(configDirSet), homeLinks: new(homeLinkSet)}
 	home := opt.Home
 	if home == "" {
 		home, _ = os.UserHomeDir()

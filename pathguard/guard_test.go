@@ -1108,3 +1108,45 @@ func TestHooksPathProtected(t *testing.T) {
 		}
 	}
 }
+
+// TestHomeLinksProtected: with a dotfiles repository as the project, the
+// home directory's startup files, git config and agent settings that link
+// into it are protected at their real location, which by name is an
+// ordinary project file (red team 2, F7).
+func TestHomeLinksProtected(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(base, "home")
+	root := filepath.Join(home, "dotfiles")
+	for _, d := range []string{filepath.Join(root, ".git"), filepath.Join(root, "claude"), filepath.Join(home, ".config", "git")} {
+		mkdir(t, d)
+	}
+	t.Setenv("XDG_CONFIG_HOME", "")
+	write(t, filepath.Join(root, "bashrc"), "# rc\n")
+	write(t, filepath.Join(root, "gitconfig"), "[user]\n")
+	symlink(t, filepath.Join(root, "bashrc"), filepath.Join(home, ".bashrc"))
+	symlink(t, "../../dotfiles/gitconfig", filepath.Join(home, ".config", "git", "config"))
+	symlink(t, "dotfiles/claude", filepath.Join(home, ".claude"))
+	symlink(t, "dotfiles/zshrc-not-yet", filepath.Join(home, ".zshrc")) // dangling: created by the write
+	g, errs := New([]string{root}, Options{Home: home, ConfigDirs: []string{}})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	for _, tc := range []struct {
+		path    string
+		protect bool
+	}{
+		{"bashrc", true},
+		{"gitconfig", true},
+		{"claude/settings.json", true},
+		{"zshrc-not-yet", true},
+		{"vimrc", false},
+		{"README.md", false},
+	} {
+		if why := g.Protected(filepath.Join(root, tc.path)); (why != "") != tc.protect {
+			t.Errorf("Protected(%s) = %q, want protected %v", tc.path, why, tc.protect)
+		}
+	}
+}

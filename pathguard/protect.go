@@ -43,7 +43,9 @@ var shellStartupFiles = []string{
 //     parent by `mkdir -p`) that would complete either shape (gitDirShape).
 //     A call that builds the whole shape at once is judged with all its
 //     writes by GitShapeReason;
-//   - `.envrc` (direnv), the shell startup files, `.gitconfig`;
+//   - `.envrc` (direnv), the shell startup files, `.gitconfig`, and
+//     where the home directory's own (and its git config and agent
+//     settings dirs) lead when they are links into a root (homeLinkSet);
 //   - the coding agents' and editors' own settings (agentSettings), which
 //     define hooks, tasks and MCP servers that run commands, unconfined,
 //     the next time the agent or editor starts in the directory;
@@ -75,6 +77,9 @@ func (g *Guard) ProtectedWith(m *Memo, real string) string {
 		if within(real, d) {
 			return fmt.Sprintf("%s would hold gatekeep's configuration directory %s", real, d)
 		}
+	}
+	if why := g.homeLinkReason(real); why != "" {
+		return why
 	}
 	var buf [32]string
 	names := splitNames(buf[:0], real[len(filepath.VolumeName(real)):])
