@@ -579,7 +579,7 @@ func (p *parser) checkTree(f *syntax.File, text string) {
 		p.checkFn = p.checkNode
 	}
 	p.chk = treeCheck{text: text, counted: p.chk.counted[:0], funcs: p.chk.funcs[:0]}
-	syntax.Walk(f, p.checkFn)
+	walkTree(f, p.checkFn)
 }
 
 func (p *parser) checkNode(n syntax.Node) bool {
@@ -700,7 +700,7 @@ func (p *parser) walk(node syntax.Node, parent int) {
 	}
 	base := len(p.walkCounted)
 	p.walkParents = append(p.walkParents, parent)
-	syntax.Walk(node, p.visitFn)
+	walkTree(node, p.visitFn)
 	p.walkParents = p.walkParents[:len(p.walkParents)-1]
 	p.walkCounted = p.walkCounted[:base]
 }
