@@ -1150,3 +1150,38 @@ func TestHomeLinksProtected(t *testing.T) {
 		}
 	}
 }
+
+// TestGitIncludesProtected: a file the repository's git config includes
+// (include.path, includeIf.*.path, and their own includes) is git config:
+// core.fsmonitor written there runs on the next `git status` (red team 2,
+// F5).
+func TestGitIncludesProtected(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, home := filepath.Join(base, "proj"), filepath.Join(base, "home")
+	mkdir(t, filepath.Join(root, ".git"))
+	mkdir(t, home)
+	t.Setenv("XDG_CONFIG_HOME", "")
+	write(t, filepath.Join(root, ".git", "config"), "[core]\n\tbare = false\n[include]\n\tpath = ../shared.cfg\n[includeIf \"gitdir:/elsewhere/\"]\n\tPath = \"../cond.cfg\"\n")
+	write(t, filepath.Join(root, "shared.cfg"), "[include]\n\tpath = sub/nested.cfg\n")
+	g, errs := New([]string{root}, Options{Home: home, ConfigDirs: []string{}})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	for _, tc := range []struct {
+		path    string
+		protect bool
+	}{
+		{"shared.cfg", true},
+		{"cond.cfg", true},       // not there yet: writing it creates it
+		{"sub/nested.cfg", true}, // included by an included file
+		{"other.cfg", false},
+		{"sub/other.cfg", false},
+	} {
+		if why := g.Protected(filepath.Join(root, tc.path)); (why != "") != tc.protect {
+			t.Errorf("Protected(%s) = %q, want protected %v", tc.path, why, tc.protect)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -20,7 +21,9 @@ const maxGitConfig = 1 << 20
 // repository's own config (root/.git/config) and the global ones
 // ($XDG_CONFIG_HOME/git/config, else ~/.config/git/config, and
 // ~/.gitconfig); the repository's wins. include and includeIf are not
-// followed. A relative value is relative to root, where git runs hooks.
+// followed for the setting, but a file they name in the work tree is
+// protected as git config. A relative value is relative to root, where
+// git runs hooks.
 func (g *Guard) hooksPathReason(m *Memo, root, real string) string {
 	if root == "" {
 		return ""
@@ -39,7 +42,13 @@ func (g *Guard) hooksPathReason(m *Memo, root, real string) string {
 	if repo == "" {
 		return ""
 	}
-	hp := g.hooksPath(m, repo)
+	cfg := g.repoConfig(m, repo)
+	for _, inc := range cfg.includes {
+		if realHooksDir(m, inc) == real {
+			return fmt.Sprintf("%s is a git config file the repository's config includes (%s), which can make git run commands", real, inc)
+		}
+	}
+	hp := realHooksDir(m, cfg.hp)
 	if hp != "" && within(hp, real) {
 		return fmt.Sprintf("%s is in git's configured hooks directory (core.hooksPath %s), which runs code on later git commands", real, hp)
 	}
@@ -104,13 +113,19 @@ func hookManagerConfig(name string) bool {
 // directory, are remembered in m (nil: not); the stats around a fresh
 // read are not, since they check that nothing changed during it.
 func (g *Guard) hooksPath(m *Memo, repo string) string {
+	return realHooksDir(m, g.repoConfig(m, repo).hp)
+}
+
+// repoConfig is what the config files of the repository at repo say, read
+// again once one of them changed (hooksPath).
+func (g *Guard) repoConfig(m *Memo, repo string) hooksEntry {
 	xdg := os.Getenv("XDG_CONFIG_HOME")
 	if c := g.hooks; c != nil {
 		c.mu.Lock()
 		ent, ok := c.m[repo]
 		c.mu.Unlock()
 		if ok && ent.xdg == xdg && ent.same(m) {
-			return realHooksDir(m, ent.hp)
+			return ent
 		}
 	}
 	var files []string
@@ -123,16 +138,32 @@ func (g *Guard) hooksPath(m *Memo, repo string) string {
 		files = append(files, filepath.Join(g.home, ".gitconfig"))
 	}
 	files = append(files, filepath.Join(repo, ".git", "config"))
-	ent := hooksEntry{xdg: xdg, files: files, ids: make([]fileID, len(files))}
-	for i, f := range files {
-		ent.ids[i] = statID(f)
-	}
+	ent := hooksEntry{xdg: xdg}
 	hp := ""
-	for _, f := range files {
-		if v, ok := readHooksPath(f); ok {
+	// The files named by include.path and includeIf.*.path are read
+	// too (to maxIncludes files): they are git config as much as
+	// .git/config is (core.fsmonitor, core.pager, aliases), and are
+	// protected where they lie in a root (includeReason).
+	main := len(files)
+	for i := 0; i < len(files); i++ {
+		ent.ids = append(ent.ids, statID(files[i]))
+		v, ok, incs := readGitConfig(files[i])
+		if ok && i < main {
 			hp = v
 		}
+		for _, inc := range incs {
+			if rest, ok := strings.CutPrefix(inc, "~/"); ok && g.home != "" {
+				inc = g.home + string(filepath.Separator) + rest
+			} else if !filepath.IsAbs(inc) {
+				inc = filepath.Dir(files[i]) + string(filepath.Separator) + inc
+			}
+			if len(files) < maxIncludes && !slices.Contains(files, inc) {
+				files = append(files, inc)
+				ent.includes = append(ent.includes, inc)
+			}
+		}
 	}
+	ent.files = files
 	// Joined as text, not cleaned: git hands the path to the kernel,
 	// which resolves a `..` after a symlink from the link's target.
 	if hp != "" {
@@ -152,7 +183,7 @@ func (g *Guard) hooksPath(m *Memo, repo string) string {
 		c.m[repo] = ent
 		c.mu.Unlock()
 	}
-	return realHooksDir(nil, hp)
+	return ent
 }
 
 // realHooksDir is where git finds hooks through hp (links may change
@@ -178,9 +209,12 @@ type hooksCache struct {
 
 type hooksEntry struct {
 	xdg   string   // $XDG_CONFIG_HOME when read
-	files []string // the config files read
+	files []string // the config files read, the included ones last
 	ids   []fileID // their identities then (zero: missing)
 	hp    string
+	// includes are the files the others include, as joined (not
+	// resolved: links may change between calls).
+	includes []string
 }
 
 // same reports whether every file still stats as it did (the stats
@@ -207,18 +241,24 @@ func (m *Memo) statID(p string) fileID {
 	return st.id
 }
 
-// readHooksPath returns the last core.hooksPath set in a git config file
-// (git-config(1) "CONFIGURATION FILE": sections and keys compare without
-// case, values may be quoted, # and ; start comments). The file is opened
+// maxIncludes bounds the config files one repository's reading follows
+// through includes (git stops at a depth of 10).
+const maxIncludes = 32
+
+// readGitConfig returns the last core.hooksPath set in a git config file
+// and the paths its include and includeIf sections name, as written
+// (git-config(1) "CONFIGURATION FILE" and "Includes": sections and keys
+// compare without case, values may be quoted, # and ; start comments;
+// every includeIf is taken as if its condition held). The file is opened
 // without blocking and read only when it is a regular file.
-func readHooksPath(name string) (string, bool) {
+func readGitConfig(name string) (hooksPath string, found bool, includes []string) {
 	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return "", false
+		return "", false, nil
 	}
 	defer f.Close()
 	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return "", false
+		return "", false, nil
 	}
 	sc := bufio.NewScanner(io.LimitReader(f, maxGitConfig))
 	sc.Buffer(make([]byte, 0, 4096), maxGitConfig)
@@ -236,16 +276,21 @@ func readHooksPath(name string) (string, bool) {
 				continue
 			}
 		}
-		if section != "core" {
-			continue
-		}
 		k, v, ok := strings.Cut(line, "=")
-		if !ok || !strings.EqualFold(strings.TrimSpace(k), "hookspath") {
+		if !ok {
 			continue
 		}
-		val, found = gitConfigValue(v), true
+		k = strings.TrimSpace(k)
+		switch {
+		case section == "core" && strings.EqualFold(k, "hookspath"):
+			val, found = gitConfigValue(v), true
+		case (section == "include" || strings.HasPrefix(section, "includeif ")) && strings.EqualFold(k, "path"):
+			if p := gitConfigValue(v); p != "" {
+				includes = append(includes, p)
+			}
+		}
 	}
-	return val, found
+	return val, found, includes
 }
 
 // gitConfigValue decodes a value: quotes removed, \" \\ \n \t decoded, a
