@@ -181,3 +181,61 @@ func randomShape(t *testing.T, rng *rand.Rand, d, c string) string {
 	}
 	return strings.Join(desc, ",")
 }
+
+// TestHooksPathWorktreeAndGlobal: the hooks directory is protected in a
+// linked worktree made by git (`.git` is a file; the shared config names
+// a relative core.hooksPath, relative to the worktree's top), with the
+// hook managers' configs at its top; and an absolute core.hooksPath in
+// the global config is protected wherever it lies in a root, outside any
+// repository (red team 2, F6 and F2).
+func TestHooksPathWorktreeAndGlobal(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("git is needed in CI: ", err)
+		}
+		t.Skip("no git")
+	}
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	home, main, wt, tmp := filepath.Join(base, "home"), filepath.Join(base, "main"), filepath.Join(base, "wt"), filepath.Join(base, "tmp")
+	for _, d := range []string{home, main, tmp} {
+		mkdir(t, d)
+	}
+	t.Setenv("XDG_CONFIG_HOME", "")
+	t.Setenv("HOME", home)
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	run := func(dir string, args ...string) {
+		cmd := exec.Command(git, append([]string{"-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	run(main, "init", "-q", ".")
+	run(main, "commit", "-q", "--allow-empty", "-m", "init")
+	run(main, "config", "core.hooksPath", "myhooks")
+	run(main, "worktree", "add", "-q", wt)
+	write(t, filepath.Join(home, ".gitconfig"), "[core]\n\thooksPath = "+filepath.Join(tmp, "globalhooks")+"\n")
+	g, errs := New([]string{main, wt, tmp}, Options{Home: home, ConfigDirs: []string{}})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	for _, tc := range []struct {
+		path    string
+		protect bool
+	}{
+		{filepath.Join(wt, "myhooks", "pre-commit"), true},
+		{filepath.Join(wt, "lefthook.yml"), true},
+		{filepath.Join(wt, "src", "main.go"), false},
+		{filepath.Join(main, "myhooks", "pre-commit"), true},
+		{filepath.Join(tmp, "globalhooks", "pre-commit"), true},
+		{filepath.Join(tmp, "other", "pre-commit"), false},
+	} {
+		if why := g.Protected(tc.path); (why != "") != tc.protect {
+			t.Errorf("Protected(%s) = %q, want protected %v", tc.path, why, tc.protect)
+		}
+	}
+}

@@ -20,18 +20,30 @@ const maxGitConfig = 1 << 20
 // root, or "". The setting is read without running git, from the
 // repository's own config (root/.git/config) and the global ones
 // ($XDG_CONFIG_HOME/git/config, else ~/.config/git/config, and
-// ~/.gitconfig); the repository's wins. include and includeIf are not
-// followed for the setting, but a file they name in the work tree is
-// protected as git config. A relative value is relative to root, where
-// git runs hooks.
+// ~/.gitconfig); the repository's wins. A linked worktree's or
+// submodule's `.git` file leads to its common dir's config. include and
+// includeIf are not followed for the setting, but a file they name is
+// protected as git config. A relative value is relative to the work
+// tree's top, where git runs hooks; an absolute one in a global file is
+// protected wherever it lies, in or out of a repository.
 func (g *Guard) hooksPathReason(m *Memo, root, real string) string {
 	if root == "" {
 		return ""
 	}
-	// The work tree holding real, up to its sandbox root.
+	// The global files' hooks directory and includes hold for every
+	// repository, wherever real is (a hooks dir in a temp dir).
+	global := g.repoConfig(m, "")
+	if why := g.configReason(m, global, real); why != "" {
+		return why
+	}
+	if hp := realHooksDir(m, global.hp); hp != "" && within(hp, real) {
+		return fmt.Sprintf("%s is in the hooks directory git's global config names (core.hooksPath %s), which runs code on later git commands", real, hp)
+	}
+	// The work tree holding real, up to its sandbox root: a `.git`
+	// directory, or a `.git` file (a linked worktree, a submodule).
 	repo := ""
 	for d := filepath.Dir(real); within(root, d); d = filepath.Dir(d) {
-		if m.isDir(d, ".git") {
+		if st, err := m.stat(d, ".git", true); err == nil && (st.isDir() || st.mode.IsRegular()) {
 			repo = d
 			break
 		}
@@ -43,10 +55,8 @@ func (g *Guard) hooksPathReason(m *Memo, root, real string) string {
 		return ""
 	}
 	cfg := g.repoConfig(m, repo)
-	for _, inc := range cfg.includes {
-		if realHooksDir(m, inc) == real {
-			return fmt.Sprintf("%s is a git config file the repository's config includes (%s), which can make git run commands", real, inc)
-		}
+	if why := g.configReason(m, cfg, real); why != "" {
+		return why
 	}
 	hp := realHooksDir(m, cfg.hp)
 	if hp != "" && within(hp, real) {
@@ -137,7 +147,9 @@ func (g *Guard) repoConfig(m *Memo, repo string) hooksEntry {
 	if g.home != "" {
 		files = append(files, filepath.Join(g.home, ".gitconfig"))
 	}
-	files = append(files, filepath.Join(repo, ".git", "config"))
+	if repo != "" {
+		files = append(files, repoConfigFiles(m, repo)...)
+	}
 	ent := hooksEntry{xdg: xdg}
 	hp := ""
 	// The files named by include.path and includeIf.*.path are read
@@ -169,6 +181,8 @@ func (g *Guard) repoConfig(m *Memo, repo string) hooksEntry {
 	if hp != "" {
 		if rest, ok := strings.CutPrefix(hp, "~/"); ok && g.home != "" {
 			hp = g.home + string(filepath.Separator) + rest
+		} else if repo == "" && !filepath.IsAbs(hp) {
+			hp = "" // relative to each repository: judged with it
 		} else if !filepath.IsAbs(hp) {
 			hp = repo + string(filepath.Separator) + hp
 		}
@@ -321,4 +335,37 @@ func gitConfigValue(v string) string {
 		}
 	}
 	return strings.TrimSpace(b.String())
+}
+
+// configReason says why real is a config file cfg's files include, or in
+// the hooks directory a global config names (an absolute core.hooksPath),
+// or "".
+func (g *Guard) configReason(m *Memo, cfg hooksEntry, real string) string {
+	for _, inc := range cfg.includes {
+		if realHooksDir(m, inc) == real {
+			return fmt.Sprintf("%s is a git config file that git's config includes (%s), which can make git run commands", real, inc)
+		}
+	}
+	return ""
+}
+
+// repoConfigFiles are the config files of the repository whose work tree
+// is repo: .git/config, or for a `.git` file (a linked worktree, a
+// submodule: "gitdir: DIR") the config of its common dir (commonDir) and
+// DIR/config.worktree. The `.git` file comes first, so a change to it is
+// seen (hooksEntry.same); one that names no git dir gives no config.
+func repoConfigFiles(m *Memo, repo string) []string {
+	dotGit := filepath.Join(repo, ".git")
+	if m.isDir(repo, ".git") {
+		return []string{filepath.Join(dotGit, "config")}
+	}
+	gd := gitFileTarget(repo, dotGit)
+	if gd == "" {
+		return []string{dotGit}
+	}
+	files := []string{dotGit}
+	if common, ok := commonDir(m, gd); ok {
+		files = append(files, filepath.Join(common, "config"))
+	}
+	return append(files, filepath.Join(gd, "config.worktree"))
 }
