@@ -324,20 +324,30 @@ func (d *keyReader) byte() byte {
 }
 
 func (d *keyReader) uvarint() uint64 {
-	var v uint64
-	for i := 0; !d.bad && i < len(d.s) && i < binary.MaxVarintLen64; i++ {
-		c := d.s[i]
+	if d.bad {
+		return 0
+	}
+	v, rest, ok := ReadUvarint(d.s)
+	d.s, d.bad = rest, !ok
+	return v
+}
+
+// ReadUvarint decodes an unsigned varint (encoding/binary's
+// AppendUvarint) at the start of s, without copying it: its value and
+// what follows. ok is false when s holds no complete varint or one that
+// overflows 64 bits (binary.Uvarint's n <= 0).
+func ReadUvarint(s string) (v uint64, rest string, ok bool) {
+	for i := 0; i < len(s) && i < binary.MaxVarintLen64; i++ {
+		c := s[i]
 		if c < 0x80 {
 			if i == binary.MaxVarintLen64-1 && c > 1 {
-				break // overflows 64 bits
+				return 0, s, false // overflows 64 bits
 			}
-			d.s = d.s[i+1:]
-			return v | uint64(c)<<(7*i)
+			return v | uint64(c)<<(7*i), s[i+1:], true
 		}
 		v |= uint64(c&0x7f) << (7 * i)
 	}
-	d.bad = true
-	return 0
+	return 0, s, false
 }
 
 func (d *keyReader) string() string {

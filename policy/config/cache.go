@@ -353,20 +353,12 @@ type entryReader struct {
 }
 
 func (d *entryReader) uvarint() uint64 {
-	var v uint64
-	for i := 0; !d.bad && i < len(d.s) && i < binary.MaxVarintLen64; i++ {
-		c := d.s[i]
-		if c < 0x80 {
-			if i == binary.MaxVarintLen64-1 && c > 1 {
-				break // overflows 64 bits
-			}
-			d.s = d.s[i+1:]
-			return v | uint64(c)<<(7*i)
-		}
-		v |= uint64(c&0x7f) << (7 * i)
+	if d.bad {
+		return 0
 	}
-	d.bad = true
-	return 0
+	v, rest, ok := policy.ReadUvarint(d.s)
+	d.s, d.bad = rest, !ok
+	return v
 }
 
 func (d *entryReader) varint() int64 {
