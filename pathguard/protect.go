@@ -220,9 +220,6 @@ func gitReason(real string, below []string) string {
 	return fmt.Sprintf("%s is inside a git directory, whose files (HEAD, refs, commondir, info/, objects/info/alternates) steer what git reads and runs", real)
 }
 
-// isDir reports whether dir/name is a directory (symlinks followed).
-func isDir(dir, name string) bool { return (*Memo)(nil).isDir(dir, name) }
-
 // sameName compares a path component with a protected name the way a
 // case-insensitive file system would.
 func sameName(n, name string) bool {
