@@ -141,6 +141,9 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 	// and the hook managers' configs: their commands run on the next
 	// unconfined git commit.
 	files = append(files, cfg.Guard.HooksDirs(root)...)
+	// Git config files the configs include, a global hooks dir, and
+	// where ~/.bashrc and the like lead when they link into a root.
+	files = append(files, cfg.Guard.ConfigLinked(root)...)
 	for _, f := range pathguard.HookManagerFiles {
 		files = append(files, filepath.Join(root, f))
 	}

@@ -369,3 +369,30 @@ func repoConfigFiles(m *Memo, repo string) []string {
 	}
 	return append(files, filepath.Join(gd, "config.worktree"))
 }
+
+// ConfigLinked returns what Protected guards because configuration
+// points at it, for enforcement to keep read-only with the rest: the
+// files the repository's and the global git config include, the hooks
+// directory an absolute core.hooksPath of the global config names, and
+// where the home directory's run files lead when they are links into a
+// root (homeLinkSet). Real paths; some may not exist yet.
+func (g *Guard) ConfigLinked(repo string) []string {
+	var out []string
+	add := func(cfg hooksEntry) {
+		for _, inc := range cfg.includes {
+			out = append(out, realHooksDir(nil, inc))
+		}
+	}
+	global := g.repoConfig(nil, "")
+	add(global)
+	if hp := realHooksDir(nil, global.hp); hp != "" {
+		out = append(out, hp)
+	}
+	if repo != "" {
+		add(g.repoConfig(nil, repo))
+	}
+	for _, l := range g.homeLinks.resolved(g) {
+		out = append(out, l.real)
+	}
+	return out
+}
