@@ -24,13 +24,7 @@ func TestFindGitDirAgainstGit(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("Unix shapes (symlinks, execute bits)")
 	}
-	git, err := exec.LookPath("git")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("git is needed in CI: ", err)
-		}
-		t.Skip("no git")
-	}
+	git := needGit(t)
 	base, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -189,17 +183,8 @@ func randomShape(t *testing.T, rng *rand.Rand, d, c string) string {
 // the global config is protected wherever it lies in a root, outside any
 // repository (red team 2, F6 and F2).
 func TestHooksPathWorktreeAndGlobal(t *testing.T) {
-	git, err := exec.LookPath("git")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("git is needed in CI: ", err)
-		}
-		t.Skip("no git")
-	}
-	base, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	git := needGit(t)
+	base := realTempDir(t)
 	home, main, wt, tmp := filepath.Join(base, "home"), filepath.Join(base, "main"), filepath.Join(base, "wt"), filepath.Join(base, "tmp")
 	for _, d := range []string{home, main, tmp} {
 		mkdir(t, d)
@@ -238,4 +223,18 @@ func TestHooksPathWorktreeAndGlobal(t *testing.T) {
 			t.Errorf("Protected(%s) = %q, want protected %v", tc.path, why, tc.protect)
 		}
 	}
+}
+
+// needGit is the path of git; in CI (CI set) a missing git fails the
+// test, elsewhere it skips it.
+func needGit(t *testing.T) string {
+	t.Helper()
+	git, err := exec.LookPath("git")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("git is needed in CI: ", err)
+		}
+		t.Skip("no git")
+	}
+	return git
 }

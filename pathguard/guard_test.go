@@ -991,10 +991,7 @@ func TestRefuseFallbackRoot(t *testing.T) {
 // repository's config (or the global one) is protected like .git/hooks;
 // agents' prompt and code directories are protected.
 func TestHooksPathProtected(t *testing.T) {
-	base, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	base := realTempDir(t)
 	root, home := filepath.Join(base, "proj"), filepath.Join(base, "home")
 	for _, d := range []string{filepath.Join(root, ".git"), filepath.Join(root, ".husky"), filepath.Join(root, "sub", ".git"), home} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
@@ -1013,10 +1010,7 @@ func TestHooksPathProtected(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	for _, tc := range []struct {
-		path    string
-		protect bool
-	}{
+	checkProtected(t, g, root, []protectCase{
 		{".husky/pre-commit", true},
 		{".husky", true},
 		{"husky/pre-commit", false},
@@ -1032,12 +1026,7 @@ func TestHooksPathProtected(t *testing.T) {
 		{".agents/notes.md", false},
 		{".gemini/commands/c.toml", true},
 		{".claude/notes.md", false},
-	} {
-		p := filepath.Join(root, tc.path)
-		if why := g.Protected(p); (why != "") != tc.protect {
-			t.Errorf("Protected(%s) = %q, want protected %v", tc.path, why, tc.protect)
-		}
-	}
+	})
 	// The same Guard reads the config again once a file changes: the
 	// repository's, then the global one (the repository's gone).
 	write(filepath.Join(root, ".git", "config"), "[core]\n\thooksPath = other\n")
@@ -1114,10 +1103,7 @@ func TestHooksPathProtected(t *testing.T) {
 // into it are protected at their real location, which by name is an
 // ordinary project file (red team 2, F7).
 func TestHomeLinksProtected(t *testing.T) {
-	base, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	base := realTempDir(t)
 	home := filepath.Join(base, "home")
 	root := filepath.Join(home, "dotfiles")
 	for _, d := range []string{filepath.Join(root, ".git"), filepath.Join(root, "claude"), filepath.Join(home, ".config", "git")} {
@@ -1134,21 +1120,14 @@ func TestHomeLinksProtected(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	for _, tc := range []struct {
-		path    string
-		protect bool
-	}{
+	checkProtected(t, g, root, []protectCase{
 		{"bashrc", true},
 		{"gitconfig", true},
 		{"claude/settings.json", true},
 		{"zshrc-not-yet", true},
 		{"vimrc", false},
 		{"README.md", false},
-	} {
-		if why := g.Protected(filepath.Join(root, tc.path)); (why != "") != tc.protect {
-			t.Errorf("Protected(%s) = %q, want protected %v", tc.path, why, tc.protect)
-		}
-	}
+	})
 }
 
 // TestGitIncludesProtected: a file the repository's git config includes
@@ -1156,10 +1135,7 @@ func TestHomeLinksProtected(t *testing.T) {
 // core.fsmonitor written there runs on the next `git status` (red team 2,
 // F5).
 func TestGitIncludesProtected(t *testing.T) {
-	base, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	base := realTempDir(t)
 	root, home := filepath.Join(base, "proj"), filepath.Join(base, "home")
 	mkdir(t, filepath.Join(root, ".git"))
 	mkdir(t, home)
@@ -1170,16 +1146,36 @@ func TestGitIncludesProtected(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	for _, tc := range []struct {
-		path    string
-		protect bool
-	}{
+	checkProtected(t, g, root, []protectCase{
 		{"shared.cfg", true},
 		{"cond.cfg", true},       // not there yet: writing it creates it
 		{"sub/nested.cfg", true}, // included by an included file
 		{"other.cfg", false},
 		{"sub/other.cfg", false},
-	} {
+	})
+}
+
+// realTempDir is t.TempDir() resolved (/tmp may be a link, as on macOS).
+func realTempDir(t *testing.T) string {
+	t.Helper()
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return base
+}
+
+// protectCase is a path below a root and whether Protected guards it.
+type protectCase struct {
+	path    string
+	protect bool
+}
+
+// checkProtected fails for each case whose path below root Protected
+// judges otherwise.
+func checkProtected(t *testing.T, g *Guard, root string, cases []protectCase) {
+	t.Helper()
+	for _, tc := range cases {
 		if why := g.Protected(filepath.Join(root, tc.path)); (why != "") != tc.protect {
 			t.Errorf("Protected(%s) = %q, want protected %v", tc.path, why, tc.protect)
 		}
