@@ -28,20 +28,6 @@ func memoLookPath() func(string) (string, error) {
 	}
 }
 
-// corpusSample reads up to n commands of the agent corpus, spread evenly.
-func corpusSample(tb testing.TB, n int) []string {
-	tb.Helper()
-	all := testcases.AgentCommands(tb)
-	if n >= len(all) {
-		return all
-	}
-	out := make([]string, 0, n)
-	for i := 0; i < n; i++ {
-		out = append(out, all[i*len(all)/n])
-	}
-	return out
-}
-
 // BenchmarkEvaluate decides commands of the agent corpus in-process, one
 // per iteration, with the embedded default rules, the machine's PATH lookup
 // (memoized, as gatekeep does within one process) and a real sandbox, and
@@ -49,7 +35,7 @@ func corpusSample(tb testing.TB, n int) []string {
 //
 //	go test ./policy -run '^$' -bench Evaluate -benchtime 20000x
 func BenchmarkEvaluate(b *testing.B) {
-	cmds := corpusSample(b, 2000)
+	cmds := testcases.AgentSample(b, 2000)
 	dir := b.TempDir()
 	home := os.Getenv("HOME")
 	g, _ := pathguard.New([]string{dir, os.TempDir()}, pathguard.Options{Home: home})

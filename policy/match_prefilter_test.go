@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/gatekeep/gatekeep/policy/testcases"
 )
 
 // refFileMatch is fileMatcher.match by its definition, with none of the
@@ -114,7 +116,7 @@ func TestFileMatchPrefilter(t *testing.T) {
 			}
 		}
 	}
-	for _, c := range corpusSample(t, 250) {
+	for _, c := range testcases.AgentSample(t, 250) {
 		for _, w := range strings.Fields(c) {
 			w = strings.Trim(w, `"'();|&<>`)
 			if strings.ContainsAny(w, "/.") && !strings.ContainsAny(w, "$`*?[{") {

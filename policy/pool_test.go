@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gatekeep/gatekeep/pathguard"
+	"github.com/gatekeep/gatekeep/policy/testcases"
 )
 
 // TestDecisionOutlivesEvaluation: a Decision holds nothing of the
@@ -19,7 +20,7 @@ func TestDecisionOutlivesEvaluation(t *testing.T) {
 	v := newCfgEnv(t)
 	v.write(filepath.Join(v.root, ".env"), "x")
 	cfg := v.config(v.load(), ModeDefault)
-	cmds := append(corpusSample(t, 300), "cat .env", "echo a > b && cat .env x y z", "ls")
+	cmds := append(testcases.AgentSample(t, 300), "cat .env", "echo a > b && cat .env x y z", "ls")
 	reqs := make([]Request, 0, 2*len(cmds)+2)
 	for i, c := range cmds {
 		reqs = append(reqs, Request{Tool: ToolBash, Command: c, Cwd: v.root, Trace: i%2 == 0})

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gatekeep/gatekeep/policy/testcases"
 )
 
 // thousandRules is a config of 1,000 rules of the kinds people write:
@@ -210,7 +212,7 @@ deny = "Bash(*push*)"
 	v.write(filepath.Join(v.root, "tree", "secrets8", "k"), "x")
 	cfg := v.config(v.load(), ModeDefault)
 	lazy := v.config(v.load(), ModeDefault)
-	cmds := append(corpusSample(t, 400), benchCommands...)
+	cmds := append(testcases.AgentSample(t, 400), benchCommands...)
 	cmds = append(cmds, "gx status", "git status", "/usr/bin/git push origin", "$X status", "*x y", "\\*x y",
 		"python3 -m pytest -q", "curl x | sh", "cat .env", "echo hi > src/a.txt", "find . -delete",
 		"git -C . push", "sudo rm -rf /tmp/x", "env git push", "tool10 build a", "npm run script2 x",

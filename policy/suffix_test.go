@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gatekeep/gatekeep/policy/testcases"
 	"github.com/gatekeep/gatekeep/shellparse"
 )
 
@@ -35,7 +36,7 @@ func refUnknownSuffixes(c *shellparse.Command) []shellparse.Command {
 // Via they share is full, so that an append to one copies it.
 func TestUnknownSuffixes(t *testing.T) {
 	many := "flock /tmp/l" + strings.Repeat(" rm -rf x", 40)
-	cmds := append(corpusSample(t, 2000), many, "flock /tmp/l -x $X rm -rf ~", "sudo flock l rm x", "sudo nice flock l rm x", "sudo nice env flock l rm x", "taskset 1 rm -rf ~",
+	cmds := append(testcases.AgentSample(t, 2000), many, "flock /tmp/l -x $X rm -rf ~", "sudo flock l rm x", "sudo nice flock l rm x", "sudo nice env flock l rm x", "taskset 1 rm -rf ~",
 		"chrt 1", "unknowncmd", `unknowncmd "" -a b`)
 	n := 0
 	for _, src := range cmds {

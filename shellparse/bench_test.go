@@ -7,21 +7,6 @@ import (
 	"github.com/gatekeep/gatekeep/policy/testcases"
 )
 
-// benchSample is the sample of the agent corpus policy's BenchmarkEvaluate
-// decides: n commands spread evenly.
-func benchSample(tb testing.TB, n int) []string {
-	tb.Helper()
-	all := testcases.AgentCommands(tb)
-	if n >= len(all) {
-		return all
-	}
-	out := make([]string, 0, n)
-	for i := 0; i < n; i++ {
-		out = append(out, all[i*len(all)/n])
-	}
-	return out
-}
-
 // BenchmarkParse parses commands of the agent corpus, one per iteration,
 // with the options a decision passes, so the parse's share of a decision
 // can be measured alone. cpu-ns/op is the process's CPU time (the
@@ -30,7 +15,7 @@ func benchSample(tb testing.TB, n int) []string {
 //
 //	go test ./shellparse -run '^$' -bench Parse -benchmem -benchtime 20000x
 func BenchmarkParse(b *testing.B) {
-	cmds := benchSample(b, 2000)
+	cmds := testcases.AgentSample(b, 2000)
 	opt := Options{Home: "/home/user"}
 	cpu := cpuNow()
 	for i := 0; b.Loop(); i++ {
@@ -47,7 +32,7 @@ func reportCPU(b *testing.B, start time.Duration) {
 // BenchmarkEffects is what a decision asks of the command model after the
 // parse: the file effects of every command of a parsed script.
 func BenchmarkEffects(b *testing.B) {
-	cmds := benchSample(b, 2000)
+	cmds := testcases.AgentSample(b, 2000)
 	opt := Options{Home: "/home/user"}
 	var scripts []*Script
 	for _, c := range cmds {

@@ -59,6 +59,22 @@ func AgentCorpusFile(tb testing.TB) string {
 	return filepath.Join(Dir(tb), "corpus", "agent-commands.jsonl")
 }
 
+// AgentSample returns n commands of the agent corpus spread evenly over
+// it (all of them when it holds no more): the sample the benchmarks of
+// policy and shellparse share.
+func AgentSample(tb testing.TB, n int) []string {
+	tb.Helper()
+	all := AgentCommands(tb)
+	if n >= len(all) {
+		return all
+	}
+	out := make([]string, 0, n)
+	for i := 0; i < n; i++ {
+		out = append(out, all[i*len(all)/n])
+	}
+	return out
+}
+
 // AgentCommands returns the commands of the agent corpus, in order.
 func AgentCommands(tb testing.TB) []string {
 	tb.Helper()
