@@ -162,7 +162,7 @@ func maybeHeadRef(m *Memo, dir string) bool {
 	p := joinName(dir, "HEAD")
 	switch m := st.mode; {
 	case m&fs.ModeSymlink != 0:
-		t, err := os.Readlink(p)
+		t, err := readlink(p)
 		return err != nil || strings.HasPrefix(t, "refs/")
 	case m.IsDir():
 		return false // read(2) fails: EISDIR

@@ -323,6 +323,9 @@ func (g *Guard) CheckWith(m *Memo, cwd, path string) Result {
 		return Result{Code: CodeInvalid, Err: err}
 	}
 	res := Result{Abs: filepath.Clean(raw)}
+	if cwd != "" && len(raw) > len(cwd) && within(cwd, raw) {
+		m.useWd(cwd)
+	}
 	real, err := m.realPath(raw)
 	if err != nil {
 		res.Code, res.Err = classify(err), err

@@ -2,6 +2,7 @@ package pathguard
 
 import (
 	"io/fs"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -18,6 +19,11 @@ type Memo struct {
 	// missing are paths a stat of the whole path found missing (ENOENT):
 	// the kernel finds nothing below them either, whatever follows.
 	missing []string
+	// wd is the real path of the process's working directory, when a
+	// check of this decision was given it as its working directory
+	// (useWd); "" when not known. wdAsked: getcwd(2) was asked.
+	wd      string
+	wdAsked bool
 }
 
 // memoEntry is one stat: of dir joined with name (statAt's arguments),
@@ -39,6 +45,48 @@ func (m *Memo) Reset() {
 	m.entries = m.entries[:0]
 	clear(m.missing)
 	m.missing = m.missing[:0]
+	m.wd, m.wdAsked = "", false
+}
+
+// useWd learns, once per decision, whether cwd (absolute and clean) is
+// the process's working directory as getcwd(2) spells it (isWd): then
+// cwd is its own real path, and resolve starts a path below it at cwd
+// instead of looking up each of its components (one system call instead
+// of one per component). It is asked again in every decision: the
+// directory may be renamed, removed or replaced by a link in between.
+//
+// A cwd getcwd did not answer is not asked about again while it is the
+// last one that missed (wdMiss): a decision given a directory other than
+// the process's own (a hook's cwd, a test) would pay the call for
+// nothing every time. What that remembers only ever makes a decision
+// take the walk, which is exact; it never stands for a lookup.
+func (m *Memo) useWd(cwd string) {
+	if m == nil || m.wdAsked {
+		return
+	}
+	m.wdAsked = true
+	if miss := wdMiss.Load(); miss != nil && *miss == cwd {
+		return
+	}
+	if isWd(cwd) {
+		m.wd = cwd
+	} else {
+		miss := cwd // (only a miss is copied to the heap)
+		wdMiss.Store(&miss)
+	}
+}
+
+// wdMiss is the last working directory getcwd(2) did not answer (useWd).
+var wdMiss atomic.Pointer[string]
+
+// wdPrefix is how many bytes at the start of p are the working
+// directory known real in this decision (useWd), ending at a
+// separator or at the end of p; 0 when none.
+func (m *Memo) wdPrefix(p string) int {
+	if m == nil || m.wd == "" || !within(m.wd, p) {
+		return 0
+	}
+	return len(m.wd)
 }
 
 // stat is statAt, remembered.

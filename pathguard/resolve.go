@@ -72,12 +72,15 @@ func resolve(m *Memo, p string, throughDangling bool) (string, error) {
 	if volLen < len(p) && os.IsPathSeparator(p[volLen]) {
 		volLen++
 	}
-	dest := p[:volLen] // the real location of what has been looked up so far
+	// The working directory, when getcwd spelled it as p starts: each
+	// of its components exists and none is a link (Memo.useWd).
+	begin := max(volLen, m.wdPrefix(p))
+	dest := p[:begin] // the real location of what has been looked up so far
 	links := 0
 	linkEnd := 0 // p[:linkEnd] came from the targets of followed symlinks
 	var lastLink, lastTarget string
 	missing := 0 // how many trailing components of dest do not exist
-	for start, end := volLen, volLen; start < len(p); start = end {
+	for start, end := begin, begin; start < len(p); start = end {
 		for start < len(p) && os.IsPathSeparator(p[start]) {
 			start++
 		}
@@ -129,7 +132,7 @@ func resolve(m *Memo, p string, throughDangling bool) (string, error) {
 		if links > maxLinks {
 			return "", fmt.Errorf("%s: %w", next, errLoop)
 		}
-		target, err := os.Readlink(next)
+		target, err := readlink(next)
 		if err != nil {
 			return "", err
 		}

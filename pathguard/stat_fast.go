@@ -19,6 +19,7 @@ const statPathMax = 1024
 // which was the largest share of a decision's allocations. A missing path
 // is the bare errno.
 func statAt(dir, name string, follow bool) (fileStat, error) {
+	lookups.Add(1)
 	var buf [statPathMax]byte
 	n := copy(buf[:], dir)
 	if name != "" {

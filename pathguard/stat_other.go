@@ -8,6 +8,7 @@ import "os"
 // "" stats dir itself). nlink is the hard link count where the system
 // reports it, else 0.
 func statAt(dir, name string, follow bool) (fileStat, error) {
+	lookups.Add(1)
 	p := dir
 	if name != "" {
 		p = joinName(dir, name)

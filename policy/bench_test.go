@@ -30,8 +30,10 @@ func memoLookPath() func(string) (string, error) {
 
 // BenchmarkEvaluate decides commands of the agent corpus in-process, one
 // per iteration, with the embedded default rules, the machine's PATH lookup
-// (memoized, as gatekeep does within one process) and a real sandbox, and
-// reports the median and 99th percentile of a single decision.
+// (memoized, as gatekeep does within one process) and a real sandbox, in
+// the process's working directory as gatekeep decides (the CLI's
+// Request.Cwd is its own), and reports the median and 99th percentile of a
+// single decision.
 //
 //	go test ./policy -run '^$' -bench Evaluate -benchtime 20000x
 func BenchmarkEvaluate(b *testing.B) {
@@ -45,6 +47,7 @@ func BenchmarkEvaluate(b *testing.B) {
 	}
 	cfg := &Config{Mode: ModeDefault, Guard: g, Home: home, LookPath: memoLookPath()}
 	loaded.Apply(cfg)
+	b.Chdir(dir)
 	times := make([]time.Duration, 0, b.N)
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {

@@ -1,0 +1,8 @@
+//go:build !linux
+
+package pathguard
+
+// isWd is false where the working directory's path is not known to be
+// free of links and in the spelling resolve gives (see the Linux form):
+// every path is looked up component by component.
+func isWd(string) bool { return false }
