@@ -2,6 +2,7 @@ package pathguard
 
 import (
 	"io/fs"
+	"strings"
 	"sync/atomic"
 	"syscall"
 )
@@ -96,7 +97,7 @@ func (m *Memo) stat(dir, name string, follow bool) (fileStat, error) {
 	}
 	for i := range m.entries {
 		x := &m.entries[i]
-		if x.name == name && x.dir == dir && (x.follow == follow || follow && x.sameFollowed()) {
+		if x.names(dir, name) && (x.follow == follow || follow && x.sameFollowed()) {
 			return x.st, x.err
 		}
 	}
@@ -113,6 +114,43 @@ func (m *Memo) stat(dir, name string, follow bool) (fileStat, error) {
 		}
 	}
 	return st, err
+}
+
+// names reports whether x is a stat of dir joined with name: its own
+// arguments, or the same path split otherwise (the danger checks stat
+// cwd and out.txt, resolve cwd/out.txt). Only a join statAt makes
+// letter for letter everywhere counts, a name of clean components (the
+// !linux forms clean the join, which a `..` or a trailing slash would
+// change); another split is a miss, which only costs a stat.
+func (x *memoEntry) names(dir, name string) bool {
+	switch {
+	case x.name == name:
+		return x.dir == dir
+	case x.name == "":
+		return joins(x.dir, dir, name)
+	case name == "":
+		return joins(dir, x.dir, x.name)
+	}
+	return false
+}
+
+// joins reports whether p is dir joined with name, a relative path of
+// clean components, by a slash.
+func joins(p, dir, name string) bool {
+	if dir == "" || len(p) != len(dir)+1+len(name) || p[len(dir)] != '/' ||
+		p[len(dir)+1:] != name || p[:len(dir)] != dir || dir[len(dir)-1] == '/' {
+		return false
+	}
+	for rest := name; ; {
+		c, after, more := strings.Cut(rest, "/")
+		if c == "" || c == "." || c == ".." {
+			return false
+		}
+		if !more {
+			return true
+		}
+		rest = after
+	}
 }
 
 // sameFollowed reports whether a stat that follows a final symlink
@@ -139,8 +177,18 @@ func (m *Memo) below(dir, name string) bool {
 	return false
 }
 
-// ModeAt is the package's ModeAt, remembered in m.
+// ModeAt is the package's ModeAt, remembered in m. It asks lstat(2)
+// first, as resolve does, so that a check of the same path later in the
+// decision finds it remembered; an lstat that finds no symlink, or fails
+// with a bare errno, answers as the followed stat would (sameFollowed),
+// which is asked only for a symlink.
 func (m *Memo) ModeAt(dir, rel string) (fs.FileMode, error) {
+	if m != nil {
+		st, err := m.stat(dir, rel, false)
+		if x := (memoEntry{st: st, err: err}); x.sameFollowed() {
+			return st.mode, err
+		}
+	}
 	st, err := m.stat(dir, rel, true)
 	return st.mode, err
 }

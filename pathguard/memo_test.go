@@ -205,3 +205,66 @@ func TestMemoLstatAnswersStat(t *testing.T) {
 		t.Errorf("%d entries, want %d: the link's target was not stat'ed", len(m.entries), n+1)
 	}
 }
+
+// TestMemoJoinedNames: a stat of dir and a relative name answers a later
+// one of the joined path and the other way round (the danger layer stats
+// cwd and out.txt, the sandbox resolves cwd/out.txt), followed or not as
+// sameFollowed allows; a name whose join the system would clean (`..`,
+// `.`, a doubled or trailing slash) is asked again.
+func TestMemoJoinedNames(t *testing.T) {
+	tr := newTree(t)
+	var m Memo
+	if _, err := m.stat(tr.proj, "src/main.go", false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.stat(filepath.Join(tr.proj, "src"), "", false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.stat(tr.proj, "missing", false); err != syscall.ENOENT {
+		t.Fatal(err)
+	}
+	n0, e0 := Lookups(), len(m.entries)
+	for _, c := range []struct {
+		dir, name string
+		follow    bool
+	}{
+		{tr.proj + "/src/main.go", "", false},
+		{tr.proj + "/src/main.go", "", true},
+		{tr.proj, "src", false},
+		{tr.proj + "/missing", "", true},
+	} {
+		if _, err := m.stat(c.dir, c.name, c.follow); err != nil && c.name != "" {
+			t.Errorf("%s %s: %v", c.dir, c.name, err)
+		}
+	}
+	if n := Lookups() - n0; n != 0 || len(m.entries) != e0 {
+		t.Errorf("%d lookups and %d new entries for paths the Memo holds split otherwise", n, len(m.entries)-e0)
+	}
+	for _, name := range []string{"src/../a.txt", "./a.txt", "src//main.go", "src/", "/src"} {
+		n0 := Lookups()
+		m.stat(tr.proj, name, false)
+		m.stat(tr.proj+"/"+name, "", false)
+		if n := Lookups() - n0; n != 2 {
+			t.Errorf("%q: %d lookups, want 2 (a join the system may clean is not the same path)", name, n)
+		}
+	}
+}
+
+// TestMemoModeAt: Memo.ModeAt, which asks lstat first, answers as
+// ModeAt (one followed stat) for a file, a directory, links to both, a
+// dangling link, a loop, a missing name and one below a file.
+func TestMemoModeAt(t *testing.T) {
+	tr := newTree(t)
+	for _, rel := range []string{"a.txt", "src", "notes.txt", "inlink", "dangling", "loop1", "self", "missing", "a.txt/x", "link/passwd", "src/main.go"} {
+		want, werr := ModeAt(tr.proj, rel)
+		var m Memo
+		got, err := m.ModeAt(tr.proj, rel)
+		if got != want || (err == nil) != (werr == nil) {
+			t.Errorf("Memo.ModeAt(%s) = %v, %v; ModeAt %v, %v", rel, got, err, want, werr)
+		}
+		again, err2 := m.ModeAt(tr.proj, rel)
+		if again != got || err2 != err {
+			t.Errorf("Memo.ModeAt(%s) again = %v, %v; was %v, %v", rel, again, err2, got, err)
+		}
+	}
+}

@@ -39,10 +39,11 @@ func TestDecisionLookupBudget(t *testing.T) {
 		{"grep -n x missing/dir/a.py", 2},              // getcwd, missing
 		{"grep -n x lib/a.py", 3},                      // getcwd, lib, lib/a.py
 		{"cat lib/a.py lib/b.py && wc -l lib/a.py", 4}, // getcwd, lib, lib/a.py, lib/b.py
-		// The danger layer's stat (a block device?), getcwd, out.txt, the global
-		// git config files' identities (hooksPath), HEAD and objects (a git
+		// getcwd, out.txt (one lstat, which tells the danger layer it is
+		// no block device and the sandbox where it leads), the global git
+		// config files' identities (hooksPath), HEAD and objects (a git
 		// directory?), .git (the repository whose hooks config applies).
-		{"echo hi > out.txt", 8},
+		{"echo hi > out.txt", 7},
 	} {
 		// Once before, for what a process reads once (the global git
 		// config's identity is checked in every decision that writes).

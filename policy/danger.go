@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gatekeep/gatekeep/pathguard"
 	"github.com/gatekeep/gatekeep/shellparse"
 )
 
@@ -27,7 +28,7 @@ func dangerLayer(e *evaluation, p *part) verdict {
 		// A file written by a redirect, a command or a file tool: the
 		// command may have been allowed by the safe layer already (`echo x
 		// > /dev/sda`), so its target is judged here too.
-		if p.access == shellparse.Write && writtenDevice(p) {
+		if p.access == shellparse.Write && writtenDevice(&e.memo, p) {
 			return verdict{ok: true, effect: Deny, code: CodeDangerDeviceWrite,
 				message: fmt.Sprintf(deviceWriteMsg, p.path)}
 		}
@@ -621,16 +622,16 @@ var blockDeviceRe = sync.OnceValue(func() *regexp.Regexp {
 // path counts only as a redirect target: shellparse.Effects reports every
 // dynamic word of a command that can write as a write, so `find /dev/sd*
 // -print` has one.
-func writtenDevice(p *part) bool {
+func writtenDevice(m *pathguard.Memo, p *part) bool {
 	if !p.dynamic {
-		return blockDevice(p.path, false, p.dir)
+		return blockDevice(m, p.path, false, p.dir)
 	}
 	if p.script == nil || p.index < 0 || p.index >= len(p.script.Commands) {
 		return false
 	}
 	for _, r := range p.script.Commands[p.index].Redirects {
 		if r.Writes() && r.Target.Offset == p.offset && r.Target.Text == p.path {
-			return blockDevice(p.path, true, "")
+			return blockDevice(m, p.path, true, "")
 		}
 	}
 	return false
@@ -638,14 +639,15 @@ func writtenDevice(p *part) bool {
 
 // device reports whether a word names a block device.
 func (x *dangerCtx) device(w shellparse.Word) bool {
-	return blockDevice(w.Text, w.Dynamic, x.dir)
+	return blockDevice(nil, w.Text, w.Dynamic, x.dir)
 }
 
 // blockDevice reports whether a path names a block device: a literal path
 // that cleans to one (relative paths resolve against dir, when known), or a
 // dynamic word whose literal start does (`/dev/sd$X`) or is only `/dev/`
-// (`/dev/$DISK`).
-func blockDevice(t string, dynamic bool, dir string) bool {
+// (`/dev/$DISK`). The stat of a relative path is remembered in m (the
+// decision's, which the sandbox asks again; nil: not).
+func blockDevice(m *pathguard.Memo, t string, dynamic bool, dir string) bool {
 	t = stripProcRoot(t)
 	if dynamic {
 		if cut := strings.IndexAny(t, "$`*?[{"); cut >= 0 {
@@ -663,7 +665,7 @@ func blockDevice(t string, dynamic bool, dir string) bool {
 		// building the joined path.
 		if d := path.Clean(dir); d != "/" && !strings.HasPrefix(d, "/dev") && !strings.HasPrefix(d, "/proc") &&
 			!strings.HasPrefix(d, "//") && !strings.Contains(t, "..") && !strings.HasSuffix(t, "/") {
-			return isBlockNodeAt(d, t)
+			return isBlockNodeAt(m, d, t)
 		}
 		t = path.Join(dir, t)
 	}

@@ -466,9 +466,10 @@ var devMoreRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^(zram|pmem|drbd|ram[0-9]|nbd|loop|md|mapper/)`)
 })
 
-// isBlockNodeAt is isBlockNode of dir joined with rel (relative, no "..").
-func isBlockNodeAt(dir, rel string) bool {
-	m, err := pathguard.ModeAt(dir, rel)
+// isBlockNodeAt is isBlockNode of dir joined with rel (relative, no ".."),
+// its stats remembered in memo (nil: not).
+func isBlockNodeAt(memo *pathguard.Memo, dir, rel string) bool {
+	m, err := memo.ModeAt(dir, rel)
 	return err == nil && m&fs.ModeDevice != 0 && m&fs.ModeCharDevice == 0
 }
 
