@@ -105,7 +105,7 @@ func TestFileMatchPrefilter(t *testing.T) {
 		root + "/x.pem/y", home + "/.ssh/id_ed25519.pub", "/etc/shadow", "/proc/123/environ", "/proc/self/environ"}
 	for _, layer := range loaded.Rules.layers {
 		for _, r := range layer {
-			fm, ok := r.m.(*fileMatcher)
+			fm, ok := r.matcher().(*fileMatcher) // the embedded default's rules are compiled on first use
 			if !ok {
 				continue
 			}

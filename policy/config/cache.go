@@ -37,7 +37,8 @@ import (
 // pattern that does not compile is ignored and the file is decoded
 // afresh. The cache is never a source of trust: trust is judged from the
 // file's own bytes (FileInfo.SHA256) before the cache is looked at, and
-// the managed file, whose rules bind the person too, is never cached. The
+// the managed file, whose rules bind the person too, is never cached (nor
+// is the embedded default, decoded when gatekeep is built: default.go). The
 // directory is one of gatekeep's protected paths
 // (pathguard.DefaultConfigDirs): a write to it asks, and enforcement
 // keeps it read-only.

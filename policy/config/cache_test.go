@@ -40,13 +40,13 @@ func TestConfigCache(t *testing.T) {
 	v.write(v.paths.User, "[[rule]]\ndeny = \"Bash(make *)\"\nreason = \"no make\"\n[[danger]]\npattern = \"^frobnicate\"\n[sandbox]\nunconfined = [\"Bash(ssh *)\"]\n[plan]\nfile = \"PLAN.md\"\n")
 	first := load()
 	entries, _ := os.ReadDir(cache)
-	if len(entries) != 2 { // the user file and the embedded default
-		t.Fatalf("%d cache entries, want 2", len(entries))
+	if len(entries) != 1 { // the user file (the embedded default is built in, TestDefaultEntry)
+		t.Fatalf("%d cache entries, want 1", len(entries))
 	}
 	hits := cacheHits.Load()
 	second := load()
-	if n := cacheHits.Load() - hits; n != 2 {
-		t.Errorf("second load used %d cache entries, want 2", n)
+	if n := cacheHits.Load() - hits; n != 1 {
+		t.Errorf("second load used %d cache entries, want 1", n)
 	}
 	for _, c := range []struct {
 		cmd  string
@@ -86,8 +86,8 @@ func TestConfigCache(t *testing.T) {
 	v.write(v.paths.Managed, "[[rule]]\ndeny = \"Bash(curl *)\"\n")
 	load()
 	entries, _ = os.ReadDir(cache)
-	if len(entries) != 2 { // the user file and the embedded default
-		t.Errorf("%d cache entries with a managed file, want 2", len(entries))
+	if len(entries) != 1 { // the user file
+		t.Errorf("%d cache entries with a managed file, want 1", len(entries))
 	}
 
 	// No version, no cache.
@@ -175,8 +175,8 @@ func TestConfigCacheDamaged(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
-		if n := cacheHits.Load() - hits; n != 1 && !used {
-			t.Fatalf("%s: %d entries used, want only the default's", what, n)
+		if n := cacheHits.Load() - hits; n != 0 && !used {
+			t.Fatalf("%s: %d entries used, want none", what, n)
 		}
 		if !used {
 			for _, cmd := range []string{"make all", "git status", "frobnicate", "ls"} {

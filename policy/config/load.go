@@ -82,7 +82,13 @@ func Load(opts LoadOptions) (*Loaded, error) {
 				l.Files = append(l.Files, fi)
 				continue
 			}
-			fi.Exists, data = true, defaultTOML
+			fi.Exists, fi.SHA256 = true, defaultSHA256
+			if f := c.builtinDefault(); f != nil {
+				l.Files = append(l.Files, fi)
+				l.merge(f, fi)
+				continue
+			}
+			data = defaultTOML
 		} else {
 			if fi.Path == "" {
 				l.Files = append(l.Files, fi)
