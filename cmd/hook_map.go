@@ -138,7 +138,7 @@ func hookRequests(p *hookPayload) (hookMapping, error) {
 		// rule covers the server in every agent.
 		req.Tool = "mcp__" + p.mcpServer + "__" + p.mcpTool
 	}
-	m.ui = uiTools[p.tool]
+	m.ui = uiTools()[p.tool]
 	m.reqs = []policy.Request{req}
 	return m, nil
 }
@@ -149,16 +149,18 @@ func hookRequests(p *hookPayload) (hookMapping, error) {
 // come through the hook, the output of a command already checked), so the
 // mode's fallback gives no opinion on them; a rule naming one still
 // decides.
-var uiTools = map[string]bool{
-	// Claude Code
-	"TodoWrite": true, "TodoRead": true, "AskUserQuestion": true, "EnterPlanMode": true, "ExitPlanMode": true,
-	"Task": true, "Agent": true, "BashOutput": true,
-	// Gemini CLI
-	"write_todos": true, "ask_user": true, "enter_plan_mode": true, "exit_plan_mode": true, "update_topic": true,
-	"activate_skill": true,
-	// Codex
-	"update_plan": true,
-}
+var uiTools = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		// Claude Code
+		"TodoWrite": true, "TodoRead": true, "AskUserQuestion": true, "EnterPlanMode": true, "ExitPlanMode": true,
+		"Task": true, "Agent": true, "BashOutput": true,
+		// Gemini CLI
+		"write_todos": true, "ask_user": true, "enter_plan_mode": true, "exit_plan_mode": true, "update_topic": true,
+		"activate_skill": true,
+		// Codex
+		"update_plan": true,
+	}
+})
 
 // shellCommand reads tool_input[key] (command, or Codex's unified exec
 // cmd): a string is shell text, an array of strings an argv (the form of
@@ -350,7 +352,7 @@ func searchFilter(glob, typ string) *shellparse.Filter {
 			includes = append(includes, g)
 		}
 	}
-	exts := rgTypes[strings.ToLower(typ)]
+	exts := rgTypes()[strings.ToLower(typ)]
 	if includes == nil && exclude == "" && exts == nil {
 		return nil
 	}
@@ -412,17 +414,19 @@ func globParts(glob string) []string {
 
 // rgTypes are the file name endings of ripgrep's common --type names
 // (`rg --type-list`); Claude Code's Grep passes its type to rg.
-var rgTypes = map[string][]string{
-	"go": {".go"}, "py": {".py", ".pyi"}, "js": {".js", ".jsx", ".mjs", ".cjs", ".vue"},
-	"ts": {".ts", ".tsx", ".cts", ".mts"}, "rust": {".rs"}, "java": {".java", ".jsp", ".properties"},
-	"c": {".c", ".h", ".h.in"}, "cpp": {".cpp", ".cc", ".cxx", ".hpp", ".hh", ".hxx", ".h", ".c++", ".h++", ".inl", ".ipp"},
-	"md":   {".md", ".markdown", ".mdx", ".mkd", ".mkdn", ".mdown", ".mdwn", ".mkdown", ".ron"},
-	"json": {".json", ".sarif", ".jsonl"}, "yaml": {".yaml", ".yml"}, "toml": {".toml", "cargo.lock"},
-	"sh": {".sh", ".bash", ".zsh", ".ksh", ".csh", ".tcsh", ".bashrc", ".zshrc", ".profile", ".bash_profile",
-		".bash_login", ".bash_logout", ".zprofile", ".zlogin", ".zlogout", ".kshrc", ".cshrc", ".tcshrc"},
-	"ruby": {".rb", ".gemspec", "gemfile", ".rbw", "rakefile", ".rake"}, "html": {".html", ".htm", ".xhtml", ".ejs"},
-	"css": {".css", ".scss"},
-}
+var rgTypes = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"go": {".go"}, "py": {".py", ".pyi"}, "js": {".js", ".jsx", ".mjs", ".cjs", ".vue"},
+		"ts": {".ts", ".tsx", ".cts", ".mts"}, "rust": {".rs"}, "java": {".java", ".jsp", ".properties"},
+		"c": {".c", ".h", ".h.in"}, "cpp": {".cpp", ".cc", ".cxx", ".hpp", ".hh", ".hxx", ".h", ".c++", ".h++", ".inl", ".ipp"},
+		"md":   {".md", ".markdown", ".mdx", ".mkd", ".mkdn", ".mdown", ".mdwn", ".mkdown", ".ron"},
+		"json": {".json", ".sarif", ".jsonl"}, "yaml": {".yaml", ".yml"}, "toml": {".toml", "cargo.lock"},
+		"sh": {".sh", ".bash", ".zsh", ".ksh", ".csh", ".tcsh", ".bashrc", ".zshrc", ".profile", ".bash_profile",
+			".bash_login", ".bash_logout", ".zprofile", ".zlogin", ".zlogout", ".kshrc", ".cshrc", ".tcshrc"},
+		"ruby": {".rb", ".gemspec", "gemfile", ".rbw", "rakefile", ".rake"}, "html": {".html", ".htm", ".xhtml", ".ejs"},
+		"css": {".css", ".scss"},
+	}
+})
 
 // --- Codex apply_patch ---
 

@@ -406,7 +406,7 @@ func evaluate(cfg *Config, req Request) (d Decision) {
 		// holds even in bypassPermissions.
 		if first || stricter(pd.Effect, best.Effect) ||
 			pd.Effect == best.Effect && pd.Effect == Ask && pd.Final && !best.Final ||
-			pd.Effect == best.Effect && pd.Effect != Allow && pd.Final == best.Final && layerRank[pd.Layer] > layerRank[best.Layer] {
+			pd.Effect == best.Effect && pd.Effect != Allow && pd.Final == best.Final && layerRank(pd.Layer) > layerRank(best.Layer) {
 			best, first = pd, false
 		}
 		ok := pd.Effect == Allow && explicitLayer(pd.Layer)
@@ -431,7 +431,22 @@ func evaluate(cfg *Config, req Request) (d Decision) {
 
 // layerRank breaks ties between parts with the same effect: the harder
 // boundary explains the call better (a danger deny over a plan-mode deny).
-var layerRank = map[Layer]int{LayerPlan: 1, LayerSafe: 1, LayerMode: 2, LayerRules: 3, LayerSandbox: 4, LayerDanger: 5}
+// Other layers rank 0.
+func layerRank(l Layer) int {
+	switch l {
+	case LayerPlan, LayerSafe:
+		return 1
+	case LayerMode:
+		return 2
+	case LayerRules:
+		return 3
+	case LayerSandbox:
+		return 4
+	case LayerDanger:
+		return 5
+	}
+	return 0
+}
 
 // explicitLayer: layers whose allow is gatekeep's own judgement rather
 // than the mode's fallback.

@@ -701,7 +701,7 @@ func wipesDevice(x *dangerCtx) (string, bool) {
 // the model does not understand is judged in every reading: any word
 // may be the verb.
 func diskVerb(x *dangerCtx) (string, bool) {
-	verbs := diskutilVerbs
+	verbs := diskutilVerbs()
 	if x.name == "cryptsetup" {
 		verbs = cryptsetupVerbs
 	}
@@ -725,11 +725,13 @@ func diskVerb(x *dangerCtx) (string, bool) {
 	return "", false
 }
 
-var diskutilVerbs = map[string]bool{
-	"erasedisk": true, "erasevolume": true, "reformat": true, "zerodisk": true,
-	"randomdisk": true, "secureerase": true, "partitiondisk": true,
-	"deletecontainer": true, "deletevolume": true,
-}
+var diskutilVerbs = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"erasedisk": true, "erasevolume": true, "reformat": true, "zerodisk": true,
+		"randomdisk": true, "secureerase": true, "partitiondisk": true,
+		"deletecontainer": true, "deletevolume": true,
+	}
+})
 
 var cryptsetupVerbs = map[string]bool{"luksformat": true, "erase": true, "lukserase": true}
 
@@ -769,7 +771,7 @@ func partitions(x *dangerCtx) (string, bool) {
 		if len(ops) > 1 {
 			readOnly = true
 			for _, w := range ops[1:] {
-				if partedWrites[strings.ToLower(w.Text)] {
+				if partedWrites()[strings.ToLower(w.Text)] {
 					readOnly = false
 				}
 			}
@@ -799,12 +801,14 @@ var sgdiskListing = []string{"p", "print", "i", "info", "v", "verify", "O", "pri
 	"first-aligned-in-largest"}
 
 // partedWrites are parted's commands that change a disk (parted(8)).
-var partedWrites = map[string]bool{
-	"mklabel": true, "mktable": true, "mkpart": true, "mkpartfs": true, "mkfs": true,
-	"rm": true, "resizepart": true, "resize": true, "move": true, "cp": true,
-	"name": true, "set": true, "toggle": true, "disk_set": true, "disk_toggle": true,
-	"rescue": true, "type": true,
-}
+var partedWrites = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"mklabel": true, "mktable": true, "mkpart": true, "mkpartfs": true, "mkfs": true,
+		"rm": true, "resizepart": true, "resize": true, "move": true, "cp": true,
+		"name": true, "set": true, "toggle": true, "disk_set": true, "disk_toggle": true,
+		"rescue": true, "type": true,
+	}
+})
 
 // ddOntoDevice: a dd operand `of=` naming a block device.
 func ddOntoDevice(x *dangerCtx) (string, bool) {

@@ -205,10 +205,12 @@ func needsNetwork(c *shellparse.Command) bool {
 // or history inside the project, which the sandbox leaves writable, or
 // move refs: a call holding one keeps asking even with auto_allow. Those
 // listed here do so in any use.
-var projectDestroyers = map[string]bool{
-	"clean": true, "restore": true, "rebase": true, "filter-branch": true, "update-ref": true,
-	"symbolic-ref": true, "prune": true, "replace": true,
-}
+var projectDestroyers = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"clean": true, "restore": true, "rebase": true, "filter-branch": true, "update-ref": true,
+		"symbolic-ref": true, "prune": true, "replace": true,
+	}
+})
 
 // gitDestroyOpts is how a git subcommand reads its options, as git's
 // parse-options does (git 2.39, `git SUB -h`): args take a value (the rest
@@ -225,32 +227,34 @@ type gitDestroyOpts struct {
 
 // gitDestroyers are the git subcommands that throw away work in some of
 // their forms (destroysProjectWork says which).
-var gitDestroyers = map[string]gitDestroyOpts{
-	"checkout": {args: "b B conflict orphan pathspec-from-file", optional: "t|track recurse-submodules",
-		flags:   "l guess overlay q|quiet progress m|merge d|detach f|force overwrite-ignore ignore-other-worktrees 2|ours 3|theirs p|patch ignore-skip-worktree-bits pathspec-file-nul",
-		destroy: "f B 2 3 pathspec-from-file"},
-	"switch": {args: "c|create C|force-create conflict orphan", optional: "t|track recurse-submodules",
-		flags:   "guess discard-changes q|quiet progress m|merge d|detach f|force overwrite-ignore ignore-other-worktrees",
-		destroy: "C discard-changes f"},
-	"branch": {args: "u|set-upstream-to contains no-contains merged no-merged sort points-at format",
-		optional: "t|track color abbrev column",
-		flags:    "v|verbose q|quiet unset-upstream r|remotes a|all d|delete D m|move M c|copy C l|list show-current create-reflog edit-description f|force i|ignore-case recurse-submodules omit-empty",
-		destroy:  "D f M C"},
-	"reset": {args: "pathspec-from-file", optional: "recurse-submodules",
-		flags:   "q|quiet no-refresh refresh mixed soft hard merge keep p|patch N|intent-to-add pathspec-file-nul",
-		destroy: "hard merge keep"},
-	"rm": {args: "pathspec-from-file",
-		flags: "n|dry-run q|quiet cached f|force r ignore-unmatch sparse pathspec-file-nul"},
-	"gc": {optional: "prune", flags: "q|quiet cruft aggressive auto force keep-largest-pack", destroy: "prune"},
-	"read-tree": {args: "index-output prefix exclude-per-directory", optional: "recurse-submodules",
-		flags:   "empty v|verbose m trivial aggressive reset u i n|dry-run no-sparse-checkout debug-unpack q|quiet",
-		destroy: "u reset"},
-	"checkout-index": {args: "prefix stage",
-		flags:   "a|all ignore-skip-worktree-bits f|force q|quiet n|no-create u|index z stdin temp",
-		destroy: "f"},
-	"stash":  {},
-	"reflog": {},
-}
+var gitDestroyers = sync.OnceValue(func() map[string]gitDestroyOpts {
+	return map[string]gitDestroyOpts{
+		"checkout": {args: "b B conflict orphan pathspec-from-file", optional: "t|track recurse-submodules",
+			flags:   "l guess overlay q|quiet progress m|merge d|detach f|force overwrite-ignore ignore-other-worktrees 2|ours 3|theirs p|patch ignore-skip-worktree-bits pathspec-file-nul",
+			destroy: "f B 2 3 pathspec-from-file"},
+		"switch": {args: "c|create C|force-create conflict orphan", optional: "t|track recurse-submodules",
+			flags:   "guess discard-changes q|quiet progress m|merge d|detach f|force overwrite-ignore ignore-other-worktrees",
+			destroy: "C discard-changes f"},
+		"branch": {args: "u|set-upstream-to contains no-contains merged no-merged sort points-at format",
+			optional: "t|track color abbrev column",
+			flags:    "v|verbose q|quiet unset-upstream r|remotes a|all d|delete D m|move M c|copy C l|list show-current create-reflog edit-description f|force i|ignore-case recurse-submodules omit-empty",
+			destroy:  "D f M C"},
+		"reset": {args: "pathspec-from-file", optional: "recurse-submodules",
+			flags:   "q|quiet no-refresh refresh mixed soft hard merge keep p|patch N|intent-to-add pathspec-file-nul",
+			destroy: "hard merge keep"},
+		"rm": {args: "pathspec-from-file",
+			flags: "n|dry-run q|quiet cached f|force r ignore-unmatch sparse pathspec-file-nul"},
+		"gc": {optional: "prune", flags: "q|quiet cruft aggressive auto force keep-largest-pack", destroy: "prune"},
+		"read-tree": {args: "index-output prefix exclude-per-directory", optional: "recurse-submodules",
+			flags:   "empty v|verbose m trivial aggressive reset u i n|dry-run no-sparse-checkout debug-unpack q|quiet",
+			destroy: "u reset"},
+		"checkout-index": {args: "prefix stage",
+			flags:   "a|all ignore-skip-worktree-bits f|force q|quiet n|no-create u|index z stdin temp",
+			destroy: "f"},
+		"stash":  {},
+		"reflog": {},
+	}
+})
 
 // gitLine is a git subcommand's command line as gitDestroyOpts reads it.
 type gitLine struct {
@@ -409,10 +413,10 @@ func destroysProjectWork(c *shellparse.Command, dirs []string) bool {
 			return true
 		}
 		sub := strings.ToLower(args[1].Text)
-		if projectDestroyers[sub] {
+		if projectDestroyers()[sub] {
 			return true
 		}
-		o, ok := gitDestroyers[sub]
+		o, ok := gitDestroyers()[sub]
 		if !ok {
 			return false
 		}

@@ -155,11 +155,11 @@ func cargoCodeWords(args []Word) []int {
 }
 
 // npmCodeWords: `npm SUB [options] [-- args]` for the subcommands that
-// run the project's scripts (npmScripts). For npm run the script name is
+// run the project's scripts (npmScripts()). For npm run the script name is
 // the first operand; the words after `--` go to it. Other subcommands
 // keep their textual rules.
 func npmCodeWords(args []Word) []int {
-	if len(args) < 2 || args[1].Dynamic || !npmScripts[args[1].Text] {
+	if len(args) < 2 || args[1].Dynamic || !npmScripts()[args[1].Text] {
 		return nil
 	}
 	return allowListed(args, 2, npmHarmless(), nil)
@@ -168,9 +168,11 @@ func npmCodeWords(args []Word) []int {
 // npmScripts are the npm subcommands (and their aliases, npm 11) that run
 // the project's scripts, whose options are read by npmHarmless: test, run,
 // start, stop, restart, ci, install-test, install-ci-test.
-var npmScripts = map[string]bool{"test": true, "t": true, "tst": true, "run": true, "run-script": true, "rum": true,
-	"urn": true, "start": true, "stop": true, "restart": true, "ci": true, "clean-install": true, "ic": true,
-	"install-clean": true, "isntall-clean": true, "install-test": true, "it": true, "install-ci-test": true, "cit": true}
+var npmScripts = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"test": true, "t": true, "tst": true, "run": true, "run-script": true, "rum": true,
+		"urn": true, "start": true, "stop": true, "restart": true, "ci": true, "clean-install": true, "ic": true,
+		"install-clean": true, "isntall-clean": true, "install-test": true, "it": true, "install-ci-test": true, "cit": true}
+})
 
 // pytestCodeWords: pytest's options from index from. A test path outside
 // the project (absolute, `~`, or with a `..` component) runs code from

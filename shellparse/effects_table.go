@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // effectTable lists the commands whose file operands Effects knows, by
@@ -425,8 +426,9 @@ var (
 )
 
 // specTable is a table of command models in the source's order (grouped
-// by kind, each with its citation), found by name through an index made on
-// the first lookup. It is static data: the map literals these tables were
+// by kind, each with its citation), found by name by scanning the entries
+// for the first lookups (scanLookups), then through an index made once.
+// It is static data: the map literals these tables were
 // had their few hundred entries inserted, and their values copied, in
 // every process's start-up, for the handful one call looks up (about 3% of
 // `gatekeep bash -- true`). The models are behind pointers so that making
@@ -435,9 +437,16 @@ var (
 // checked.
 type specTable struct {
 	entries []specEntry
+	scans   atomic.Int32 // lookups made by scanning entries
 	once    sync.Once
 	index   map[string]int // name -> entries index, made once
 }
+
+// scanLookups is how many lookups a specTable answers by scanning its
+// entries before it makes its index: one call looks up a handful of
+// names, and scanning the few hundred names costs each about a
+// twentieth of making the index, which a batch of calls pays for once.
+const scanLookups = 16
 
 // specEntry is one command's model in a specTable (shared, never written:
 // a lookup copies it).
@@ -448,6 +457,14 @@ type specEntry struct {
 
 // get returns the model of name.
 func (t *specTable) get(name string) (*spec, bool) {
+	if t.scans.Load() < scanLookups && t.scans.Add(1) <= scanLookups {
+		for i := range t.entries {
+			if t.entries[i].name == name {
+				return t.entries[i].spec, true
+			}
+		}
+		return nil, false
+	}
 	t.once.Do(func() {
 		t.index = make(map[string]int, len(t.entries))
 		for i, e := range t.entries {
@@ -1116,8 +1133,7 @@ func compressOps(l *cmdline, out *effectList) {
 // sudoEdit is sudo's model (wrapperTable) read as a command of its own:
 // every operand is a file it edits.
 func sudoEdit(ops func(*cmdline, *effectList)) *spec {
-	ws, _ := wrapperTable.get("sudo")
-	s := *ws
+	s := sudoSpec
 	s.stop, s.ops = true, ops
 	return &s
 }
@@ -1599,15 +1615,17 @@ func patchOps(l *cmdline, out *effectList) {
 
 // gitReadOnly are the subcommands that change nothing in the repository
 // (git(1), each subcommand's page). See also gitReads.
-var gitReadOnly = map[string]bool{
-	"status": true, "log": true, "diff": true, "show": true, "blame": true, "annotate": true, "grep": true,
-	"ls-files": true, "ls-tree": true, "ls-remote": true, "rev-parse": true, "rev-list": true,
-	"describe": true, "shortlog": true, "cat-file": true, "whatchanged": true, "version": true,
-	"help": true, "check-ignore": true, "check-attr": true, "check-ref-format": true, "name-rev": true,
-	"merge-base": true, "show-ref": true, "for-each-ref": true, "count-objects": true, "var": true,
-	"diff-tree": true, "diff-files": true, "diff-index": true, "cherry": true, "range-diff": true,
-	"show-branch": true, "verify-commit": true, "verify-tag": true,
-}
+var gitReadOnly = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"status": true, "log": true, "diff": true, "show": true, "blame": true, "annotate": true, "grep": true,
+		"ls-files": true, "ls-tree": true, "ls-remote": true, "rev-parse": true, "rev-list": true,
+		"describe": true, "shortlog": true, "cat-file": true, "whatchanged": true, "version": true,
+		"help": true, "check-ignore": true, "check-attr": true, "check-ref-format": true, "name-rev": true,
+		"merge-base": true, "show-ref": true, "for-each-ref": true, "count-objects": true, "var": true,
+		"diff-tree": true, "diff-files": true, "diff-index": true, "cherry": true, "range-diff": true,
+		"show-branch": true, "verify-commit": true, "verify-tag": true,
+	}
+})
 
 // gitReads reports whether a git subcommand with its arguments changes
 // nothing in the repository. branch, tag and remote count as reading: their
@@ -1633,7 +1651,7 @@ func gitReads(sub arg, rest []arg) bool {
 	case "reflog":
 		return first != "expire" && first != "delete" && first != "drop" && first != "write"
 	}
-	return gitReadOnly[sub.Text]
+	return gitReadOnly()[sub.Text]
 }
 
 // gitOps follows git(1): `-C DIR` (cumulative), `--git-dir`, `--work-tree`

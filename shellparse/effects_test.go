@@ -593,20 +593,27 @@ func TestSedProgram(t *testing.T) {
 }
 
 // TestSpecTables: a name has one model in each table (the map literals
-// the tables were had the compiler check it), and get finds each entry.
+// the tables were had the compiler check it), and get finds each entry
+// and no other name, both by scanning and through the index.
 func TestSpecTables(t *testing.T) {
 	for tname, table := range map[string]*specTable{"effectTable": &effectTable, "wrapperTable": &wrapperTable, "gitSubTable": &gitSubTable} {
+		scan, indexed := &specTable{entries: table.entries}, &specTable{entries: table.entries}
+		indexed.scans.Store(scanLookups)
 		seen := map[string]bool{}
 		for i, e := range table.entries {
 			if seen[e.name] {
 				t.Errorf("%s: %q is listed twice", tname, e.name)
 			}
 			seen[e.name] = true
-			if s, ok := table.get(e.name); !ok || s != table.entries[i].spec {
-				t.Errorf("%s.get(%q) does not find its entry", tname, e.name)
+			scan.scans.Store(0)
+			for how, tb := range map[string]*specTable{"scanning": scan, "indexed": indexed} {
+				if s, ok := tb.get(e.name); !ok || s != table.entries[i].spec {
+					t.Errorf("%s.get(%q) %s does not find its entry", tname, e.name, how)
+				}
 			}
 		}
-		if len(seen) < 10 || table.has("no-such-command") {
+		scan.scans.Store(0)
+		if len(seen) < 10 || scan.has("no-such-command") || indexed.has("no-such-command") || indexed.index == nil {
 			t.Errorf("%s: %d names, or it finds a name it lacks", tname, len(seen))
 		}
 	}

@@ -23,12 +23,7 @@ var wrapperTable = specTable{entries: []specEntry{
 	// -D/--chdir, -R/--chroot: the command runs elsewhere. NAME=value
 	// words may stand among the options, not after `--`, and one that
 	// starts with "/" is the command.
-	{"sudo", &spec{kind: acts, complete: true, assigns: true, interleave: true,
-		flags: "A askpass b background B bell E e edit H set-home i login K remove-timestamp k reset-timestamp " +
-			"l list N no-update n non-interactive P preserve-groups S stdin s shell V version v validate help",
-		args: "a auth-type C close-from c login-class g group host p prompt r role T command-timeout t type " +
-			"U other-user u user", optional: "h preserve-env", chdir: "D chdir R chroot",
-		noRun: "e edit K remove-timestamp l list V version v validate help"}},
+	{"sudo", &sudoSpec},
 	// doas(1) (OpenBSD, getopt "+a:C:Lnsu:"): -C checks a config file and
 	// -L clears persisted authentications; neither runs a command.
 	{"doas", &spec{kind: acts, complete: true, exact: true, flags: "L n s", args: "a C u", noRun: "C L"}},
@@ -75,6 +70,14 @@ var wrapperTable = specTable{entries: []specEntry{
 		args:     "d delimiter E I L n max-args P max-procs s max-chars process-slot-var",
 		optional: "e eof i replace l max-lines", reads: "a arg-file", noRun: "help version"}},
 }}
+
+// sudoSpec is sudo's model in wrapperTable, which sudoEdit copies.
+var sudoSpec = spec{kind: acts, complete: true, assigns: true, interleave: true,
+	flags: "A askpass b background B bell E e edit H set-home i login K remove-timestamp k reset-timestamp " +
+		"l list N no-update n non-interactive P preserve-groups S stdin s shell V version v validate help",
+	args: "a auth-type C close-from c login-class g group host p prompt r role T command-timeout t type " +
+		"U other-user u user", optional: "h preserve-env", chdir: "D chdir R chroot",
+	noRun: "e edit K remove-timestamp l list V version v validate help"}
 
 // niceObsolete: nice(1) takes `-N`, `--N` and `-+N` as the adjustment N.
 func niceObsolete(t string, _ int) bool {

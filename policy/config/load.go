@@ -887,18 +887,20 @@ func (d *fileDecoder) unknownKeys() {
 	}
 }
 
-var knownSection = map[string][]string{
-	"":        {"mode", "disable_bypass", "sandbox", "plan", "audit", "prompt", "hooks", "shell", "rule", "danger", "test"},
-	"hooks":   {"trust_agent_mode"},
-	"shell":   {"dialect"},
-	"sandbox": {"allow_dirs", "enforce", "network", "writable", "auto_allow", "unconfined"},
-	"plan":    {"file", "tools"},
-	"audit":   {"file"},
-	"prompt":  {"timeout"},
-	"rule":    {"allow", "deny", "ask", "reason"},
-	"danger":  {"pattern", "reason"},
-	"test":    {"name", "tool", "input", "mode", "expect"},
-}
+var knownSection = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"":        {"mode", "disable_bypass", "sandbox", "plan", "audit", "prompt", "hooks", "shell", "rule", "danger", "test"},
+		"hooks":   {"trust_agent_mode"},
+		"shell":   {"dialect"},
+		"sandbox": {"allow_dirs", "enforce", "network", "writable", "auto_allow", "unconfined"},
+		"plan":    {"file", "tools"},
+		"audit":   {"file"},
+		"prompt":  {"timeout"},
+		"rule":    {"allow", "deny", "ask", "reason"},
+		"danger":  {"pattern", "reason"},
+		"test":    {"name", "tool", "input", "mode", "expect"},
+	}
+})
 
 // suggest names the known key closest to an unknown one, when one is
 // close: ` (did you mean "reason"?)`.
@@ -909,7 +911,7 @@ func suggest(k toml.Key) string {
 	}
 	name := k[len(k)-1]
 	best, bestD := "", 3
-	for _, known := range knownSection[section] {
+	for _, known := range knownSection()[section] {
 		if d := editDistance(name, known); d < bestD {
 			best, bestD = known, d
 		}
