@@ -17,6 +17,7 @@ import (
 // Main runs gatekeep with the process's arguments and streams and returns
 // the exit status. It is the only entry point; only main.go exits.
 func Main() int {
+	growStack()
 	// gatekeep re-executed as the namespace helper of kernel enforcement.
 	if code, ok := enforce.HelperMain(); ok {
 		return code
@@ -26,6 +27,19 @@ func Main() int {
 		stdout = nullStdout{os.Stdout}
 	}
 	return Run(os.Args[1:], os.Stdin, stdout, os.Stderr)
+}
+
+// growStack grows the goroutine's stack to what a call needs (16 KB)
+// while it holds only a few frames. The runtime starts a goroutine on
+// 2 KB and doubles the stack when a call overflows it, copying it and
+// adjusting every frame on it; left to itself, a call grew it twice in
+// package init and a third time in policy's evaluation, a dozen frames
+// deep.
+//
+//go:noinline
+func growStack() byte {
+	var frame [12 << 10]byte
+	return frame[len(os.Args)%len(frame)] // an index the compiler cannot know keeps the frame
 }
 
 // nullStdout is a stdout that is the null device, or was closed by the
