@@ -46,9 +46,9 @@ func CodeWords(c *Command) []int {
 		for _, it := range l.items {
 			switch {
 			case it.opt != "" && s.acted[it.opt]:
-				out = append(out, it.at)
-			case it.opt == "" && (name == "make" || name == "gmake") && strings.Contains(it.val.Text, "="):
-				out = append(out, it.at) // a variable override
+				out = append(out, int(it.at))
+			case it.opt == "" && (name == "make" || name == "gmake") && strings.Contains(l.val(it).Text, "="):
+				out = append(out, int(it.at)) // a variable override
 			}
 		}
 		for i := 1; i < len(c.Args); i++ {
@@ -72,7 +72,7 @@ func gitCodeWords(c *Command) []int {
 	if g.Global.l != nil {
 		for _, it := range g.Global.l.items {
 			if it.opt != "" && g.Global.s.acted[it.opt] {
-				out = append(out, it.at)
+				out = append(out, int(it.at))
 			}
 		}
 	}
@@ -84,10 +84,10 @@ func gitCodeWords(c *Command) []int {
 	for _, it := range g.Line.l.items {
 		_, known := s.opts[it.opt]
 		switch {
-		case it.opt == "" && mayBeOption(it.val.Word):
-			out = append(out, it.at+off)
+		case it.opt == "" && mayBeOption(g.Line.l.val(it).Word):
+			out = append(out, int(it.at)+off)
 		case it.opt != "" && (s.acted[it.opt] || !known && s.obsolete == nil && unknownOpt(s, it.opt)):
-			out = append(out, it.at+off)
+			out = append(out, int(it.at)+off)
 		}
 	}
 	return out

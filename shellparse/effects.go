@@ -2,6 +2,7 @@ package shellparse
 
 import (
 	"path"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -198,7 +199,7 @@ func (l *cmdline) values(names ...string) []arg {
 	var out []arg
 	for _, it := range l.items {
 		if it.opt != "" && it.has && containsStr(names, it.opt) {
-			out = append(out, it.val)
+			out = append(out, l.val(it))
 		}
 	}
 	return out
@@ -222,7 +223,7 @@ func (l *cmdline) operands() []arg {
 	}
 	for _, it := range l.items {
 		if it.opt == "" {
-			out = append(out, it.val)
+			out = append(out, l.val(it))
 		}
 	}
 	return out
@@ -250,25 +251,41 @@ func getEffectList(via string) *effectList {
 }
 
 // release gives e back to effectLists, keeping only the capacity of its
-// list: nothing read from a command stays reachable from the pool.
+// list, when short: nothing read from a command stays reachable from the
+// pool, nor a long array.
 func (e *effectList) release() {
 	clear(e.list)
+	if cap(e.list) > maxPooledEffects {
+		e.list = nil
+	}
 	*e = effectList{list: e.list[:0]}
 	effectLists.Put(e)
 }
 
-// result is a copy of the effects, the size of them, for the caller to
-// keep (empty, not nil, when there are none: nothing is allocated).
+// result is the effects for the caller to keep, the size of them (empty,
+// not nil, when there are none: nothing is allocated). A short list is
+// copied, so the pool keeps its array for the next command; a long one
+// (a command of many files) is handed over whole instead of copied, and
+// the pool does not keep it.
 func (e *effectList) result() []FileEffect {
+	if n := len(e.list); n > maxPooledEffects {
+		out := e.list[:n:n]
+		e.list = nil
+		return out
+	}
 	out := make([]FileEffect, len(e.list))
 	copy(out, e.list)
 	return out
 }
 
+// maxPooledEffects is the longest list of effects an effectList keeps for
+// reuse.
+const maxPooledEffects = 64
+
 // argSet is a set of Command.Args indices.
 type argSet struct {
-	small uint64       // indices below 64
-	big   map[int]bool // the others
+	small uint64   // indices below 64
+	big   []uint64 // the others: index i is bit i%64 of big[i/64-1]
 }
 
 func (s *argSet) add(i int) {
@@ -277,18 +294,23 @@ func (s *argSet) add(i int) {
 	case i < 64:
 		s.small |= 1 << i
 	default:
-		if s.big == nil {
-			s.big = map[int]bool{}
+		w := i/64 - 1
+		for w >= len(s.big) {
+			s.big = append(s.big, 0)
 		}
-		s.big[i] = true
+		s.big[w] |= 1 << (i % 64)
 	}
 }
 
 func (s *argSet) has(i int) bool {
-	if i >= 0 && i < 64 {
+	switch {
+	case i < 0:
+		return false
+	case i < 64:
 		return s.small&(1<<i) != 0
 	}
-	return s.big[i]
+	w := i/64 - 1
+	return w < len(s.big) && s.big[w]&(1<<(i%64)) != 0
 }
 
 // add reports one effect. An empty static path is no file.
@@ -297,6 +319,11 @@ func (e *effectList) add(a Access, x arg) {
 		return
 	}
 	e.seen.add(x.at)
+	if len(e.list) == cap(e.list) {
+		// Doubled, not grown by append's quarter past 256 entries: a
+		// command of many files allocates at most twice its list.
+		e.list = slices.Grow(e.list, max(len(e.list), 4))
+	}
 	e.list = append(e.list, FileEffect{Access: a, Path: x.Word, Via: e.via})
 }
 

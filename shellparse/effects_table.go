@@ -794,12 +794,12 @@ func grepFilter(l *cmdline, top arg) *Filter {
 	for _, it := range l.items {
 		switch it.opt {
 		case "include", "exclude":
-			if it.has {
-				files = append(files, pat{it.opt, it.val.Text, !it.val.Dynamic && simpleGlob(it.val.Text)})
+			if v := l.val(it); it.has {
+				files = append(files, pat{it.opt, v.Text, !v.Dynamic && simpleGlob(v.Text)})
 			}
 		case "exclude-dir":
-			if it.has && !it.val.Dynamic && simpleGlob(it.val.Text) {
-				dirs = append(dirs, pat{it.opt, it.val.Text, true})
+			if v := l.val(it); it.has && !v.Dynamic && simpleGlob(v.Text) {
+				dirs = append(dirs, pat{it.opt, v.Text, true})
 			}
 		case "include-dir":
 			includeDir = true
@@ -895,7 +895,8 @@ func rgFilter(l *cmdline) *Filter {
 			if !it.has {
 				continue
 			}
-			g := glob{fold: fold || it.opt == "iglob", pat: it.val.Text, ok: !it.val.Dynamic}
+			v := l.val(it)
+			g := glob{fold: fold || it.opt == "iglob", pat: v.Text, ok: !v.Dynamic}
 			if strings.HasPrefix(g.pat, "!") {
 				g.neg, g.pat = true, g.pat[1:]
 			}
@@ -1018,11 +1019,11 @@ func jqOps(l *cmdline, out *effectList) {
 		case it.opt != "":
 		case !filter:
 			filter = true
-			if it.val.Dynamic || jqModules().MatchString(it.val.Text) {
+			if v := l.val(it); v.Dynamic || jqModules().MatchString(v.Text) {
 				out.acted = true
 			}
 		case !values:
-			out.read(it.val)
+			out.read(l.val(it))
 		}
 	}
 }
@@ -1527,12 +1528,12 @@ func tarOps(l *cmdline, out *effectList) {
 	for _, it := range l.items {
 		switch {
 		case (it.opt == "C" || it.opt == "directory") && it.has:
-			dir = joinArg(dir, it.val)
+			dir = joinArg(dir, l.val(it))
 			dirs = append(dirs, dir)
 		case it.opt == "" && adds:
-			out.readTree(nil, joinArg(dir, it.val)) // members are archived whole
+			out.readTree(nil, joinArg(dir, l.val(it))) // members are archived whole
 		case it.opt == "" && mode == "A":
-			out.read(it.val)
+			out.read(l.val(it))
 		}
 	}
 	if mode != "x" || l.has("O", "to-stdout", "to-command") {
@@ -2078,7 +2079,7 @@ func curlOps(l *cmdline, out *effectList) {
 		if !it.has {
 			continue
 		}
-		v := it.val
+		v := l.val(it)
 		t := v.Text
 		switch it.opt {
 		case "d", "data", "data-ascii", "data-binary", "json", "H", "header", "proxy-header":

@@ -45,8 +45,9 @@ func GitPushForms(words []Word) [][]Word {
 	force := false
 	for _, it := range l.items {
 		if it.opt == "" {
-			operands = append(operands, it.val.Word)
-			force = force || strings.HasPrefix(it.val.Text, "+")
+			v := l.val(it)
+			operands = append(operands, v.Word)
+			force = force || strings.HasPrefix(v.Text, "+")
 			continue
 		}
 		names := s.aliases(it.opt)
@@ -55,13 +56,14 @@ func GitPushForms(words []Word) [][]Word {
 		if len(names[0]) == 1 {
 			shortName = "-" + names[0]
 		}
+		v := l.val(it)
 		switch {
 		case it.has && s.opts[it.opt] == optional:
-			w := Word{Text: longName + "=" + it.val.Text, Dynamic: it.val.Dynamic}
+			w := Word{Text: longName + "=" + v.Text, Dynamic: v.Dynamic}
 			shorts, longs = append(shorts, []Word{w}), append(longs, []Word{w})
 		case it.has:
-			shorts = append(shorts, []Word{{Text: shortName}, it.val.Word})
-			longs = append(longs, []Word{{Text: longName}, it.val.Word})
+			shorts = append(shorts, []Word{{Text: shortName}, v.Word})
+			longs = append(longs, []Word{{Text: longName}, v.Word})
 		default:
 			shorts = append(shorts, []Word{{Text: shortName}})
 			longs = append(longs, []Word{{Text: longName}})

@@ -19,7 +19,8 @@ func gitModelReads(c *Command, cdir arg, out *effectList) {
 		if it.opt == "" || !it.has || g.Line.s.opts[it.opt] != readArg {
 			continue
 		}
-		a := arg{Word: it.val.Word, at: it.val.at + off}
+		v := g.Line.l.val(it)
+		a := arg{Word: v.Word, at: v.at + off}
 		if !strings.HasPrefix(a.Text, "~") {
 			a = joinArg(cdir, a)
 		}

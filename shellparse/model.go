@@ -1,6 +1,7 @@
 package shellparse
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -212,12 +213,47 @@ type arg struct {
 	at int
 }
 
-// item is an option with its argument, or an operand (opt "").
+// item is an option with its argument, or an operand (opt ""). It holds
+// no copy of a word: a command of many words has an item for each, and at
+// 32 bytes an item costs less than the Word it stands for (cmdline.val
+// reads the argument or operand from the command's words).
 type item struct {
-	at  int // the index in Command.Args of the word that holds the option (or operand)
 	opt string
+	at  int32 // the index in Command.Args of the word that holds the option (or operand)
+	// valAt is the index in Command.Args of the word that holds the
+	// argument (of a two-word option, the second), or the operand's.
+	valAt int32
+	// cut is where an attached argument (`-oF`, `--out=F`, `@F`) starts
+	// in its word's text, in bytes; 0 for an argument that is a whole word.
+	cut int32
 	has bool // the option has an argument
-	val arg  // the argument (of a two-word option, the second), or the operand
+}
+
+// newItem is the option opt (or with opt "", the operand) in the word at
+// index at, without an argument yet.
+func newItem(opt string, at int) item {
+	return item{opt: opt, at: int32(at), valAt: int32(at)}
+}
+
+// withVal is it with its argument: the word at index i from byte cut on.
+func (it item) withVal(i, cut int) item {
+	it.valAt, it.cut, it.has = int32(i), int32(cut), true
+	return it
+}
+
+// val is the argument of the option it (of a two-word option, the
+// second), or the operand when it is one; the zero arg for an option
+// without an argument. An attached argument keeps its word's offset and
+// Dynamic mark, not its glob or SubstOnly.
+func (l *cmdline) val(it item) arg {
+	if it.opt != "" && !it.has {
+		return arg{}
+	}
+	w := l.c.Args[it.valAt]
+	if it.cut > 0 {
+		w = Word{Text: w.Text[it.cut:], Dynamic: w.Dynamic, Offset: w.Offset}
+	}
+	return arg{Word: w, at: int(it.valAt)}
 }
 
 // cmdline is a command line split into options and operands, in order.
@@ -283,13 +319,13 @@ func (s *spec) scanInto(l *cmdline, c *Command) *cmdline {
 		i++
 		for j := 0; j < len(w.Text); j++ {
 			name := w.Text[j : j+1] // option letters are ASCII bytes
-			it := item{opt: name, at: at}
+			it := newItem(name, at)
 			k, known := s.opts[name]
 			if !known && s.complete {
 				l.fail("unknown option -" + name)
 			}
 			if k != flag && k != optional && i < len(words) {
-				it.val, it.has = arg{Word: words[i], at: i}, true
+				it = it.withVal(i, 0)
 				i++
 			}
 			l.items = append(l.items, it)
@@ -304,13 +340,13 @@ func (s *spec) scanInto(l *cmdline, c *Command) *cmdline {
 			l.fail("a word only known at run time may be an option")
 		}
 		if !done && s.obsolete != nil && !w.Dynamic && s.obsolete(t, i) {
-			l.items = append(l.items, item{opt: t, at: i})
+			l.items = append(l.items, newItem(t, i))
 			continue
 		}
 		if done || len(t) < 2 || t[0] != '-' {
 			if !done && s.respFiles && strings.HasPrefix(t, "@") && len(t) > 1 {
 				l.fail("@" + t[1:] + " is a response file: its words are options only known at run time")
-				l.items = append(l.items, item{at: i, opt: "@", has: true, val: arg{Word: Word{Text: t[1:], Dynamic: w.Dynamic, Offset: w.Offset}, at: i}})
+				l.items = append(l.items, newItem("@", i).withVal(i, 1))
 				continue
 			}
 			if !done && s.wrapper && s.interleave {
@@ -328,7 +364,7 @@ func (s *spec) scanInto(l *cmdline, c *Command) *cmdline {
 				l.end = s.wrapperOperands(l, i)
 				return l
 			}
-			l.items = append(l.items, item{at: i, val: arg{Word: w, at: i}})
+			l.items = append(l.items, newItem("", i))
 			done = done || s.stop
 			continue
 		}
@@ -351,11 +387,11 @@ func (s *spec) scanInto(l *cmdline, c *Command) *cmdline {
 				l.fail(why + " option --" + name)
 			}
 			name = resolved
-			it := item{opt: name, at: i}
+			it := newItem(name, i)
 			switch k := s.opts[name]; {
 			case k == pair || k == pairRead:
 				if i+2 < len(words) {
-					it.val, it.has = arg{Word: words[i+2], at: i + 2}, true // (the first names, it is no file)
+					it = it.withVal(i+2, 0) // (the first names, it is no file)
 				} else {
 					l.fail("option --" + name + " requires two arguments")
 				}
@@ -364,10 +400,10 @@ func (s *spec) scanInto(l *cmdline, c *Command) *cmdline {
 				if k == flag && why == "" && s.complete {
 					l.fail("option --" + name + " does not take an argument")
 				}
-				it.val, it.has = arg{Word: Word{Text: val, Dynamic: w.Dynamic, Offset: w.Offset}, at: i}, true
+				it = it.withVal(i, len(t)-len(val))
 			case k == plain || k == readArg || k == writeArg:
 				if i+1 < len(words) {
-					it.val, it.has = arg{Word: words[i+1], at: i + 1}, true
+					it = it.withVal(i+1, 0)
 					i++
 				} else {
 					l.fail("option --" + name + " requires an argument")
@@ -383,14 +419,14 @@ func (s *spec) scanInto(l *cmdline, c *Command) *cmdline {
 				l.fail("unknown option -" + name)
 			}
 			if k == flag || k == pair || k == pairRead {
-				l.items = append(l.items, item{opt: name, at: i})
+				l.items = append(l.items, newItem(name, i))
 				continue
 			}
-			it := item{opt: name, at: i}
-			if rest := t[j+1:]; rest != "" {
-				it.val, it.has = arg{Word: Word{Text: rest, Dynamic: w.Dynamic, Offset: w.Offset}, at: i}, true
+			it := newItem(name, i)
+			if j+1 < len(t) {
+				it = it.withVal(i, j+1)
 			} else if k != optional && i+1 < len(words) {
-				it.val, it.has = arg{Word: words[i+1], at: i + 1}, true
+				it = it.withVal(i+1, 0)
 				i++
 			} else if k != optional {
 				l.fail("option -" + name + " requires an argument")
@@ -413,7 +449,7 @@ func (s *spec) wrapperOperands(l *cmdline, i int) int {
 		return i
 	}
 	if i < len(words) && !words[i].Dynamic && words[i].Text == "-" {
-		l.items = append(l.items, item{opt: "i", at: i})
+		l.items = append(l.items, newItem("i", i))
 		i++
 	}
 	for ; i < len(words); i++ {
@@ -434,7 +470,13 @@ func (s *spec) wrapperOperands(l *cmdline, i int) int {
 // apply reports the effects of c by the spec and says whether the command
 // only touches the files listed.
 func (s *spec) apply(c *Command, out *effectList) (edit bool) {
-	return s.applyLine(s.scanInto(&out.line, c), out)
+	l := s.scanInto(&out.line, c)
+	if s.namesFiles() && !s.wrapper {
+		// Most operands and option values of a command that names files
+		// are files (cat, rm, grep): its list is sized once.
+		out.list = slices.Grow(out.list, len(l.items))
+	}
+	return s.applyLine(l, out)
 }
 
 // applyLine is apply on a command line already scanned.
@@ -445,14 +487,14 @@ func (s *spec) applyLine(l *cmdline, out *effectList) (edit bool) {
 		if it.opt == "" || !it.has {
 			continue
 		}
-		switch s.opts[it.opt] {
+		switch v := l.val(it); s.opts[it.opt] {
 		case readArg, pairRead:
-			if it.val.Text != "-" {
-				out.add(Read, it.val)
+			if v.Text != "-" {
+				out.add(Read, v)
 			}
 		case writeArg:
-			if it.val.Text != "-" {
-				out.add(Write, it.val)
+			if v.Text != "-" {
+				out.add(Write, v)
 			}
 		}
 	}

@@ -82,14 +82,14 @@ func ReadRuleLines(words []Word, trailing bool) []RuleLine {
 	modeAt := -1
 	for _, it := range l.items {
 		if it.opt == "" {
-			r.Operands = append(r.Operands, it.val.Word)
+			r.Operands = append(r.Operands, l.val(it).Word)
 			continue
 		}
 		if key == "chmod" && containsStr(chmodModeLetters, it.opt) {
 			// A mode that reads like options (`chmod -w f`): the word is
 			// the mode.
 			if modeAt < 0 {
-				modeAt = it.at
+				modeAt = int(it.at)
 			}
 			continue
 		}
@@ -97,7 +97,7 @@ func ReadRuleLines(words []Word, trailing bool) []RuleLine {
 		if c, ok := s.canon[name]; ok {
 			name = c
 		}
-		r.Opts = append(r.Opts, RuleOpt{Name: name, Has: it.has, Val: it.val.Word})
+		r.Opts = append(r.Opts, RuleOpt{Name: name, Has: it.has, Val: l.val(it).Word})
 	}
 	switch key {
 	case "git push":

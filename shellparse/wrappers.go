@@ -200,9 +200,9 @@ func wrapperDir(name string, s *spec, l *cmdline) (Word, bool) {
 	for _, it := range l.items {
 		switch {
 		case containsField(s.chdir, it.opt) && it.has:
-			dir, found = it.val.Word, true
+			dir, found = l.val(it).Word, true
 			if it.opt == "R" || it.opt == "chroot" {
-				dir = Word{Text: "/", Dynamic: true, Offset: it.val.Offset}
+				dir = Word{Text: "/", Dynamic: true, Offset: dir.Offset}
 			}
 		case name == "sudo" && (it.opt == "i" || it.opt == "login"):
 			dir, found = Word{Text: "~", Dynamic: true, Offset: l.c.Args[0].Offset}, true
@@ -564,7 +564,7 @@ func (p *parser) xargs(idx, i int, l *cmdline) {
 		case "I", "i", "replace":
 			repl = "{}"
 			if it.has {
-				repl = it.val.Text
+				repl = l.val(it).Text
 			}
 		}
 	}
