@@ -628,6 +628,9 @@ func (e *evaluation) shellParts() ([]part, Decision, bool) {
 				}, c, script, i)
 			}
 		}
+		// A part a file, at least (one a directory it may be opened
+		// from): a command naming 500,000 files grows its list once.
+		parts = slices.Grow(parts, len(effects))
 		for _, fe := range effects {
 			cat, tool := CatRead, ToolRead
 			if fe.Access == shellparse.Write {
