@@ -348,10 +348,21 @@ func (g *Guard) CheckWith(m *Memo, cwd, path string) Result {
 // re-joined), without judging it. The error is one Check would give a
 // code for; use Check to get the code.
 func Resolve(abs string) (string, error) {
+	return (*Memo)(nil).ResolveFrom("", abs)
+}
+
+// ResolveFrom is Resolve with its lookups remembered in m, for a decision
+// whose working directory is cwd: as in CheckWith, when cwd is the
+// process's working directory and abs is it or lies below it, the
+// components of cwd are not looked up one by one (Memo).
+func (m *Memo) ResolveFrom(cwd, abs string) (string, error) {
 	if !filepath.IsAbs(abs) || strings.IndexByte(abs, 0) >= 0 {
 		return "", fmt.Errorf("resolve %q: not an absolute path", abs)
 	}
-	return realPath(abs)
+	if cwd != "" && within(cwd, abs) {
+		m.useWd(cwd)
+	}
+	return m.realPath(abs)
 }
 
 // Inside reports whether a real (already resolved, clean, absolute) path

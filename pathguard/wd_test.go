@@ -16,7 +16,9 @@ var wdPaths = []string{"a.txt", "src/main.go", "new/dir/f", "link/passwd", "note
 
 // checkSameAsWalk checks every path of wdPaths from cwd, one Memo per
 // path as one decision would, against Check without a Memo (which looks
-// up each component), and returns the lookups the Memo's checks made.
+// up each component), and returns the lookups the Memo's checks made;
+// and resolves cwd and each path joined to it with ResolveFrom, against
+// Resolve.
 func checkSameAsWalk(t *testing.T, g *Guard, cwd string) uint64 {
 	t.Helper()
 	var total uint64
@@ -28,6 +30,16 @@ func checkSameAsWalk(t *testing.T, g *Guard, cwd string) uint64 {
 		total += Lookups() - n0
 		if got.Abs != want.Abs || got.Real != want.Real || got.Root != want.Root || got.Code != want.Code || (got.Err == nil) != (want.Err == nil) {
 			t.Errorf("from %s, CheckWith(%q) = %+v, the walk gives %+v", cwd, p, got, want)
+		}
+	}
+	for _, p := range append([]string{cwd}, wdPaths...) {
+		if p != cwd {
+			p = cwd + "/" + p
+		}
+		want, werr := Resolve(p)
+		got, err := new(Memo).ResolveFrom(cwd, p)
+		if got != want || (err == nil) != (werr == nil) {
+			t.Errorf("from %s, ResolveFrom(%q) = %q, %v; the walk gives %q, %v", cwd, p, got, err, want, werr)
 		}
 	}
 	return total

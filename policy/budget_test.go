@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/gatekeep/gatekeep/pathguard"
@@ -30,6 +31,7 @@ func TestDecisionLookupBudget(t *testing.T) {
 	v.write(filepath.Join(v.root, "lib", "a.py"), "x\n")
 	cfg := v.config(v.load(), ModeDefault)
 	t.Chdir(v.root)
+	levels := uint64(strings.Count(v.root, "/") + 1) // from v.root up to /
 	for _, tc := range []struct {
 		cmd    string
 		budget uint64
@@ -44,6 +46,11 @@ func TestDecisionLookupBudget(t *testing.T) {
 		// config files' identities (hooksPath), HEAD and objects (a git
 		// directory?), .git (the repository whose hooks config applies).
 		{"echo hi > out.txt", 7},
+		// getcwd, then git's own discovery from the working directory up
+		// to / (.git and HEAD at each level, .git/HEAD where .git is a
+		// directory); the project root and the working directory are
+		// one, resolved once.
+		{"git status", 2 + 2*levels},
 	} {
 		// Once before, for what a process reads once (the global git
 		// config's identity is checked in every decision that writes).

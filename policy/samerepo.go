@@ -91,9 +91,10 @@ func (e *evaluation) plainGitIn(c *shellparse.Command) (*shellparse.Command, []s
 // gitDirOf returns the real path of the git directory that git run in dir
 // would use (pathguard.FindGitDir: as wide as git's setup.c), "" for none.
 // ok is false when the disk leaves it unclear. Answers are kept for the
-// evaluation.
+// evaluation, and so are the lookups that resolve dir (the project root and
+// the call's directory are often one).
 func (e *evaluation) gitDirOf(dir string) (string, bool) {
-	real, err := pathguard.Resolve(dir)
+	real, err := e.memo.ResolveFrom(e.cwd, dir)
 	if err != nil {
 		return "", false
 	}
