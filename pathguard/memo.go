@@ -22,7 +22,7 @@ type Memo struct {
 	missing []string
 	// wd is the real path of the process's working directory, when a
 	// check of this decision was given it as its working directory
-	// (useWd); "" when not known. wdAsked: getcwd(2) was asked.
+	// (useWd); "" when not known. wdAsked: linkFree was asked.
 	wd      string
 	wdAsked bool
 }
@@ -50,17 +50,17 @@ func (m *Memo) Reset() {
 }
 
 // useWd learns, once per decision, whether cwd (absolute and clean) is
-// the process's working directory as getcwd(2) spells it (isWd): then
-// cwd is its own real path, and resolve starts a path below it at cwd
-// instead of looking up each of its components (one system call instead
-// of one per component). It is asked again in every decision: the
-// directory may be renamed, removed or replaced by a link in between.
+// its own real path (linkFree: every component exists and none is a
+// link): then resolve starts a path below it at cwd instead of looking
+// up each of its components again (two system calls instead of one per
+// component). It is asked again in every decision: the directory may be
+// renamed, removed or replaced by a link in between.
 //
-// A cwd getcwd did not answer is not asked about again while it is the
-// last one that missed (wdMiss): a decision given a directory other than
-// the process's own (a hook's cwd, a test) would pay the call for
-// nothing every time. What that remembers only ever makes a decision
-// take the walk, which is exact; it never stands for a lookup.
+// A cwd that was not link-free is not asked about again while it is the
+// last one that missed (wdMiss): a decision from a directory entered
+// through a link would pay the calls for nothing every time. What that
+// remembers only ever makes a decision take the walk, which is exact;
+// it never stands for a lookup.
 func (m *Memo) useWd(cwd string) {
 	if m == nil || m.wdAsked {
 		return
@@ -69,7 +69,7 @@ func (m *Memo) useWd(cwd string) {
 	if miss := wdMiss.Load(); miss != nil && *miss == cwd {
 		return
 	}
-	if isWd(cwd) {
+	if linkFree(cwd) {
 		m.wd = cwd
 	} else {
 		miss := cwd // (only a miss is copied to the heap)
@@ -77,7 +77,7 @@ func (m *Memo) useWd(cwd string) {
 	}
 }
 
-// wdMiss is the last working directory getcwd(2) did not answer (useWd).
+// wdMiss is the last working directory linkFree refused (useWd).
 var wdMiss atomic.Pointer[string]
 
 // wdPrefix is how many bytes at the start of p are the working

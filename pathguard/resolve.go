@@ -72,7 +72,7 @@ func resolve(m *Memo, p string, throughDangling bool) (string, error) {
 	if volLen < len(p) && os.IsPathSeparator(p[volLen]) {
 		volLen++
 	}
-	// The working directory, when getcwd spelled it as p starts: each
+	// The working directory, when linkFree found it link-free, as p starts: each
 	// of its components exists and none is a link (Memo.useWd).
 	begin := max(volLen, m.wdPrefix(p))
 	dest := p[:begin] // the real location of what has been looked up so far

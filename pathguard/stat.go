@@ -11,7 +11,7 @@ import (
 var lookups atomic.Uint64
 
 // Lookups returns how many file-system lookups (stat, lstat, readlink,
-// getcwd) the package has made in this process. What one decision costs
+// openat2) the package has made in this process. What one decision costs
 // is mostly these system calls (about 1-2 µs each, more than the rest of
 // a simple decision), so a test pins a decision's budget by reading
 // Lookups before and after it.

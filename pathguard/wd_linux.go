@@ -2,34 +2,55 @@
 
 package pathguard
 
-import "golang.org/x/sys/unix"
+import (
+	"strings"
+	"unsafe"
 
-// wdMax bounds the working directory's path read on the stack: a longer
-// one is looked up component by component.
+	"golang.org/x/sys/unix"
+)
+
+// wdMax bounds the path linkFree builds on the stack.
 const wdMax = 1024
 
-// isWd reports whether dir is, byte for byte, what getcwd(2) answers for
-// the process's working directory. Linux builds that answer from the
-// directory up to the root through its parents (d_path), with the names
-// they hold now, none of them a symlink: a path it answers names that
-// directory as resolve would find it. A working directory that was
-// removed answers ENOENT, one outside the process's root
-// "(unreachable)…", one that was renamed (or a parent of it) its new
-// name, one entered through a symlink the link's target: none of them is
-// dir, and the caller looks dir up component by component.
+// linkFree reports whether dir (absolute and clean) is its own real
+// path: every component exists, the last is a directory, and none is a
+// symlink. openat2(2) with RESOLVE_NO_SYMLINKS looks dir up the way
+// resolve does, one component at a time through the mounts a lookup by
+// path sees now, and fails at the first link (ELOOP) or missing
+// component; when it succeeds, resolve's walk would find dir itself.
+// Two system calls (the open and the close of an O_PATH descriptor)
+// instead of one lstat per component.
 //
-// (What getcwd cannot tell: a file system mounted over the directory or
-// a parent after the process entered it, which lookups by path would
-// then see. Only a process that outlives such a mount could meet it:
-// gatekeep decides each call in a process of its own, and `check
-// --batch` runs nothing.)
-func isWd(dir string) bool {
-	if len(dir) < 2 || len(dir)+1 > wdMax {
+// It is not getcwd(2): that spells the process's working directory as
+// the mount it was entered on sees it, which a file system mounted over
+// a parent later hides from lookups by path
+// (TestWorkingDirCoveredByMount). A kernel without openat2 (before 5.6)
+// or a seccomp filter that refuses it answers an error, and the caller
+// looks dir up component by component.
+func linkFree(dir string) bool {
+	// The path NUL-terminated on the stack (unix.Openat2 would copy it
+	// to the heap); a longer one is looked up component by component.
+	var buf [wdMax]byte
+	if len(dir) < 2 || dir[0] != '/' || len(dir) >= len(buf) || strings.IndexByte(dir, 0) >= 0 {
 		return false
 	}
+	copy(buf[:], dir)
+	how := unix.OpenHow{
+		Flags:   unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC,
+		Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+	}
 	lookups.Add(1)
-	var buf [wdMax]byte
-	n, err := unix.Getcwd(buf[:])
-	// n counts the terminating NUL.
-	return err == nil && n == len(dir)+1 && buf[n-1] == 0 && string(buf[:n-1]) == dir
+	cwd := unix.AT_FDCWD
+	for {
+		fd, _, e := unix.Syscall6(unix.SYS_OPENAT2, uintptr(cwd), uintptr(unsafe.Pointer(&buf[0])),
+			uintptr(unsafe.Pointer(&how)), unsafe.Sizeof(how), 0, 0)
+		switch e {
+		case 0:
+			unix.Close(int(fd))
+			return true
+		case unix.EINTR:
+			continue
+		}
+		return false
+	}
 }

@@ -2,7 +2,7 @@
 
 package pathguard
 
-// isWd is false where the working directory's path is not known to be
+// linkFree is false where the working directory's path is not known to be
 // free of links and in the spelling resolve gives (see the Linux form):
 // every path is looked up component by component.
-func isWd(string) bool { return false }
+func linkFree(string) bool { return false }

@@ -47,7 +47,7 @@ func checkSameAsWalk(t *testing.T, g *Guard, cwd string) uint64 {
 
 // TestWorkingDirSameAnswers: a check from the process's working directory
 // answers as the walk of every component does, whether that directory is
-// the cwd given (getcwd's answer stands for its lookups), was entered
+// the cwd given (one openat2 stands for its lookups), was entered
 // through a symlink, renamed, removed, or replaced by a symlink to
 // somewhere else after it was entered; and from a directory that is not
 // the process's.
@@ -67,7 +67,7 @@ func TestWorkingDirSameAnswers(t *testing.T) {
 	checkSameAsWalk(t, tr.g, tr.proj)
 
 	// Renamed after it was entered: the cwd given no longer exists (the
-	// new name is getcwd's); then a link under the old name leads
+	// kernel's cwd has the new name); then a link under the old name leads
 	// outside the root.
 	moved := filepath.Join(tr.proj, "moved")
 	work := filepath.Join(tr.proj, "work")
@@ -97,14 +97,14 @@ func TestWorkingDirSameAnswers(t *testing.T) {
 }
 
 // TestWorkingDirLookups: from the process's working directory, a check
-// of a name below it costs one getcwd and one lookup of the name,
+// of a name below it costs one openat2 and one lookup of the name,
 // whatever the depth of the directory, and a second check in the same
 // decision none; from another directory (here a link to it) each
-// component is looked up, and getcwd, which missed it, is not asked
+// component is looked up, and openat2, which refused it, is not asked
 // again for it.
 func TestWorkingDirLookups(t *testing.T) {
 	if runtime.GOOS != "linux" {
-		t.Skip("getcwd stands for the lookups on Linux only")
+		t.Skip("openat2 stands for the lookups on Linux only")
 	}
 	base := realTempDir(t)
 	deep := filepath.Join(base, "a", "b", "c", "d")
@@ -123,7 +123,7 @@ func TestWorkingDirLookups(t *testing.T) {
 		return Lookups() - n0
 	}
 	if n := lookups(deep, "x.go"); n != 2 {
-		t.Errorf("x.go from the working directory: %d lookups, want 2 (getcwd, the name)", n)
+		t.Errorf("x.go from the working directory: %d lookups, want 2 (openat2, the name)", n)
 	}
 	var m Memo
 	g.CheckWith(&m, deep, "x.go")
@@ -136,7 +136,7 @@ func TestWorkingDirLookups(t *testing.T) {
 	symlink(t, deep, link)
 	first, again := lookups(link, "x.go"), lookups(link, "x.go")
 	if walk := uint64(len(splitNames(nil, deep))); again < walk || first != again+1 {
-		t.Errorf("x.go from a link to the working directory: %d lookups, then %d; want the %d components looked up, and getcwd asked the first time only", first, again, walk)
+		t.Errorf("x.go from a link to the working directory: %d lookups, then %d; want the %d components looked up, and openat2 asked the first time only", first, again, walk)
 	}
 	if n := lookups(deep, "y.go"); n != 2 {
 		t.Errorf("y.go from the working directory again: %d lookups, want 2", n)

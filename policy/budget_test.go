@@ -11,15 +11,15 @@ import (
 )
 
 // TestDecisionLookupBudget pins what a decision asks of the disk
-// (pathguard.Lookups: stat, lstat, readlink, getcwd), which is most of
+// (pathguard.Lookups: stat, lstat, readlink, openat2), which is most of
 // what a simple decision costs (a lookup is 1-2 µs, the rest of a read
 // of one file a few µs): in the process's working directory, as gatekeep
-// decides (Request.Cwd is its own), a file operand costs getcwd and a
+// decides (Request.Cwd is its own), a file operand costs an openat2 of it and a
 // lookup of each of its components, not one per component of the
 // working directory. Budgets, not exact counts: fewer is fine.
 func TestDecisionLookupBudget(t *testing.T) {
 	if runtime.GOOS != "linux" {
-		t.Skip("getcwd stands for the working directory's lookups on Linux only")
+		t.Skip("openat2 stands for the working directory's lookups on Linux only")
 	}
 	v := newCfgEnv(t)
 	// A working directory deep enough that looking up each component
@@ -38,10 +38,10 @@ func TestDecisionLookupBudget(t *testing.T) {
 	}{
 		{"ls", 0},
 		{"pwd && echo hi", 0},
-		{"grep -n x missing/dir/a.py", 2},              // getcwd, missing
-		{"grep -n x lib/a.py", 3},                      // getcwd, lib, lib/a.py
-		{"cat lib/a.py lib/b.py && wc -l lib/a.py", 4}, // getcwd, lib, lib/a.py, lib/b.py
-		// getcwd, out.txt (one lstat, which tells the danger layer it is
+		{"grep -n x missing/dir/a.py", 2},              // openat2, missing
+		{"grep -n x lib/a.py", 3},                      // openat2, lib, lib/a.py
+		{"cat lib/a.py lib/b.py && wc -l lib/a.py", 4}, // openat2, lib, lib/a.py, lib/b.py
+		// openat2, out.txt (one lstat, which tells the danger layer it is
 		// no block device and the sandbox where it leads), the global git
 		// config files' identities (hooksPath), HEAD and objects (a git
 		// directory?), .git (the repository whose hooks config applies).
