@@ -3,6 +3,7 @@
 package pathguard
 
 import (
+	"path"
 	"strings"
 	"unsafe"
 
@@ -31,7 +32,9 @@ func linkFree(dir string) bool {
 	// The path NUL-terminated on the stack (unix.Openat2 would copy it
 	// to the heap); a longer one is looked up component by component.
 	var buf [wdMax]byte
-	if len(dir) < 2 || dir[0] != '/' || len(dir) >= len(buf) || strings.IndexByte(dir, 0) >= 0 {
+	// Only a clean path: openat2 steps back through `..` as the kernel
+	// does, where resolve, starting below dir, would take dir as it is.
+	if len(dir) < 2 || dir[0] != '/' || len(dir) >= len(buf) || strings.IndexByte(dir, 0) >= 0 || path.Clean(dir) != dir {
 		return false
 	}
 	copy(buf[:], dir)

@@ -57,6 +57,10 @@ func TestWorkingDirSameAnswers(t *testing.T) {
 	checkSameAsWalk(t, tr.g, tr.proj)
 	checkSameAsWalk(t, tr.g, filepath.Join(tr.proj, "src"))
 	checkSameAsWalk(t, tr.g, tr.out)
+	// A working directory given unclean (`..` after a real directory):
+	// not taken as its own real path.
+	checkSameAsWalk(t, tr.g, tr.proj+"/src/..")
+	checkSameAsWalk(t, tr.g, tr.proj+"/src/../link")
 
 	// Entered through a link: the kernel's cwd is the target, the cwd
 	// given is the link's path.
