@@ -47,6 +47,16 @@ func ReadRegular(path string, max int64) ([]byte, error) {
 	return b, nil
 }
 
+// ReadOpened reads f, a file OpenRegular opened, to its end or to max+1
+// bytes (so that a caller can tell a file over max from one of max).
+func ReadOpened(f *os.File, max int64) ([]byte, error) {
+	size := int64(512)
+	if fi, err := f.Stat(); err == nil {
+		size = fi.Size()
+	}
+	return readAllFrom(f, size, max)
+}
+
 // readAllFrom reads r to its end, or to limit+1 bytes, into a buffer sized
 // from the file's size (as os.ReadFile does): one allocation where
 // io.ReadAll grows from 512 bytes, copying as it goes.

@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -225,7 +224,7 @@ func readConfigFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("cannot read the file: %w", err)
 	}
 	defer f.Close()
-	b, err := readAll(f, MaxConfigSize)
+	b, err := policy.ReadOpened(f, MaxConfigSize)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the file: %w", err)
 	}
@@ -236,29 +235,6 @@ func readConfigFile(path string) ([]byte, error) {
 		b = []byte{}
 	}
 	return b, nil
-}
-
-// readAll reads f to its end, or to max+1 bytes, into a buffer of the
-// size the file has now (one that grows meanwhile is read whole).
-func readAll(f *os.File, max int64) ([]byte, error) {
-	size := int64(512)
-	if fi, err := f.Stat(); err == nil {
-		size = min(max, fi.Size()) + 1
-	}
-	b := make([]byte, 0, size)
-	for {
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-		n, err := f.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err == io.EOF || int64(len(b)) > max {
-			return b, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
 }
 
 // fileConfig is one file, parsed and validated.
