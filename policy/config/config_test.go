@@ -651,3 +651,25 @@ func TestLoadBoundsNesting(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadSizeLimit: a config file over MaxConfigSize is refused with an
+// error that names the limit (its rules are not half read), one of
+// exactly MaxConfigSize loads.
+func TestLoadSizeLimit(t *testing.T) {
+	rule := "[[rule]]\ndeny = \"Bash(rm *)\"\n"
+	for _, size := range []int{MaxConfigSize, MaxConfigSize + 1} {
+		v := newCfgEnv(t)
+		pad := size - len(rule) - 2
+		v.write(v.file(policy.SourceUser), rule+"#"+strings.Repeat("x", pad)+"\n")
+		_, err := Load(v.opts())
+		if size <= MaxConfigSize && err != nil {
+			t.Errorf("%d bytes: %v", size, err)
+		}
+		if size > MaxConfigSize {
+			got := ConfigErrors(err)
+			if len(got) != 1 || !strings.Contains(got[0].Msg, "byte limit") {
+				t.Errorf("%d bytes: err = %.200v, want the size limit", size, err)
+			}
+		}
+	}
+}
