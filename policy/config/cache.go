@@ -230,11 +230,8 @@ func (c *compiler) decodeEntry(body, key, source, path string) *fileConfig {
 	f.promptTimeout = time.Duration(d.varint())
 	f.trustAgent = d.optBool()
 	f.dialect = shellparse.Dialect(d.string())
-	n := d.count()
-	if n > len(d.s)/minRuleBytes {
-		return nil // a damaged count: allocate no more than a file could need
-	}
-	if n > 0 {
+	// A damaged count allocates no more rules than the bytes left hold.
+	if n := d.countOf(minRuleBytes); n > 0 {
 		f.rules = make([]*policy.Rule, n)
 		block := make([]policy.Rule, n)
 		for i := range block {
@@ -382,9 +379,13 @@ func (d *entryReader) int() int {
 }
 
 // count is a list's length: at most the bytes left.
-func (d *entryReader) count() int {
+func (d *entryReader) count() int { return d.countOf(1) }
+
+// countOf is a list's length when each item takes at least size bytes:
+// at most the bytes left hold.
+func (d *entryReader) countOf(size int) int {
 	n := d.uvarint()
-	if n > uint64(len(d.s)) {
+	if n > uint64(len(d.s)/size) {
 		d.bad = true
 		return 0
 	}
