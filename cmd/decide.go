@@ -42,7 +42,7 @@ func (a *app) configIn(cwd, root string) (*policy.Config, error) {
 		}
 		return nil, withCode(ExitUsage, err)
 	}
-	a.loaded = b.Loaded
+	a.loaded, a.lookCmd = b.Loaded, b.LookCommand
 	if a.auditFile == "" {
 		a.auditFile = b.Loaded.AuditFile
 	}

@@ -163,12 +163,12 @@ func (a *app) noteUnconfined(why string) {
 
 // runArgv execs argv, confined when a.enf is set.
 func (a *app) runArgv(args []string) error {
-	if a.enf == nil {
-		return execArgv(args)
-	}
-	path, err := lookCommand(args[0])
+	path, err := a.commandPath(args[0])
 	if err != nil {
 		return err
+	}
+	if a.enf == nil {
+		return execPath(path, args)
 	}
 	return a.runConfined(path, args)
 }

@@ -7,16 +7,6 @@ import (
 	"syscall"
 )
 
-// execArgv replaces gatekeep with argv: the same process, so stdin, stdout,
-// stderr, signals and the exit status are the command's own.
-func execArgv(argv []string) error {
-	path, err := lookCommand(argv[0])
-	if err != nil {
-		return err
-	}
-	return execve(path, argv, shellEnv())
-}
-
 // execShell replaces gatekeep with `shell -c script [args...]`.
 func execShell(shell, script string, args []string) error {
 	return execve(shell, append([]string{shell, "-c", script}, args...), shellEnv())
@@ -34,5 +24,7 @@ func execve(path string, argv, env []string) error {
 	return withCode(ExitNotExec, errors.New(argv[0]+": "+err.Error()))
 }
 
-// execPath replaces gatekeep with path (already looked up) and argv.
+// execPath replaces gatekeep with path (already looked up) and argv: the
+// same process, so stdin, stdout, stderr, signals and the exit status are
+// the command's own.
 func execPath(path string, argv []string) error { return execve(path, argv, shellEnv()) }

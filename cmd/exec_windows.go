@@ -8,16 +8,6 @@ import (
 	"os/exec"
 )
 
-// execArgv runs argv as a child (Windows has no exec) and passes its exit
-// status on.
-func execArgv(argv []string) error {
-	path, err := lookCommand(argv[0])
-	if err != nil {
-		return err
-	}
-	return runChild(path, argv[1:], shellEnv())
-}
-
 // execShell runs `shell -c script [args...]` as a child.
 func execShell(shell, script string, args []string) error {
 	return runChild(shell, append([]string{"-c", script}, args...), shellEnv())
@@ -38,5 +28,6 @@ func runChild(path string, args, env []string) error {
 	return silentExit(0)
 }
 
-// execPath runs path (already looked up) with argv as a child.
+// execPath runs path (already looked up) with argv as a child (Windows
+// has no exec) and passes its exit status on.
 func execPath(path string, argv []string) error { return runChild(path, argv[1:], shellEnv()) }

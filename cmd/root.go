@@ -35,8 +35,9 @@ type app struct {
 	auditFile      string // the [audit] file of the config; "" logs nothing
 	dialect        string // --dialect: the agent's shell
 
-	loaded           *config.Loaded // the config layers, once config() ran
-	modeFromEnv      bool           // a.mode came from GATEKEEP_MODE, not --mode
+	loaded           *config.Loaded                    // the config layers, once config() ran
+	lookCmd          func(name string) (string, error) // the file a bare name runs, from the decision's own PATH search (config.Built.LookCommand)
+	modeFromEnv      bool                              // a.mode came from GATEKEEP_MODE, not --mode
 	promptTimeoutSet bool
 
 	enforceFlag     policy.EnforceLevel // --enforce or GATEKEEP_ENFORCE

@@ -33,7 +33,9 @@ func TestMain(m *testing.M) {
 // TestScript runs the end-to-end scripts in testdata/script/*.txtar. Each
 // script starts in a fresh temp dir that is its own project root (a .git
 // directory marks it) with a temp HOME and XDG dirs, GATEKEEP_* variables
-// cleared and GATEKEEP_NONINTERACTIVE=1.
+// cleared and GATEKEEP_NONINTERACTIVE=1. $OUTSIDE is a fresh empty dir
+// outside gatekeep's temp roots, for PATH entries a command can be judged
+// safe in.
 func TestScript(t *testing.T) {
 	binDir := programDirOutsideRoots(t)
 	testscript.Run(t, testscript.Params{
@@ -50,6 +52,12 @@ func TestScript(t *testing.T) {
 			}
 			if binDir != "" {
 				env.Setenv("PATH", binDir+string(filepath.ListSeparator)+withoutTempEntries(env.Getenv("PATH")))
+				outside, err := os.MkdirTemp(filepath.Dir(binDir), "gatekeep-test-outside")
+				if err != nil {
+					return err
+				}
+				env.Defer(func() { os.RemoveAll(outside) })
+				env.Setenv("OUTSIDE", outside)
 			}
 			env.Setenv("HOME", home)
 			env.Setenv("XDG_CONFIG_HOME", home+"/.config")

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -123,6 +125,21 @@ func shellEnv() []string {
 }
 
 func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
+
+// commandPath is the file argv[0] names. For a bare name it is the file
+// the decision's own PATH search found (a.lookCmd): the one judged, with
+// no second search that could find another (one the policy's search
+// skipped, or one placed in PATH meanwhile). A name with a separator,
+// and a bare name that search did not find or found unsafe, go to
+// lookCommand, whose answer and errors are the ones gatekeep always gave.
+func (a *app) commandPath(name string) (string, error) {
+	if a.lookCmd != nil && name != "" && !strings.ContainsRune(name, '/') && !strings.ContainsRune(name, filepath.Separator) {
+		if p, err := a.lookCmd(name); err == nil {
+			return p, nil
+		}
+	}
+	return lookCommand(name)
+}
 
 // lookCommand resolves argv[0] as a shell would: a name with a slash is
 // used as it is, anything else is searched in PATH.

@@ -32,20 +32,30 @@ var (
 // (no separator). It is meant for Unix; Windows' search (the working
 // directory first, PATHEXT) differs.
 func (g *Guard) LookPath(name string, entries []string) (string, error) {
+	_, real, err := g.LookPathFile(name, entries)
+	return real, err
+}
+
+// LookPathFile is LookPath that also returns the file it found as the
+// search named it: the entry's real dir joined with name, a link there
+// not followed. That is the path to exec for what LookPath judged to run
+// (a program run through a link, such as a script dispatching on $0,
+// still sees the name it was called by).
+func (g *Guard) LookPathFile(name string, entries []string) (file, real string, err error) {
 	dirs := dirMemo{}
 	for _, d := range entries {
 		if d == "" || !filepath.IsAbs(d) {
-			return "", fmt.Errorf("PATH entry %q is relative to the working directory: %w", d, ErrUnsafePath)
+			return "", "", fmt.Errorf("PATH entry %q is relative to the working directory: %w", d, ErrUnsafePath)
 		}
 		real, err := dirs.realPath(d)
 		if err != nil {
 			if errors.Is(err, errDangling) {
-				return "", fmt.Errorf("PATH entry %s is a link to nothing, which the agent can create: %w", d, ErrUnsafePath)
+				return "", "", fmt.Errorf("PATH entry %s is a link to nothing, which the agent can create: %w", d, ErrUnsafePath)
 			}
 			continue // unreadable or not a directory: searched, finds nothing
 		}
 		if g.Inside(real) {
-			return "", fmt.Errorf("PATH entry %s is inside the sandbox root %s: %w", d, g.rootOf(real), ErrUnsafePath)
+			return "", "", fmt.Errorf("PATH entry %s is inside the sandbox root %s: %w", d, g.rootOf(real), ErrUnsafePath)
 		}
 		st, err := statAt(real, name, false)
 		if err != nil {
@@ -58,7 +68,7 @@ func (g *Guard) LookPath(name string, entries []string) (string, error) {
 			if !st.mode.IsRegular() || !executable(cand, st.mode) {
 				continue
 			}
-			return normalize(cand), nil
+			return normalize(cand), normalize(cand), nil
 		}
 		cand := filepath.Join(real, name)
 		fi, err := os.Stat(cand)
@@ -67,11 +77,11 @@ func (g *Guard) LookPath(name string, entries []string) (string, error) {
 		}
 		p, err := realPath(cand)
 		if err != nil {
-			return "", err
+			return "", "", err
 		}
-		return p, nil
+		return cand, p, nil
 	}
-	return "", fmt.Errorf("%s: %w", name, ErrNotFound)
+	return "", "", fmt.Errorf("%s: %w", name, ErrNotFound)
 }
 
 // dirMemo resolves the entries of one PATH search to their real paths,

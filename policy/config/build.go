@@ -62,6 +62,11 @@ type Built struct {
 	// ignored settings, an untrusted file (once per version of it), a
 	// mode that is disabled, a refused root, a root that cannot be used.
 	Messages []string
+	// LookCommand is the file a bare command name runs, from the same
+	// search (and the same memo) as Config.LookPath: the path to exec, so
+	// that what runs is what was judged (pathguard.Guard.LookPathFile).
+	// Its errors are Config.LookPath's.
+	LookCommand func(name string) (string, error)
 }
 
 // InputError is a bad flag or environment value (an unknown mode, a
@@ -145,13 +150,15 @@ func Build(in Input) (*Built, error) {
 	for _, e := range errs {
 		b.Messages = append(b.Messages, e.Error())
 	}
+	look := memoLookPath(guard, in.Env)
 	cfg := &policy.Config{
 		Mode:     mode,
 		Guard:    guard,
 		Home:     in.Home,
-		LookPath: memoLookPath(guard, in.Env),
+		LookPath: func(name string) (string, error) { r := look(name); return r.real, r.err },
 		Disk:     Disk{},
 	}
+	b.LookCommand = func(name string) (string, error) { r := look(name); return r.file, r.err }
 	loaded.Apply(cfg)
 	if in.Dialect != "" && !slices.Contains(cfg.Dialects, in.Dialect) {
 		cfg.Dialects = append(cfg.Dialects, in.Dialect)
@@ -187,23 +194,19 @@ func firstNotice(trustPath string, n Notice) bool {
 	return true
 }
 
-// memoLookPath resolves command names through PATH to their real paths,
-// once each. On Unix the search is pathguard's: a relative or empty PATH
-// entry, or one inside a sandbox root, reached before the name is found is
-// pathguard.ErrUnsafePath (exec.LookPath would skip `.` with ErrDot, which
-// reads as "not found" while bash runs the planted file).
-func memoLookPath(guard *pathguard.Guard, env func(string) (string, bool)) func(string) (string, error) {
-	type result struct {
-		path string
-		err  error
-	}
-	memo := map[string]result{}
-	return func(name string) (string, error) {
+// memoLookPath resolves command names through PATH to the file found
+// and its real path, once each. On Unix the search is pathguard's: a
+// relative or empty PATH entry, or one inside a sandbox root, reached
+// before the name is found is pathguard.ErrUnsafePath (exec.LookPath
+// would skip `.` with ErrDot, which reads as "not found" while bash runs
+// the planted file).
+func memoLookPath(guard *pathguard.Guard, env func(string) (string, bool)) func(string) lookup {
+	memo := map[string]lookup{}
+	return func(name string) lookup {
 		if r, ok := memo[name]; ok {
-			return r.path, r.err
+			return r
 		}
-		var p string
-		var err error
+		var r lookup
 		path, set := "", false
 		if env != nil {
 			path, set = env("PATH")
@@ -213,17 +216,27 @@ func memoLookPath(guard *pathguard.Guard, env func(string) (string, bool)) func(
 			if path == "" {
 				entries = []string{""} // an empty PATH is the working directory
 			}
-			p, err = guard.LookPath(name, entries)
+			r.file, r.real, r.err = guard.LookPathFile(name, entries)
 		} else {
-			p, err = exec.LookPath(name)
-			if errors.Is(err, exec.ErrDot) {
-				err = fmt.Errorf("%w: %w", pathguard.ErrUnsafePath, err)
+			r.file, r.err = exec.LookPath(name)
+			if errors.Is(r.err, exec.ErrDot) {
+				r.err = fmt.Errorf("%w: %w", pathguard.ErrUnsafePath, r.err)
 			}
-			if err == nil {
-				p, err = filepath.EvalSymlinks(p)
+			if r.err == nil {
+				r.real, r.err = filepath.EvalSymlinks(r.file)
 			}
 		}
-		memo[name] = result{p, err}
-		return p, err
+		if r.err != nil {
+			r.file, r.real = "", ""
+		}
+		memo[name] = r
+		return r
 	}
+}
+
+// lookup is one name's PATH search: the file found (the path to exec),
+// its real path (the one judged), or the error.
+type lookup struct {
+	file, real string
+	err        error
 }
