@@ -22,11 +22,7 @@ func Main() int {
 	if code, ok := enforce.HelperMain(); ok {
 		return code
 	}
-	var stdout io.Writer = os.Stdout
-	if stdoutIsNull() {
-		stdout = nullStdout{os.Stdout}
-	}
-	return Run(os.Args[1:], os.Stdin, stdout, os.Stderr)
+	return Run(os.Args[1:], os.Stdin, processStdout{os.Stdout}, os.Stderr)
 }
 
 // growStack grows the goroutine's stack to what a call needs (16 KB)
@@ -42,9 +38,11 @@ func growStack() byte {
 	return frame[len(os.Args)%len(frame)] // an index the compiler cannot know keeps the frame
 }
 
-// nullStdout is a stdout that is the null device, or was closed by the
-// caller (see stdoutIsNull): a hook answer written there is lost.
-type nullStdout struct{ io.Writer }
+// processStdout is the process's own stdout. Whether it is the null
+// device, or was closed by the caller (stdoutIsNull), matters only once a
+// hook's answer was written there (it is lost), and is looked up only
+// then: a call that execs what it checked never needs it.
+type processStdout struct{ io.Writer }
 
 // Run runs gatekeep with the given arguments and streams. A panic anywhere
 // becomes a deny line on stderr and ExitInternal: nothing runs.
@@ -60,7 +58,6 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		}
 	}()
 	out := &errWriter{w: stdout}
-	_, out.null = stdout.(nullStdout)
 	safeOut, safeErr := &safeWriter{w: out}, &safeWriter{w: stderr}
 	defer safeErr.Flush()
 	stderr = safeErr
@@ -77,7 +74,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			fmt.Fprintln(stderr, "run 'gatekeep --help' for usage")
 		}
 	}
-	if out.err == nil && out.null && out.n > 0 && a.hookMode {
+	if _, ok := stdout.(processStdout); ok && out.err == nil && out.n > 0 && a.hookMode && stdoutIsNull() {
 		out.err = errors.New("stdout is closed or /dev/null")
 	}
 	if out.err != nil {

@@ -13,10 +13,9 @@ import (
 // exits 70 and a hook blocks (exit 2) instead of exiting 0 with nothing
 // said (see Run).
 type errWriter struct {
-	w    io.Writer
-	err  error
-	n    int  // bytes written
-	null bool // w is the null device, or a stdout the caller closed
+	w   io.Writer
+	err error
+	n   int // bytes written
 }
 
 func (e *errWriter) Write(p []byte) (int, error) {
