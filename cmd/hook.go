@@ -64,7 +64,7 @@ treats as a block. gatekeep doctor AGENT checks the set-up.`,
 		// Replaces the root's pre-run so that a bad GATEKEEP_* variable
 		// blocks too.
 		PersistentPreRunE: func(c *cobra.Command, _ []string) error {
-			if err := a.readEnv(c); err != nil {
+			if err := a.readEnv(c.Flags().Changed); err != nil {
 				if c.Name() == "print" {
 					return err
 				}

@@ -63,9 +63,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	stderr = safeErr
 	a := newApp(stdin, safeOut, stderr)
 	a.rawStdout = out
-	root := a.rootCmdFor(args)
-	root.SetArgs(args)
-	err := root.Execute()
+	err := a.execute(args)
 	safeOut.Flush()
 	code, silent := exitCodeOf(err)
 	if err != nil && !silent {

@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -58,4 +59,46 @@ func runTree(args []string, stdin string, build func(*app) *cobra.Command) strin
 	err := root.Execute()
 	code, _ := exitCodeOf(err)
 	return fmt.Sprintf("exit %d, error %v\nstdout:\n%s\nstderr:\n%s", code, err, out.String(), errb.String())
+}
+
+// TestArgvCall: `bash -- ARGV...` run without the tree (execute's
+// argvCall) leaves the app and bash's options as the tree does, and fails
+// the same way, whatever the environment says.
+func TestArgvCall(t *testing.T) {
+	for _, env := range []map[string]string{
+		{},
+		{"GATEKEEP_MODE": "plan", "GATEKEEP_ROOT": "/nowhere", "GATEKEEP_NONINTERACTIVE": "1"},
+		{"GATEKEEP_NONINTERACTIVE": "0", "GATEKEEP_DENY_EXIT_CODE": "42", "GATEKEEP_ENFORCE": "best-effort"},
+		{"GATEKEEP_ENFORCE": "1"}, {"GATEKEEP_ENFORCE": "sideways"},
+		{"GATEKEEP_DENY_EXIT_CODE": "many"}, {"GATEKEEP_DENY_EXIT_CODE": "0"}, {"GATEKEEP_DENY_EXIT_CODE": "256"},
+	} {
+		for _, k := range []string{"GATEKEEP_MODE", "GATEKEEP_ROOT", "GATEKEEP_NONINTERACTIVE", "GATEKEEP_DENY_EXIT_CODE", "GATEKEEP_ENFORCE"} {
+			t.Setenv(k, env[k])
+		}
+		for _, argv := range [][]string{{"true"}, {"-c", "ls"}, {"--help"}, {"-h"}, {"--", "x"}, {""}, {"git", "--mode", "plan"}} {
+			args := append([]string{"bash", "--"}, argv...)
+			var out, errb bytes.Buffer
+			var treeOpts, callOpts *bashOptions
+			tree := newApp(nil, &out, &errb)
+			root := tree.bareRootCmd()
+			root.AddCommand(tree.newCmdBash(nil, func(o *bashOptions) error { treeOpts = o; return nil }))
+			root.CompletionOptions.DisableDefaultCmd = true
+			root.SetArgs(args)
+			treeErr := root.Execute()
+			call := newApp(nil, &out, &errb)
+			callErr := call.argvCall(argv, func(o *bashOptions) error { callOpts = o; return nil })
+			if fmt.Sprint(treeErr) != fmt.Sprint(callErr) || !reflect.DeepEqual(treeOpts, callOpts) || !reflect.DeepEqual(tree, call) {
+				t.Errorf("%v %q: the tree gives %v, %+v, %+v\nargvCall gives %v, %+v, %+v", env, args,
+					treeErr, treeOpts, *tree, callErr, callOpts, *call)
+			}
+			treeCode, _ := exitCodeOf(treeErr)
+			callCode, _ := exitCodeOf(callErr)
+			if treeCode != callCode {
+				t.Errorf("%v %q: exit %d on the tree, %d without", env, args, treeCode, callCode)
+			}
+			if out.Len()+errb.Len() != 0 {
+				t.Errorf("%v %q: wrote %q %q", env, args, out.String(), errb.String())
+			}
+		}
+	}
 }
