@@ -204,3 +204,28 @@ func TestCompletesGitDir(t *testing.T) {
 		}
 	}
 }
+
+// TestParamExpansionAssigns: `${NAME:=word}` and `${NAME=word}` assign
+// NAME like `NAME=word` does (bash(1) Parameter Expansion), so CDPATH set
+// that way makes a later relative cd land anywhere (red team: `:
+// ${CDPATH:=~}; cd .ssh && echo key >> authorized_keys` was allowed in
+// acceptEdits), and PATH set that way keeps later commands from the safe
+// list.
+func TestParamExpansionAssigns(t *testing.T) {
+	cfg, root, home := sandboxEnv(t, ModeAcceptEdits)
+	for _, tc := range []struct {
+		cmd  string
+		mode Mode
+	}{
+		{": ${CDPATH:=" + home + "}; cd Documents && echo x >> notes.txt", ModeAcceptEdits},
+		{"echo ${CDPATH=" + home + "} >/dev/null; cd Documents; rm -f notes.txt", ModeAcceptEdits},
+		{": ${PATH:=.}; ls", ModeDefault},
+		{`echo "${GIT_DIR:=build}"; git status`, ModeDefault},
+	} {
+		cfg.Mode = tc.mode
+		d := Evaluate(cfg, Request{Tool: ToolBash, Command: tc.cmd, Cwd: root})
+		if d.Effect == Allow {
+			t.Errorf("%q in %v: allowed (%s %s), want it not allowed", tc.cmd, tc.mode, d.Code, d.Message)
+		}
+	}
+}

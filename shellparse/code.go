@@ -592,6 +592,17 @@ func (p *parser) paramExp(pe *syntax.ParamExp, parent int) bool {
 	if pe.Index != nil && !allIndex(pe.Index) {
 		p.arith(pe.Index, &r)
 	}
+	if name != "" && pe.Exp != nil && (pe.Exp.Op == syntax.AssignUnset || pe.Exp.Op == syntax.AssignUnsetOrNull) {
+		// bash(1) Parameter Expansion: ${NAME:=word} and ${NAME=word}
+		// assign word to NAME when it is unset (or null), as `NAME=word`
+		// does for the commands after it (CDPATH, PATH, GIT_DIR ...).
+		if why := p.assigned(name, false, nil, -1, false); why != "" {
+			r.set(why)
+		} else if p.mayInt() {
+			r.set("${" + name + ":=...} assigns to " + name + ", which may have the integer attribute, so bash evaluates the value as arithmetic, where a subscript runs commands")
+		}
+		p.noteAssigns([]Assign{{Name: name, Dynamic: true}})
+	}
 	if pe.Slice != nil {
 		p.arith(pe.Slice.Offset, &r)
 		p.arith(pe.Slice.Length, &r)

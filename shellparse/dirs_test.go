@@ -70,6 +70,8 @@ func TestDirsAsBashMoves(t *testing.T) {
 		{"CDPATH=/tmp cd up && cat x", "cat x", ". ?"},
 		{"CDPATH=/tmp; cd ./up && cat x", "cat x", "up"},
 		{"CDPATH=/tmp; cd /up && cat x", "cat x", "/up"},
+		{": ${CDPATH:=/tmp}; cd up && cat x", "cat x", ". ?"},
+		{"echo ${CDPATH=/tmp} >/dev/null && cd up && cat x", "cat x", ". ?"},
 		{"cd - && cat x", "cat x", ". ?"},
 		{`cd "$D" && cat x`, "cat x", ". ?"},
 		{"pushd X && cat a", "cat a", "X"},

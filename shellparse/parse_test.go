@@ -482,6 +482,12 @@ func TestParseTaintsLoopAndReadVariables(t *testing.T) {
 		{"eval 'PATH=/tmp'; ls", "PATH"},
 		{"builtin read PATH < f; ls", "PATH"},
 		{"shopt -s lastpipe; echo /tmp | read PATH; ls", "PATH"},
+		// bash(1) Parameter Expansion: ${NAME:=word} and ${NAME=word}
+		// assign word to NAME when it is unset (or null).
+		{": ${PATH:=/tmp}; ls", "PATH"},
+		{"echo ${CDPATH=/home} >/dev/null; ls", "CDPATH"},
+		{`echo "${GIT_DIR:=../x}"; git status`, "GIT_DIR"},
+		{"ls ${LD_PRELOAD:=x.so} && ls", "LD_PRELOAD"},
 		// Not the shell's own: a pipeline stage or a wrapper's program.
 		{"echo /tmp | read PATH; ls", ""},
 		{"sudo read PATH; ls", ""},
