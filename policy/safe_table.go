@@ -952,10 +952,18 @@ func gitTag(l shellparse.Line) bool {
 
 // gitListMode accepts only the options of a listing (by their names in
 // the command model) and the filters that make it one; operands only in
-// list mode.
+// list mode. A format or sort key naming ref-filter's signature atom
+// (`%(signature:grade)`, `--sort=signature`; git-for-each-ref(1) FIELD
+// NAMES, newer git) is refused: it verifies the commit's signature with
+// gpg, ssh-keygen or gpgsm, as `%G` does in git log.
 func gitListMode(l shellparse.Line, listing, filters []string) bool {
 	for _, o := range l.Options() {
 		if !slices.Contains(listing, o) && !slices.Contains(filters, o) {
+			return false
+		}
+	}
+	for _, v := range l.Values("format", "sort") {
+		if strings.Contains(v.Text, "signature") {
 			return false
 		}
 	}

@@ -410,6 +410,15 @@ var safeCases = []struct {
 	{"git cat-file --filters HEAD:x", false},
 	{"git log --show-signature", false},
 	{"git log --format=%G?", false},
+	// ref-filter's %(signature...) atom (git-for-each-ref(1), newer git)
+	// verifies a commit's signature with gpg or ssh-keygen, as %G does.
+	{"git branch --format='%(signature)'", false},
+	{"git branch --list --format='%(signature:grade) %(refname)'", false},
+	{"git tag -l --format='%(*signature:key)'", false},
+	{"git branch --sort=signature:signer", false},
+	{"git tag --sort signature", false},
+	{"git branch --form='%(signature)'", false},
+	{"git branch --format='%(refname:short)'", true},
 	{"git log $REF", false},
 	{"git diff -- $F", false},
 	{"GIT_PAGER=x git log", false},
