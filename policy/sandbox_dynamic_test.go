@@ -229,3 +229,26 @@ func TestParamExpansionAssigns(t *testing.T) {
 		}
 	}
 }
+
+// TestTrapRunsLater: a trap's code runs when the shell exits, gets a
+// signal or (ERR, DEBUG) around later commands, in the directory the
+// shell is in then (red team: `trap "echo k >> authorized_keys" EXIT; cd
+// ~/.ssh` was allowed in acceptEdits, `trap "cat id_rsa" EXIT; cd ~/.ssh`
+// in default mode).
+func TestTrapRunsLater(t *testing.T) {
+	cfg, root, home := sandboxEnv(t, ModeAcceptEdits)
+	for _, tc := range []struct {
+		cmd  string
+		mode Mode
+	}{
+		{`trap "echo k >> notes.txt" EXIT; cd ` + home + `/Documents`, ModeAcceptEdits},
+		{`trap "rm -f notes.txt" ERR; cd ` + home + `/Documents; false`, ModeAcceptEdits},
+		{`trap "cat notes.txt" EXIT; cd ` + home + `/Documents`, ModeDefault},
+	} {
+		cfg.Mode = tc.mode
+		d := Evaluate(cfg, Request{Tool: ToolBash, Command: tc.cmd, Cwd: root})
+		if d.Effect == Allow {
+			t.Errorf("%q in %v: allowed (%s %s), want it not allowed", tc.cmd, tc.mode, d.Code, d.Message)
+		}
+	}
+}

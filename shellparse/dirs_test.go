@@ -73,6 +73,10 @@ func TestDirsAsBashMoves(t *testing.T) {
 		{": ${CDPATH:=/tmp}; cd up && cat x", "cat x", ". ?"},
 		{"echo ${CDPATH=/tmp} >/dev/null && cd up && cat x", "cat x", ". ?"},
 		{"cd - && cat x", "cat x", ". ?"},
+		// A trap's code runs later (at exit, on a signal, around each
+		// command), wherever the shell is then.
+		{"trap 'cat a' EXIT; cd X", "cat a", ". ?"},
+		{"trap 'cat a' DEBUG", "cat a", ". ?"},
 		{`cd "$D" && cat x`, "cat x", ". ?"},
 		{"pushd X && cat a", "cat a", "X"},
 		{"pushd X; popd; cat a", "cat a", ". X ?"},

@@ -27,7 +27,8 @@ const (
 	// spanConcurrent: a background job, which runs alongside everything
 	// after it.
 	spanConcurrent
-	// spanAnytime: a function body, which runs whenever it is called.
+	// spanAnytime: a function body, which runs whenever it is called, or
+	// a trap's code, which runs whenever the trap fires.
 	spanAnytime
 )
 

@@ -360,7 +360,15 @@ func (p *parser) trapCode(idx int) {
 	if len(args) < 2 || !args[0].Dynamic && (args[0].Text == "-" || args[0].Text == "") {
 		return
 	}
+	// The code runs later, at exit, on a signal or around each later
+	// command (ERR, DEBUG, RETURN): in whatever directory the shell is in
+	// then, and after whatever links the script made.
+	start := len(p.cmds)
 	p.reparse(idx, args[0], "trap", false)
+	for i := start; i < len(p.cmds); i++ {
+		p.cmds[i].DirDynamic = true
+	}
+	p.spans = append(p.spans, span{start, len(p.cmds), spanAnytime})
 }
 
 func joinWords(ws []Word) Word {
