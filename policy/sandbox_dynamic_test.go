@@ -221,6 +221,11 @@ func TestParamExpansionAssigns(t *testing.T) {
 		{"echo ${CDPATH=" + home + "} >/dev/null; cd Documents; rm -f notes.txt", ModeAcceptEdits},
 		{": ${PATH:=.}; ls", ModeDefault},
 		{`echo "${GIT_DIR:=build}"; git status`, ModeDefault},
+		// {NAME}>file and coproc NAME put descriptor numbers in NAME: PATH
+		// becomes a directory relative to the project (`11/ls`).
+		{": {PATH}<&0; ls", ModeDefault},
+		{"coproc PATH { :; }; ls", ModeDefault},
+		{`coproc "$n" { :; }; ls`, ModeDefault},
 	} {
 		cfg.Mode = tc.mode
 		d := Evaluate(cfg, Request{Tool: ToolBash, Command: tc.cmd, Cwd: root})

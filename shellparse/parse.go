@@ -856,6 +856,17 @@ func (p *parser) compound(c syntax.Command) {
 		start := len(p.cmds)
 		p.subshell(func() { p.stmt(c.Stmt) })
 		p.state.setDirs(d)
+		if c.Name != nil {
+			// bash(1) Coprocesses: NAME holds the coprocess's descriptors
+			// and NAME_PID its process id (`coproc PATH { :; }` leaves
+			// PATH=63).
+			// bash expands the name as a word (`coproc "$x" { :; }`).
+			if w := p.word(c.Name); w.Dynamic {
+				p.push(p.codeCommand(c, "coproc", "coproc is given a name only known at run time, and sets that variable", p.parent))
+			} else {
+				p.noteAssigns([]Assign{{Name: w.Text}, {Name: w.Text + "_PID"}})
+			}
+		}
 		p.spans = append(p.spans, span{start, len(p.cmds), spanConcurrent})
 	case *syntax.DeclClause:
 		p.decl(c)
@@ -1230,6 +1241,12 @@ func (p *parser) redirect(r *syntax.Redirect, parent int) Redirect {
 	rd := Redirect{Op: r.Op.String(), Fd: -1, Offset: p.off(r.Pos())}
 	if r.N != nil {
 		rd.Fd = atoiOr(r.N.Value, -1)
+		if name, ok := strings.CutPrefix(r.N.Value, "{"); ok {
+			// bash(1) REDIRECTION: {NAME}>file puts the descriptor's
+			// number in NAME, in the shell itself for a builtin or a
+			// compound command (`: {PATH}>/dev/null` leaves PATH=10).
+			p.noteAssigns([]Assign{{Name: strings.TrimSuffix(name, "}")}})
+		}
 	}
 	if r.Hdoc != nil {
 		// The body is walked for its substitutions and resolved by

@@ -488,6 +488,15 @@ func TestParseTaintsLoopAndReadVariables(t *testing.T) {
 		{"echo ${CDPATH=/home} >/dev/null; ls", "CDPATH"},
 		{`echo "${GIT_DIR:=../x}"; git status`, "GIT_DIR"},
 		{"ls ${LD_PRELOAD:=x.so} && ls", "LD_PRELOAD"},
+		// bash(1) REDIRECTION: {NAME}>file puts the new descriptor's
+		// number in NAME (in the shell itself for a builtin or a compound
+		// command); coproc NAME sets NAME to the coprocess's descriptors.
+		{": {PATH}>/dev/null; ls", "PATH"},
+		{"{ :; } {CDPATH}<a; cd x; ls", "CDPATH"},
+		{"exec {GIT_DIR}>&1; git status", "GIT_DIR"},
+		{"coproc PATH { :; }; ls", "PATH"},
+		{"coproc GIT_DIR { cat; }; git status", "GIT_DIR"},
+		{`coproc "PATH" { :; }; ls`, "PATH"},
 		// Not the shell's own: a pipeline stage or a wrapper's program.
 		{"echo /tmp | read PATH; ls", ""},
 		{"sudo read PATH; ls", ""},
