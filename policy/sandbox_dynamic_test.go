@@ -239,7 +239,7 @@ func TestParamExpansionAssigns(t *testing.T) {
 // signal or (ERR, DEBUG) around later commands, in the directory the
 // shell is in then (red team: `trap "echo k >> authorized_keys" EXIT; cd
 // ~/.ssh` was allowed in acceptEdits, `trap "cat id_rsa" EXIT; cd ~/.ssh`
-// in default mode).
+// in default mode); so does a function the shell calls by itself.
 func TestTrapRunsLater(t *testing.T) {
 	cfg, root, home := sandboxEnv(t, ModeAcceptEdits)
 	for _, tc := range []struct {
@@ -249,6 +249,13 @@ func TestTrapRunsLater(t *testing.T) {
 		{`trap "echo k >> notes.txt" EXIT; cd ` + home + `/Documents`, ModeAcceptEdits},
 		{`trap "rm -f notes.txt" ERR; cd ` + home + `/Documents; false`, ModeAcceptEdits},
 		{`trap "cat notes.txt" EXIT; cd ` + home + `/Documents`, ModeDefault},
+		// Functions the shell calls by itself run the same way: bash's
+		// command_not_found_handle (md5 is not on Linux), zsh's hooks.
+		{`command_not_found_handle() { echo k >> notes.txt; }; cd ` + home + `/Documents; md5`, ModeAcceptEdits},
+		{`command_not_found_handle() { cat notes.txt; }; cd ` + home + `/Documents; md5`, ModeDefault},
+		{`zsh -c 'chpwd() { echo k >> notes.txt; }; cd ` + home + `/Documents'`, ModeAcceptEdits},
+		{`zsh -c 'TRAPEXIT() { echo k >> notes.txt; }; cd ` + home + `/Documents'`, ModeAcceptEdits},
+		{`zsh -c 'g() { echo k >> notes.txt; }; chpwd_functions=(g); cd ` + home + `/Documents'`, ModeAcceptEdits},
 	} {
 		cfg.Mode = tc.mode
 		d := Evaluate(cfg, Request{Tool: ToolBash, Command: tc.cmd, Cwd: root})

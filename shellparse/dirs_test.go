@@ -77,6 +77,9 @@ func TestDirsAsBashMoves(t *testing.T) {
 		// command), wherever the shell is then.
 		{"trap 'cat a' EXIT; cd X", "cat a", ". ?"},
 		{"trap 'cat a' DEBUG", "cat a", ". ?"},
+		// So does a function the shell calls by itself: bash when a
+		// command is not found.
+		{"command_not_found_handle() { cat a; }; cd X; md5", "cat a", ". ?"},
 		{`cd "$D" && cat x`, "cat x", ". ?"},
 		{"pushd X && cat a", "cat a", "X"},
 		{"pushd X; popd; cat a", "cat a", ". X ?"},

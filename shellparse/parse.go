@@ -787,6 +787,16 @@ func (p *parser) subshell(fn func()) {
 	p.state = saved
 }
 
+// calledByShell reports whether the shell may call the function name by
+// itself, with no call in the script: bash's command_not_found_handle
+// (bash(1) COMMAND EXECUTION), and in zsh any function, since besides
+// the hooks and TRAP functions called by name (chpwd, zshexit,
+// command_not_found_handler, TRAPEXIT ...; zshmisc(1) SPECIAL FUNCTIONS)
+// a hook array (chpwd_functions ...) may name any of them.
+func (p *parser) calledByShell(name string) bool {
+	return name == "command_not_found_handle" || p.zsh()
+}
+
 // loop walks fn, whose commands may run more than once.
 func (p *parser) loop(fn func()) {
 	start := len(p.cmds)
@@ -832,10 +842,12 @@ func (p *parser) compound(c syntax.Command) {
 		if c.Name != nil {
 			names = append(names, c.Name)
 		}
+		implicit := false
 		for _, n := range names {
 			if !containsStr(p.funcs, n.Value) {
 				p.funcs = append(p.funcs, n.Value)
 			}
+			implicit = implicit || p.calledByShell(n.Value)
 			calls, async := 0, 0
 			countSelfCalls(c.Body, n.Value, false, &calls, &async)
 			if calls >= 2 && async >= 1 && !containsStr(p.forkBombs, n.Value) {
@@ -849,6 +861,13 @@ func (p *parser) compound(c syntax.Command) {
 		p.inFunc--
 		p.state.setDirs(d)
 		p.spans = append(p.spans, span{start, len(p.cmds), spanAnytime})
+		if implicit {
+			// No call in the script shows where it runs: wherever the
+			// shell is when it calls it.
+			for i := start; i < len(p.cmds); i++ {
+				p.cmds[i].DirDynamic = true
+			}
+		}
 	case *syntax.TimeClause:
 		p.stmt(c.Stmt)
 	case *syntax.CoprocClause:
