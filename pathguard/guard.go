@@ -69,6 +69,12 @@ type configDirSet struct {
 	once sync.Once
 	abs  []string // absolute, `~` expanded, as New found them
 	real []string // their real locations, once resolved
+	// above are the real locations of the directories a dir's path
+	// passes through on its way to a symlink (XDG_CONFIG_HOME=/tmp/p/c
+	// with c a link: /tmp/p), which are not above its real location:
+	// moving one away moves where the dir resolves, as moving a
+	// directory above it would. Empty when no dir's path holds a link.
+	above []string
 }
 
 // resolved returns the real locations of the dirs (none for a nil set),
@@ -85,9 +91,28 @@ func (c *configDirSet) resolved() []string {
 				real = filepath.Clean(abs) // a loop: judge it as spelled
 			}
 			c.real = append(c.real, normalize(real))
+			if spelled := filepath.Clean(abs); err == nil && real != spelled {
+				// A link on the way: each directory the path names is
+				// where it is, resolved (only then: without a link they
+				// all lie above real already).
+				for p := filepath.Dir(spelled); p != filepath.Dir(p); p = filepath.Dir(p) {
+					if r, err := resolve(nil, p, true); err == nil && !within(r, real) {
+						c.above = append(c.above, normalize(r))
+					}
+				}
+			}
 		}
 	})
 	return c.real
+}
+
+// pathDirs returns above (none for a nil set), resolving the dirs first.
+func (c *configDirSet) pathDirs() []string {
+	if c == nil {
+		return nil
+	}
+	c.resolved()
+	return c.above
 }
 
 // Options for New.

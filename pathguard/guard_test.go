@@ -1181,3 +1181,36 @@ func checkProtected(t *testing.T, g *Guard, root string, cases []protectCase) {
 		}
 	}
 }
+
+// TestConfigDirPathThroughLink: a config dir named through a symlink
+// (XDG_CONFIG_HOME=ROOT/p/c, c a link to ROOT/t) resolves to ROOT/t/gatekeep;
+// the directories its path passes through before the link (ROOT/p) are
+// protected too: `mv p q` would leave XDG_CONFIG_HOME naming nothing, and
+// the user's config (its deny rules) would be gone from the next call on,
+// or a p the agent made would hold a config it wrote.
+func TestConfigDirPathThroughLink(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Unix symlinks")
+	}
+	root := realTempDir(t)
+	for _, d := range []string{"p", "t/gatekeep", "q"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(root, "t"), filepath.Join(root, "p", "c")); err != nil {
+		t.Fatal(err)
+	}
+	g, errs := New([]string{root}, Options{Home: filepath.Join(root, "home"), ConfigDirs: []string{filepath.Join(root, "p", "c", "gatekeep")}})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	checkProtected(t, g, root, []protectCase{
+		{"p", true}, // the directory holding the link
+		{"t", true}, // above the real dir
+		{"t/gatekeep/x", true},
+		{"p/other", false},
+		{"q", false},
+		{"q/p", false},
+	})
+}

@@ -78,6 +78,11 @@ func (g *Guard) ProtectedWith(m *Memo, real string) string {
 			return fmt.Sprintf("%s would hold gatekeep's configuration directory %s", real, d)
 		}
 	}
+	for _, a := range g.configDirs.pathDirs() {
+		if within(real, a) {
+			return fmt.Sprintf("%s is on the path to one of gatekeep's configuration directories: moving it moves where that dir is", real)
+		}
+	}
 	if why := g.homeLinkReason(real); why != "" {
 		return why
 	}
