@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -84,10 +86,15 @@ func hookRequests(p *hookPayload) (hookMapping, error) {
 		if err != nil {
 			return m, err
 		}
-		if dir != "" {
-			req.Cwd = joinCwd(p.cwd, dir)
-		}
 		m.reqs = []policy.Request{req}
+		if dir != "" {
+			m.reqs = m.reqs[:0]
+			for _, d := range workDirs(p.cwd, dir) {
+				r := req
+				r.Cwd = d
+				m.reqs = append(m.reqs, r)
+			}
+		}
 		return m, nil
 	case "Read", "read_file", "NotebookRead":
 		return filePath(req, policy.ToolRead, in, "file_path", "notebook_path", "absolute_path", "path")
@@ -213,11 +220,35 @@ func optString(in map[string]json.RawMessage, keys ...string) (string, error) {
 	return "", nil
 }
 
-func joinCwd(cwd, dir string) string {
-	if filepath.IsAbs(dir) {
-		return filepath.Clean(dir)
+// workDirs are the directories a shell call that names dir as its working
+// directory (relative to cwd unless absolute) may run in, since the
+// agents read dir differently: Codex joins it to cwd as an
+// AbsolutePathBuf, which expands a leading `~` and removes `..` by the
+// text, older Codex versions with PathBuf::join and then chdir(2), where
+// `..` after a symlink leaves the link's target, and Gemini CLI with
+// path.resolve (by the text, no `~`). Each reading is judged and the
+// strictest answer stands: judged by the text alone, workdir `link/..`
+// with link -> /etc ran in / while the project was judged.
+func workDirs(cwd, dir string) []string {
+	spellings := []string{dir}
+	if dir == "~" || strings.HasPrefix(dir, "~/") {
+		if home, err := os.UserHomeDir(); err == nil && filepath.IsAbs(home) {
+			spellings = append(spellings, home+dir[1:])
+		}
 	}
-	return filepath.Join(cwd, dir)
+	var out []string
+	for _, d := range spellings {
+		raw := d
+		if !filepath.IsAbs(d) {
+			raw = cwd + string(filepath.Separator) + d
+		}
+		for _, w := range []string{filepath.Clean(raw), raw} {
+			if !slices.Contains(out, w) {
+				out = append(out, w)
+			}
+		}
+	}
+	return out
 }
 
 // --- search tools: reads of everything they search ---

@@ -16,6 +16,7 @@ import (
 
 func TestHookRequests(t *testing.T) {
 	const cwd = "/work/p"
+	t.Setenv("HOME", "/h")
 	type R = policy.Request
 	for _, c := range []struct {
 		tool, input string
@@ -50,6 +51,14 @@ func TestHookRequests(t *testing.T) {
 		{"Monitor", `{"command":"tail -f log","description":"watch"}`, []R{{Tool: "Bash", Command: "tail -f log", Cwd: cwd}}, ""},
 		{"PowerShell", `{"command":"Remove-Item -Recurse C:\\"}`, []R{{Tool: "PowerShell", Cwd: cwd, Category: "command"}}, ""},
 		{"exec_command", `{"cmd":"ls","workdir":"/tmp"}`, []R{{Tool: "Bash", Command: "ls", Cwd: "/tmp"}}, ""},
+		// A workdir is judged as each agent reads it: `..` by the text
+		// (Codex's AbsolutePathBuf, Gemini's path.resolve) and after the
+		// link it may follow (older Codex: chdir(2)), `~` as written and
+		// as the home directory.
+		{"exec_command", `{"cmd":"ls","workdir":"link/.."}`, []R{{Tool: "Bash", Command: "ls", Cwd: cwd}, {Tool: "Bash", Command: "ls", Cwd: cwd + "/link/.."}}, ""},
+		{"exec_command", `{"cmd":"ls","workdir":"/x/link/../y"}`, []R{{Tool: "Bash", Command: "ls", Cwd: "/x/y"}, {Tool: "Bash", Command: "ls", Cwd: "/x/link/../y"}}, ""},
+		{"exec_command", `{"cmd":"ls","workdir":"~/x"}`, []R{{Tool: "Bash", Command: "ls", Cwd: cwd + "/~/x"}, {Tool: "Bash", Command: "ls", Cwd: "/h/x"}}, ""},
+		{"run_shell_command", `{"command":"ls","dir_path":"~"}`, []R{{Tool: "Bash", Command: "ls", Cwd: cwd + "/~"}, {Tool: "Bash", Command: "ls", Cwd: "/h"}}, ""},
 		{"exec_command", `{"command":"ls"}`, nil, "tool_input.cmd is missing"},
 		{"google_web_search", `{"query":"x"}`, []R{{Tool: "WebSearch", Cwd: cwd, Category: "command"}}, ""},
 		{"WebFetch", `{"url":"https://example.com/a","prompt":"p"}`, []R{{Tool: "WebFetch", URL: "https://example.com/a", Cwd: cwd, Category: "command"}}, ""},
