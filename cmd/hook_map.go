@@ -197,7 +197,7 @@ func filePath(req policy.Request, tool string, in map[string]json.RawMessage, ke
 		}
 		if path != "" {
 			req.Tool, req.Path = tool, path
-			return hookMapping{reqs: []policy.Request{req}, pathKey: k}, nil
+			return hookMapping{reqs: withTextReading(nil, req), pathKey: k}, nil
 		}
 	}
 	return hookMapping{}, fmt.Errorf("tool_input.%s is missing", keys[0])
@@ -477,9 +477,32 @@ func patchRequests(req policy.Request, in map[string]json.RawMessage) ([]policy.
 	for _, path := range paths {
 		r := req
 		r.Tool, r.Path = policy.ToolWrite, path
-		reqs = append(reqs, r)
+		reqs = withTextReading(reqs, r)
 	}
 	return reqs, nil
+}
+
+// withTextReading appends r to reqs, and when r's path climbs with `..`,
+// r again for the path with `..` removed by the text: the agents' file
+// tools read a path that way (Claude Code and Gemini CLI with Node's
+// path.resolve, Codex's AbsolutePathBuf), while gatekeep resolves `..`
+// after a symlink as the kernel does. Judged only as the kernel reads it,
+// `/p/deep/../../x` with deep -> /p/a/b/c was a project write
+// (/p/a/x) to the agent writing /x. The strictest answer stands.
+func withTextReading(reqs []policy.Request, r policy.Request) []policy.Request {
+	reqs = append(reqs, r)
+	p := r.Path
+	if !slices.Contains(strings.Split(filepath.ToSlash(p), "/"), "..") {
+		return reqs
+	}
+	if !filepath.IsAbs(p) && !strings.HasPrefix(p, "~") {
+		p = r.Cwd + string(filepath.Separator) + p
+	}
+	if clean := filepath.Clean(p); clean != r.Path {
+		r.Path = clean
+		reqs = append(reqs, r)
+	}
+	return reqs
 }
 
 // Patch markers of Codex's apply_patch format (codex-rs/apply-patch/src/parser.rs).

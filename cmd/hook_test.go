@@ -35,6 +35,11 @@ func TestHookRequests(t *testing.T) {
 		{"Edit", `{"file_path":"c","old_string":"a","new_string":"b"}`, []R{{Tool: "Edit", Path: "c", Cwd: cwd}}, ""},
 		{"MultiEdit", `{"file_path":"c","edits":[]}`, []R{{Tool: "Edit", Path: "c", Cwd: cwd}}, ""},
 		{"replace", `{"file_path":"c"}`, []R{{Tool: "Edit", Path: "c", Cwd: cwd}}, ""},
+		// A path that climbs with `..` is judged as the kernel reads it
+		// (after a symlink) and as the agent's tool reads it (by the text).
+		{"Write", `{"file_path":"/work/p/deep/../../x","content":"x"}`, []R{{Tool: "Write", Path: "/work/p/deep/../../x", Cwd: cwd}, {Tool: "Write", Path: "/work/x", Cwd: cwd}}, ""},
+		{"read_file", `{"file_path":"a/../b"}`, []R{{Tool: "Read", Path: "a/../b", Cwd: cwd}, {Tool: "Read", Path: cwd + "/b", Cwd: cwd}}, ""},
+		{"Edit", `{"file_path":"/work/p/./c..d"}`, []R{{Tool: "Edit", Path: "/work/p/./c..d", Cwd: cwd}}, ""},
 		{"NotebookEdit", `{"notebook_path":"n.ipynb","new_source":""}`, []R{{Tool: "Edit", Path: "n.ipynb", Cwd: cwd}}, ""},
 		{"Write", `{"content":"x"}`, nil, "tool_input.file_path is missing"},
 		{"Write", `{"file_path":["a"]}`, nil, "tool_input.file_path is not a string"},
@@ -71,6 +76,8 @@ func TestHookRequests(t *testing.T) {
 			{Tool: "Write", Path: "a.txt", Cwd: cwd}, {Tool: "Write", Path: "b.go", Cwd: cwd},
 			{Tool: "Write", Path: "c.go", Cwd: cwd}, {Tool: "Write", Path: "/etc/hosts", Cwd: cwd}}, ""},
 		{"apply_patch", `{"command":"*** Begin Patch\n*** End Patch"}`, nil, "names no file"},
+		{"apply_patch", `{"command":"*** Begin Patch\n*** Delete File: l/../../y\n*** End Patch"}`, []R{
+			{Tool: "Write", Path: "l/../../y", Cwd: cwd}, {Tool: "Write", Path: "/work/y", Cwd: cwd}}, ""},
 		// Codex trims a header line: an indented header after an Add
 		// File's lines starts a hunk.
 		{"apply_patch", `{"command":"*** Begin Patch\n*** Add File: a.txt\n+hi\n  *** Add File: /outside/x\n+evil\n*** End Patch\n"}`, []R{
