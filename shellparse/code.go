@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"sync"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -363,7 +362,7 @@ func (p *parser) numericValue(w *syntax.Word) (bool, []string) {
 		return true, nil // `x=` leaves the empty string, which is 0
 	}
 	if len(w.Parts) == 1 {
-		if lit, ok := w.Parts[0].(*syntax.Lit); ok && braceSeqRe().MatchString(lit.Value) {
+		if lit, ok := w.Parts[0].(*syntax.Lit); ok && braceSeqRe.get().MatchString(lit.Value) {
 			return true, nil // `{1..10}` in a for loop
 		}
 	}
@@ -372,9 +371,9 @@ func (p *parser) numericValue(w *syntax.Word) (bool, []string) {
 	return ok, deps
 }
 
-var braceSeqRe = sync.OnceValue(func() *regexp.Regexp {
+var braceSeqRe = lazy[*regexp.Regexp]{build: func() *regexp.Regexp {
 	return regexp.MustCompile(`^\{[+-]?[0-9]+\.\.[+-]?[0-9]+(\.\.[+-]?[0-9]+)?\}$`)
-})
+}}
 
 func (p *parser) numericParts(parts []syntax.WordPart, deps *[]string) bool {
 	for _, part := range parts {

@@ -353,6 +353,10 @@ var effectTable = specTable{entries: []specEntry{
 	{"sudoedit", sudoEdit(writeAll)},
 }}
 
+// ownerFlags are chown(1)'s and chgrp(1)'s (GNU coreutils 9.1).
+const ownerFlags = "c changes f silent quiet h no-dereference dereference H L P R recursive v verbose " +
+	"preserve-root no-preserve-root help version"
+
 var (
 	// grep -C NUM / --context=NUM: GNU takes a separate word, BSD grep
 	// (macOS) only an attached one (`-C2`; `grep -C foo .env` reads
@@ -371,9 +375,6 @@ var (
 			"assume-new jobserver-auth jobserver-fds sync-mutex",
 		optional: "debug j jobs l load-average max-load O output-sync",
 		acts:     "f file makefile C directory E eval I include-dir"}
-	// chown(1), chgrp(1) (GNU coreutils 9.1).
-	ownerFlags = "c changes f silent quiet h no-dereference dereference H L P R recursive v verbose " +
-		"preserve-root no-preserve-root help version"
 	base64Spec = spec{complete: true, flags: "d decode help ignore-garbage version D", args: "w wrap b break",
 		reads: "i input", writes: "o output", elsewhere: "break input output", ops: readAll}
 	basencSpec  = spec{complete: true, flags: "base16 base2lsbf base2msbf base32 base32hex base64 base64url decode help ignore-garbage version z85 d i", args: "wrap w", ops: readAll}
@@ -724,7 +725,7 @@ func ownerOps(l *cmdline, out *effectList) {
 // whole word as the mode) or --reference names the file to copy it from.
 func chmodOps(l *cmdline, out *effectList) {
 	ops := l.operands()
-	if !l.has(chmodModeLetters...) && !l.has("reference") && len(ops) > 0 {
+	if !l.has(chmodModeLetters.get()...) && !l.has("reference") && len(ops) > 0 {
 		ops = ops[1:]
 	}
 	out.write(ops...)
@@ -734,7 +735,7 @@ func chmodOps(l *cmdline, out *effectList) {
 // reads as options (chmod.c: "Rcfvr::w::x::X::s::t::u::g::o::a::,::+::=::0::1::2::3::4::5::6::7::").
 const chmodModes = "r w x X s t u g o a , + = 0 1 2 3 4 5 6 7"
 
-var chmodModeLetters = strings.Fields(chmodModes)
+var chmodModeLetters = lazy[[]string]{build: func() []string { return strings.Fields(chmodModes) }}
 
 // grepOps: the pattern is the first operand unless -e/-f give it. With
 // -r, -R or -d recurse every operand is read as a tree (the working
@@ -1019,7 +1020,7 @@ func jqOps(l *cmdline, out *effectList) {
 		case it.opt != "":
 		case !filter:
 			filter = true
-			if v := l.val(it); v.Dynamic || jqModules().MatchString(v.Text) {
+			if v := l.val(it); v.Dynamic || jqModules.get().MatchString(v.Text) {
 				out.acted = true
 			}
 		case !values:
@@ -1030,7 +1031,7 @@ func jqOps(l *cmdline, out *effectList) {
 
 // jqModules finds a jq module directive (jq manual, Modules): import,
 // include, and modulemeta, which reads a module's metadata.
-var jqModules = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(import|include|modulemeta)\b`) })
+var jqModules = lazy[*regexp.Regexp]{build: func() *regexp.Regexp { return regexp.MustCompile(`\b(import|include|modulemeta)\b`) }}
 
 func awkOps(l *cmdline, out *effectList) {
 	ops := l.operands()
@@ -1616,7 +1617,7 @@ func patchOps(l *cmdline, out *effectList) {
 
 // gitReadOnly are the subcommands that change nothing in the repository
 // (git(1), each subcommand's page). See also gitReads.
-var gitReadOnly = sync.OnceValue(func() map[string]bool {
+var gitReadOnly = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		"status": true, "log": true, "diff": true, "show": true, "blame": true, "annotate": true, "grep": true,
 		"ls-files": true, "ls-tree": true, "ls-remote": true, "rev-parse": true, "rev-list": true,
@@ -1626,7 +1627,7 @@ var gitReadOnly = sync.OnceValue(func() map[string]bool {
 		"diff-tree": true, "diff-files": true, "diff-index": true, "cherry": true, "range-diff": true,
 		"show-branch": true, "verify-commit": true, "verify-tag": true,
 	}
-})
+}}
 
 // gitReads reports whether a git subcommand with its arguments changes
 // nothing in the repository. branch, tag and remote count as reading: their
@@ -1652,7 +1653,7 @@ func gitReads(sub arg, rest []arg) bool {
 	case "reflog":
 		return first != "expire" && first != "delete" && first != "drop" && first != "write"
 	}
-	return gitReadOnly()[sub.Text]
+	return gitReadOnly.get()[sub.Text]
 }
 
 // gitOps follows git(1): `-C DIR` (cumulative), `--git-dir`, `--work-tree`

@@ -2,7 +2,7 @@ package shellparse
 
 import "strings"
 
-// harmlessEnv lists environment variables that change only how a program
+// harmlessEnv reports the environment variables that change only how a program
 // formats what it prints: a command assigned one of them stays read-only
 // (the safe layer's allow-list; any other name makes it not safe).
 // Sources: locale(7) and environ(7) (LANG, LANGUAGE, LC_*, TZ via
@@ -12,12 +12,19 @@ import "strings"
 // (TIME_STYLE, QUOTING_STYLE, TABSIZE) and the coreutils manual "Block
 // size" (BLOCK_SIZE, BLOCKSIZE, DF_BLOCK_SIZE, DU_BLOCK_SIZE,
 // LS_BLOCK_SIZE), and CI, which CI systems set to say they run.
-var harmlessEnv = map[string]bool{
-	"LANG": true, "LANGUAGE": true, "TZ": true, "TERM": true, "COLUMNS": true, "LINES": true,
-	"NO_COLOR": true, "CLICOLOR": true, "CLICOLOR_FORCE": true, "FORCE_COLOR": true, "COLORTERM": true,
-	"GREP_COLOR": true, "GREP_COLORS": true, "LS_COLORS": true, "TIME_STYLE": true, "QUOTING_STYLE": true,
-	"TABSIZE": true, "BLOCK_SIZE": true, "BLOCKSIZE": true, "DF_BLOCK_SIZE": true, "DU_BLOCK_SIZE": true,
-	"LS_BLOCK_SIZE": true, "CI": true,
+//
+// A switch rather than a map: a map literal is built in the package's init,
+// in every process.
+func harmlessEnv(name string) bool {
+	switch name {
+	case "LANG", "LANGUAGE", "TZ", "TERM", "COLUMNS", "LINES",
+		"NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "FORCE_COLOR", "COLORTERM",
+		"GREP_COLOR", "GREP_COLORS", "LS_COLORS", "TIME_STYLE", "QUOTING_STYLE",
+		"TABSIZE", "BLOCK_SIZE", "BLOCKSIZE", "DF_BLOCK_SIZE", "DU_BLOCK_SIZE",
+		"LS_BLOCK_SIZE", "CI":
+		return true
+	}
+	return false
 }
 
 // HarmlessEnv reports whether assigning the variable name to a read-only
@@ -25,7 +32,7 @@ var harmlessEnv = map[string]bool{
 // (harmlessEnv) or is a locale category LC_* other than LC_ALL's kin
 // that load files (none do: LOCPATH and GCONV_PATH are not LC_*).
 func HarmlessEnv(name string) bool {
-	return harmlessEnv[name] || strings.HasPrefix(name, "LC_") && len(name) > 3
+	return harmlessEnv(name) || strings.HasPrefix(name, "LC_") && len(name) > 3
 }
 
 // ToolEnv reports whether the variable name is one the command model marks

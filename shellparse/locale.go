@@ -25,8 +25,9 @@ import (
 // functions). A prefix on any other command (`LC_ALL=C sort`, `LANG=zh_CN.GBK
 // ls`) changes only that program's output and stays as it was.
 
-// localeVars are the variables that choose the character set bash reads.
-var localeVars = map[string]bool{"LC_ALL": true, "LC_CTYPE": true, "LANG": true}
+// localeVar reports the variables that choose the character set bash
+// reads.
+func localeVar(name string) bool { return name == "LC_ALL" || name == "LC_CTYPE" || name == "LANG" }
 
 // knownLocale reports whether a locale name is one whose character set
 // reads the script as the parser does: C, POSIX, or a UTF-8 codeset
@@ -51,7 +52,7 @@ func knownLocale(v string) bool {
 // locale the shell reads it in to one not known (see knownLocale).
 func (p *parser) checkLocale(as []Assign, off int) {
 	for _, a := range as {
-		if localeVars[a.Name] && (a.Dynamic || !knownLocale(a.Value)) {
+		if localeVar(a.Name) && (a.Dynamic || !knownLocale(a.Value)) {
 			v := a.Value
 			if a.Dynamic || v == "" {
 				v = "a value only known at run time"

@@ -1422,3 +1422,18 @@ func parseFile(lang syntax.LangVariant, text string) (*syntax.File, error) {
 	defer pp.r.Reset("")
 	return pp.p.Parse(&pp.r, "")
 }
+
+// lazy is a table built on its first use (get), for the tables most
+// calls never read. Declared with a func literal it is laid out by the
+// linker, where sync.OnceValue is two allocations and a call in the
+// package's init in every process.
+type lazy[T any] struct {
+	once  sync.Once
+	build func() T
+	v     T
+}
+
+func (l *lazy[T]) get() T {
+	l.once.Do(func() { l.v = l.build() })
+	return l.v
+}

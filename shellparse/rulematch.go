@@ -85,7 +85,7 @@ func ReadRuleLines(words []Word, trailing bool) []RuleLine {
 			r.Operands = append(r.Operands, l.val(it).Word)
 			continue
 		}
-		if key == "chmod" && containsStr(chmodModeLetters, it.opt) {
+		if key == "chmod" && containsStr(chmodModeLetters.get(), it.opt) {
 			// A mode that reads like options (`chmod -w f`): the word is
 			// the mode.
 			if modeAt < 0 {

@@ -5,14 +5,9 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
-
-// Shells whose -c takes code (bash(1), dash(1), zsh(1), ksh(1)).
-var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true,
-	"mksh": true, "ash": true, "yash": true, "rbash": true, "fish": true}
 
 // interpreters read a program from standard input when given no script:
 // these names, and the versioned ones followed by digits and dots
@@ -22,12 +17,23 @@ var (
 	versionedInterpreter = []string{"python", "pypy", "perl", "ruby", "php", "lua", "tclsh"}
 )
 
-// interpreterCode lists each interpreter's options that take program text.
-var interpreterCode = map[string][]string{"python": {"c"}, "perl": {"e", "E"}, "ruby": {"e"},
-	"node": {"e", "p", "eval", "print"}, "php": {"r"}, "lua": {"e"}, "Rscript": {"e"}}
+// interpreterCode lists each interpreter's options that take program text
+// (a table the linker lays out; a map would be built in init).
+var interpreterCode = [...]struct {
+	family string
+	opts   []string
+}{{"python", []string{"c"}}, {"perl", []string{"e", "E"}}, {"ruby", []string{"e"}},
+	{"node", []string{"e", "p", "eval", "print"}}, {"php", []string{"r"}}, {"lua", []string{"e"}}, {"Rscript", []string{"e"}}}
 
-// IsShell reports whether name (a basename) is a POSIX-like shell.
-func IsShell(name string) bool { return shells[name] }
+// IsShell reports whether name (a basename) is a POSIX-like shell: the
+// shells whose -c takes code (bash(1), dash(1), zsh(1), ksh(1)).
+func IsShell(name string) bool {
+	switch name {
+	case "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "rbash", "fish":
+		return true
+	}
+	return false
+}
 
 // IsInterpreter reports whether name (a basename) runs programs in another
 // language (python, perl, node ...).
@@ -70,7 +76,7 @@ func (p *parser) unwrap(idx int) {
 		p.cmds[idx].Feeders = p.children(idx)
 	case name == "find":
 		p.findExec(idx)
-	case shells[name]:
+	case IsShell(name):
 		p.shellCode(idx)
 	case IsInterpreter(name):
 		p.interpreterCode(idx, name)
@@ -81,9 +87,9 @@ func (p *parser) unwrap(idx int) {
 	}
 }
 
-var assignRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`) })
+var assignRe = lazy[*regexp.Regexp]{build: func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`) }}
 
-func isAssignWord(t string) bool { return assignRe().MatchString(t) }
+func isAssignWord(t string) bool { return assignRe.get().MatchString(t) }
 
 // wrapped handles a wrapper from the table: its inner command is emitted as
 // a command of its own. A command line the model does not understand (an
@@ -523,7 +529,12 @@ func (p *parser) stdinCode(idx int, kind string) {
 func (p *parser) interpreterCode(idx int, name string) {
 	c := p.cmds[idx]
 	family := strings.TrimRight(name, "0123456789.")
-	codeOpts := interpreterCode[family]
+	var codeOpts []string
+	for _, ic := range interpreterCode {
+		if ic.family == family {
+			codeOpts = ic.opts
+		}
+	}
 	for i := 1; i < len(c.Args); i++ {
 		t := c.Args[i].Text
 		if !strings.HasPrefix(t, "-") || t == "-" {
