@@ -118,7 +118,7 @@ func hookRequests(p *hookPayload) (hookMapping, error) {
 		if dir != "" {
 			req.Path = dir
 		}
-		m.reqs = []policy.Request{req}
+		m.reqs = withTextReading(nil, req)
 		return m, nil
 	case "Grep", "grep_search", "search_file_content", "Glob", "glob":
 		reqs, err := searchRequests(req, p.tool, in)
@@ -295,7 +295,7 @@ func searchRequests(req policy.Request, tool string, in map[string]json.RawMessa
 	}
 	req.Tool, req.Path = policy.ToolRead, dir
 	req.Tree = &shellparse.FileEffect{Via: tool, Filter: searchFilter(glob, typ)}
-	return []policy.Request{req}, nil
+	return withTextReading(nil, req), nil
 }
 
 // readManyRequests judges Gemini CLI's read_many_files: every path or glob
@@ -328,17 +328,20 @@ func readManyRequests(req policy.Request, in map[string]json.RawMessage) ([]poli
 		r := req
 		r.Tool, r.Path = policy.ToolRead, dir
 		r.Tree = &shellparse.FileEffect{Via: "read_many_files", Filter: searchFilter(glob, "")}
-		reqs = append(reqs, r)
+		reqs = withTextReading(reqs, r)
 	}
 	return reqs, nil
 }
 
-// joinSearch joins a glob's literal directories to the directory searched.
+// joinSearch joins a glob's literal directories to the directory searched,
+// keeping a `..` in them: a glob library walks it as the kernel does (after
+// a link), a tool that resolves the path first removes it by the text, and
+// withTextReading judges both.
 func joinSearch(dir, sub string) string {
 	if filepath.IsAbs(sub) || strings.HasPrefix(sub, "~") {
 		return sub
 	}
-	return filepath.Join(dir, sub)
+	return strings.TrimSuffix(dir, string(filepath.Separator)) + string(filepath.Separator) + sub
 }
 
 // splitGlob splits a glob into its literal leading directories and the

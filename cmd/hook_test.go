@@ -53,6 +53,13 @@ func TestHookRequests(t *testing.T) {
 			{Tool: "Read", Path: "docs/", Cwd: cwd}, {Tool: "Read", Path: "src", Cwd: cwd}, {Tool: "Read", Path: "/etc/hosts", Cwd: cwd}}, ""},
 		{"read_many_files", `{"include":[]}`, nil, "tool_input.include is empty"},
 		{"LS", `{"path":"/tmp"}`, []R{{Tool: "Read", Path: "/tmp", Cwd: cwd}}, ""},
+		// The search and listing tools too: a `..` path is also read by
+		// its text.
+		{"LS", `{"path":"/work/p/deep/../../h"}`, []R{{Tool: "Read", Path: "/work/p/deep/../../h", Cwd: cwd}, {Tool: "Read", Path: "/work/h", Cwd: cwd}}, ""},
+		{"Grep", `{"pattern":"x","path":"deep/../.."}`, []R{{Tool: "Read", Path: "deep/../..", Cwd: cwd}, {Tool: "Read", Path: "/work", Cwd: cwd}}, ""},
+		{"Glob", `{"pattern":"deep/../../*.pem"}`, []R{{Tool: "Read", Path: cwd + "/deep/../..", Cwd: cwd}, {Tool: "Read", Path: "/work", Cwd: cwd}}, ""},
+		{"read_many_files", `{"include":["a/../../s/*.key","docs"]}`, []R{
+			{Tool: "Read", Path: "a/../../s", Cwd: cwd}, {Tool: "Read", Path: "/work/s", Cwd: cwd}, {Tool: "Read", Path: "docs", Cwd: cwd}}, ""},
 		{"Monitor", `{"command":"tail -f log","description":"watch"}`, []R{{Tool: "Bash", Command: "tail -f log", Cwd: cwd}}, ""},
 		{"PowerShell", `{"command":"Remove-Item -Recurse C:\\"}`, []R{{Tool: "PowerShell", Cwd: cwd, Category: "command"}}, ""},
 		{"exec_command", `{"cmd":"ls","workdir":"/tmp"}`, []R{{Tool: "Bash", Command: "ls", Cwd: "/tmp"}}, ""},
