@@ -47,13 +47,25 @@ What runs is byte for byte what was checked.`,
 			if !o.hasScript && len(args) == 0 {
 				return usageErr("bash needs -c STRING or -- ARGV...")
 			}
+			if o.hasScript {
+				// -c STRING: the string is the first operand, and every
+				// word after it is the script's ($0, $1 ...), as bash
+				// takes them, never one of gatekeep's flags.
+				if len(args) == 0 {
+					return usageErr("bash -c needs a STRING")
+				}
+				o.script, o.args = args[0], args[1:]
+			}
 			if runF != nil {
 				return runF(o)
 			}
 			return a.bashRun(o)
 		},
 	}
-	c.Flags().StringVarP(&o.script, "command", "c", "", "the shell string to check and run")
+	// -c is a switch, as bash's own is: the string is the first operand,
+	// where flag parsing stops (SetInterspersed(false)), so the words
+	// after it stay the script's.
+	c.Flags().BoolP("command", "c", false, "the first operand is the shell string to check and run")
 	c.Flags().SetInterspersed(false)
 	return c
 }
