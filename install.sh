@@ -22,6 +22,7 @@ version=$(git describe --tags --always --dirty 2>/dev/null || echo dev)
 mkdir -p "$bindir"
 tmp=$(mktemp "$bindir/.gatekeep.XXXXXX")
 trap 'rm -f "$tmp"' EXIT
+echo "building gatekeep $version (the first build downloads its Go modules)..." >&2
 CGO_ENABLED=0 go build -trimpath \
 	-ldflags "-s -w -X github.com/gatekeep/gatekeep/cmd.Version=$version" \
 	-o "$tmp" .

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 	"text/tabwriter"
 	"time"
 	"unicode/utf8"
@@ -58,7 +59,12 @@ decided.`,
 	f.BoolVar(&o.json, "json", false, "print the Decision as JSON on stdout")
 	f.BoolVar(&o.explain, "explain", false, "show every layer's verdict in order")
 	c.Flags().StringVar(&o.batch, "batch", "", "decide one call per line of FILE (- for stdin)")
-	c.AddCommand(a.toolCmds(o)...)
+	for _, t := range a.toolCmds(o) {
+		// "Check a shell command, then run it": under check, nothing runs.
+		t.Short, _, _ = strings.Cut(t.Short, ", then")
+		t.Short += " (nothing runs)"
+		c.AddCommand(t)
+	}
 	return c
 }
 
