@@ -86,6 +86,14 @@ func TestTreeWrites(t *testing.T) {
 		{"tar xzf dist.tgz -C build/", Ask, CodeSandboxProtected},
 		{"unzip a.zip -d build", Ask, CodeSandboxProtected},
 		{"rsync -a examples/ .", Ask, CodeSandboxProtected},
+		// chown/chgrp -R -L (and BSD chmod -R -L) follow every link below
+		// the operand: build/docs leads to ~/Documents.
+		{"chown -RL nobody build", Deny, "sandbox.outside_root"},
+		{"chgrp -R -L nobody .", Ask, CodeSandboxProtected}, // over the bound
+		{"chmod -RL 777 build", Deny, "sandbox.outside_root"},
+		{"chown -RLP nobody build", Allow, CodeModeAllow}, // the last of -H, -L, -P wins
+		{"chmod -R 777 build", Allow, CodeModeAllow},
+		{"chown -RL nobody plain", Allow, CodeModeAllow},
 	} {
 		d := Evaluate(cfg, Request{Tool: ToolBash, Command: tc.cmd, Cwd: root})
 		if d.Effect != tc.want || d.Code != tc.code {

@@ -179,7 +179,7 @@ var effectTable = specTable{entries: []specEntry{
 	// chmod(1), GNU coreutils 9.1: MODE may look like an option (`chmod
 	// -w f`; see chmodOps). chown(1),
 	// chgrp(1): OWNER/GROUP is the first operand unless --reference.
-	{"chmod", &spec{kind: edits, complete: true, flags: "c|changes f|silent|quiet v|verbose R|recursive preserve-root " +
+	{"chmod", &spec{kind: edits, complete: true, elsewhere: "H L P", flags: "H L P c|changes f|silent|quiet v|verbose R|recursive preserve-root " +
 		"no-preserve-root help version", optional: chmodModes, reads: "reference", ops: chmodOps}},
 	{"chown", &spec{kind: edits, complete: true, flags: ownerFlags, args: "from", reads: "reference", ops: ownerOps}},
 	{"chgrp", &spec{kind: edits, complete: true, flags: ownerFlags, reads: "reference", ops: ownerOps}},
@@ -717,6 +717,32 @@ func ownerOps(l *cmdline, out *effectList) {
 		ops = ops[1:]
 	}
 	out.write(ops...)
+	followTree(l, out, ops)
+}
+
+// followTree reports the trees a recursive chown, chgrp or chmod changes
+// when it follows every symbolic link it meets (-R with -L, the last of
+// -H, -L and -P; chown(1), chgrp(1), BSD chmod(1)): each entry below an
+// operand, through links, is changed as a write of its own.
+func followTree(l *cmdline, out *effectList, ops []arg) {
+	if !l.has("R", "recursive") {
+		return
+	}
+	follow := false
+	for _, it := range l.items {
+		switch it.opt {
+		case "L":
+			follow = true
+		case "H", "P":
+			follow = false
+		}
+	}
+	if !follow {
+		return
+	}
+	for _, o := range ops {
+		out.writeTree(o, o, true)
+	}
 }
 
 // chmodOps follows chmod(1): the first operand is the MODE, unless a
@@ -729,6 +755,7 @@ func chmodOps(l *cmdline, out *effectList) {
 		ops = ops[1:]
 	}
 	out.write(ops...)
+	followTree(l, out, ops)
 }
 
 // chmodModes are the letters of a symbolic or octal mode, which GNU chmod
