@@ -109,7 +109,7 @@ func (p *parser) wrapped(idx int, name string, s *spec) {
 			return
 		}
 		if containsField(s.split, it.opt) {
-			p.cmds[idx].Unknown = name + " -" + it.opt + " splits its argument into a command at run time"
+			p.envSplitCommand(idx, l, it)
 			return
 		}
 	}
