@@ -1335,6 +1335,7 @@ func (p *parser) fill(idx int, c Command) {
 	p.cmds[idx] = c
 	p.afterCommand(idx)
 	p.noteGlobChange(idx)
+	p.envCode(idx)
 	p.unwrap(idx)
 	p.builtinCode(idx)
 	p.noteLinker(idx)

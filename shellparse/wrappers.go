@@ -76,6 +76,14 @@ func (p *parser) unwrap(idx int) {
 		p.cmds[idx].Feeders = p.children(idx)
 	case name == "find":
 		p.findExec(idx)
+	case name == "git":
+		p.gitCode(idx)
+	case name == "make" || name == "gmake":
+		p.makeCode(idx)
+	case name == "at" || name == "batch":
+		p.atCode(idx)
+	case name == "crontab":
+		p.crontabCode(idx)
 	case IsShell(name):
 		p.shellCode(idx)
 	case IsInterpreter(name):
