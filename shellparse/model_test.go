@@ -22,8 +22,10 @@ func TestWrapperReading(t *testing.T) {
 		{src: `env --d ls`, unknown: true}, // --debug or --default-signal
 		{src: `env -iu X -- A=1 ls`, inner: "ls"},
 		{src: `env - A=1 ls`, inner: "ls"},
-		{src: `env -S 'rm -rf /'`, unknown: true},
-		{src: `env --sp 'rm -rf /'`, unknown: true},
+		// -S splits its string as env does; env reads the words again.
+		{src: `env -S 'rm -rf /'`, inner: "env rm -rf /"},
+		{src: `env --sp 'rm -rf /'`, inner: "env rm -rf /"},
+		{src: `env -S "$X"`, unknown: true},
 		{src: `env --help rm`, inner: ""},
 		{src: `xargs --eof rm -rf echo DIR`, inner: "rm -rf echo DIR"},
 		{src: `xargs -e rm -rf x`, inner: "rm -rf x"},
