@@ -86,6 +86,9 @@ func (a *app) applyEnforcement(cfg *policy.Config, req policy.Request, d policy.
 		a.enf.plan.RequireFull = true
 		return d
 	}
+	if why, ok := a.bypassConfines(cfg, req, d); ok {
+		return a.confineBypass(cfg, req, d, check, why)
+	}
 	if level == policy.EnforceOff || d.Effect == policy.Deny || !enforceable(req) {
 		return d
 	}
@@ -123,6 +126,71 @@ func (a *app) applyEnforcement(cfg *policy.Config, req policy.Request, d policy.
 	}
 	a.enf = &enforcement{level: level, plan: a.enforcePlan(cfg, tier, !check)}
 	return d
+}
+
+// bypassConfines reports whether a shell call that bypassPermissions lets
+// through holds a part whose effects the text does not show
+// (policy.Decision.Opaque), so that its files, devices and secrets rest
+// on the kernel instead (`[sandbox] bypass`, "confine" by default); why
+// names the part. A call enforcement already confines is left to that.
+func (a *app) bypassConfines(cfg *policy.Config, req policy.Request, d policy.Decision) (string, bool) {
+	if cfg.Mode != policy.ModeBypass || a.loaded.Enforce.BypassOff || req.Tool != policy.ToolBash ||
+		d.Effect == policy.Deny || d.Effect == policy.Ask && d.Final || a.enforceLevel() != policy.EnforceOff {
+		return "", false
+	}
+	s, ok := d.Opaque()
+	if !ok {
+		return "", false
+	}
+	return s.Subject + " (" + s.Message + ")", true
+}
+
+// confineBypass gives a bypassPermissions call the kernel plan of an
+// enforced run, with the network left on (the guarantees are about files,
+// devices and secrets). Without a working Landlock it runs unconfined as
+// before, and says so on stderr once per gatekeep version.
+func (a *app) confineBypass(cfg *policy.Config, req policy.Request, d policy.Decision, check bool, why string) policy.Decision {
+	tier := enforce.TierFull
+	if check {
+		tier = a.support().Tier()
+	} else if enforce.LandlockABI() < 1 {
+		tier = enforce.TierNone
+	}
+	if tier == enforce.TierNone {
+		if !check {
+			a.noteBypassUnconfined()
+		}
+		return d
+	}
+	plan := a.enforcePlan(cfg, tier, !check)
+	plan.Network = true
+	plan.Limits = append(plan.Limits, "bypassPermissions runs it confined, since the text does not show all it does: "+why)
+	a.enf = &enforcement{level: policy.EnforceBestEffort, plan: plan}
+	return d
+}
+
+// noteBypassUnconfined says once per gatekeep version, on stderr, that
+// bypassPermissions runs what the text cannot show unconfined on this
+// machine: a marker file in gatekeep's cache directory remembers it.
+func (a *app) noteBypassUnconfined() {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		dir = ""
+	}
+	marker := ""
+	if dir != "" {
+		marker = filepath.Join(dir, "gatekeep", "bypass-unconfined-"+strings.ReplaceAll(Version, "/", "_"))
+		if _, err := os.Stat(marker); err == nil {
+			return
+		}
+	}
+	fmt.Fprintln(a.stderr, "gatekeep: this machine has no working Landlock, so in bypassPermissions what the text cannot show "+
+		"(scripts, unknown programs) runs unconfined: its guarantees rest on the text alone (gatekeep doctor)")
+	if marker != "" {
+		if os.MkdirAll(filepath.Dir(marker), 0o700) == nil {
+			_ = os.WriteFile(marker, nil, 0o600)
+		}
+	}
 }
 
 // autoAllow applies `[sandbox] auto_allow` (issue 15) to a shell call

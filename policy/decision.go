@@ -143,6 +143,30 @@ type Decision struct {
 	Parts []Step `json:"-"`
 }
 
+// Opaque returns the first part of the call whose effects the text does
+// not show in full, and false when there is none: a part that asks (in
+// bypassPermissions the ask goes through), or a command part the mode
+// allowed (an interpreter's script, a program the command model does not
+// describe, a word that may name any file). A part the safe layer
+// allowed, and a write whose every target was judged, is shown in full.
+// bypassPermissions runs a call with an opaque part confined where the
+// kernel can (`[sandbox] bypass`).
+func (d Decision) Opaque() (Step, bool) {
+	if len(d.Parts) == 0 {
+		if d.Effect == Ask || d.Layer == LayerMode && d.Category == CatCommand {
+			return Step{Subject: d.Command, Layer: d.Layer, Verdict: d.Effect.String(), Category: d.Category,
+				Code: d.Code, Message: d.Message}, true
+		}
+		return Step{}, false
+	}
+	for _, s := range d.Parts {
+		if s.Verdict == "ask" || s.Layer == LayerMode && s.Category == CatCommand {
+			return s, true
+		}
+	}
+	return Step{}, false
+}
+
 // Asking returns the parts of the call that asked, each with the layer,
 // code and reason that asked: what a prompt lists and a hook weighs. A
 // call that asked as a whole (input that could not be analysed) is one

@@ -71,6 +71,11 @@ type EnforceSettings struct {
 	// Unconfined are the `unconfined` Bash patterns of trusted files:
 	// commands that never run confined (they ask as usual).
 	Unconfined []*Rule
+	// BypassOff is true when a trusted file sets `bypass = "off"` and no
+	// file sets "confine": bypassPermissions then runs what the text
+	// cannot show unconfined, as before. By default (false) such a call
+	// runs confined wherever the kernel can (Decision.Opaque).
+	BypassOff bool
 }
 
 // SecretGlobs are the globs of the active Read deny rules of every layer,

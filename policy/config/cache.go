@@ -44,7 +44,7 @@ import (
 // keeps it read-only.
 
 // cacheFormat changes whenever the entry's form does (appendEntry).
-const cacheFormat = "gatekeep-config-cache-3"
+const cacheFormat = "gatekeep-config-cache-4"
 
 // maxCacheEntry bounds an entry read (an entry is about the size of the
 // file it stands for, which is at most MaxConfigSize).
@@ -204,6 +204,7 @@ func appendEntry(b []byte, key string, f *fileConfig) []byte {
 	for _, r := range e.unconfined {
 		w.ref(r.Ref)
 	}
+	w.optBool(e.bypassOff)
 	return w.b
 }
 
@@ -281,6 +282,7 @@ func (c *compiler) decodeEntry(body, key, source, path string) *fileConfig {
 		r.Trusted, r.Active = true, true
 		e.unconfined = append(e.unconfined, r)
 	}
+	e.bypassOff = d.optBool()
 	if d.bad || d.s != "" {
 		return nil
 	}

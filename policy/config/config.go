@@ -295,6 +295,8 @@ type Loaded struct {
 	Enforce policy.EnforceSettings
 	// a file set network or auto_allow to false: no file can turn it on
 	networkOff, autoAllowOff bool
+	// a file set bypass = "confine": no file can turn confinement off
+	bypassConfine bool
 }
 
 // Notice is a message about one version of one config file.

@@ -13,6 +13,7 @@ type rawEnforce struct {
 	Writable   tomlStrings `toml:"writable"`
 	AutoAllow  any         `toml:"auto_allow"`
 	Unconfined tomlStrings `toml:"unconfined"`
+	Bypass     tomlString  `toml:"bypass"`
 }
 
 // enforceFile is one file's enforcement keys, validated.
@@ -23,6 +24,8 @@ type enforceFile struct {
 	writable           []string
 	writableSet        bool
 	unconfined         []*policy.Rule
+	// bypassOff: `bypass = "off"` (true) or "confine" (false).
+	bypassOff *bool
 }
 
 // enforceKeys validates one file's enforcement keys.
@@ -48,6 +51,18 @@ func (c *compiler) enforceKeys(fe *fileErrs, source string, r rawEnforce) enforc
 			return nil
 		}
 		return &b
+	}
+	if r.Bypass.set {
+		line := fe.keyLine("sandbox", "bypass")
+		switch {
+		case r.Bypass.bad != "":
+			fe.add(line, "sandbox.bypass", "%s", r.Bypass.bad)
+		case r.Bypass.s == "off" || r.Bypass.s == "confine":
+			off := r.Bypass.s == "off"
+			f.bypassOff = &off
+		default:
+			fe.add(line, "sandbox.bypass", "want \"confine\" or \"off\", got %q", r.Bypass.s)
+		}
 	}
 	f.network = boolKey("network", r.Network)
 	f.autoAllow = boolKey("auto_allow", r.AutoAllow)
@@ -107,6 +122,8 @@ func (l *Loaded) mergeEnforce(f enforceFile, trusted bool, ignored *[]string) {
 	}
 	tighten("network", f.network, &s.Network, &l.networkOff)
 	tighten("auto_allow", f.autoAllow, &s.AutoAllow, &l.autoAllowOff)
+	// "off" loosens (a trusted file only), "confine" tightens.
+	tighten("bypass", f.bypassOff, &s.BypassOff, &l.bypassConfine)
 	if f.writableSet {
 		if trusted {
 			s.WritableSet = true
