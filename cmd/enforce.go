@@ -7,13 +7,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"github.com/gatekeep/gatekeep/cmd/enforce"
+	"github.com/gatekeep/gatekeep/pathguard"
 	"github.com/gatekeep/gatekeep/policy"
 )
 
@@ -258,7 +258,7 @@ func (a *app) runConfined(path string, argv []string) error {
 		}
 	}()
 	var rootAnchor *enforce.Anchor
-	if a.enf.plan.Repos != nil {
+	if a.enf.plan.Shapes != nil {
 		if an, err := enforce.OpenAnchor(realOrSelf(a.loaded.Root)); err == nil {
 			rootAnchor = an
 			defer an.Close()
@@ -275,10 +275,10 @@ func (a *app) runConfined(path string, argv []string) error {
 	status, err := enforce.Run(a.enf.plan, path, argv, shellEnv(), func(msg string) {
 		fmt.Fprintf(a.stderr, "gatekeep: %s\n", msg)
 	})
-	a.checkWatched(anchors)
 	if rootAnchor != nil {
-		a.checkNewRepos(rootAnchor)
+		a.sweepShapes(rootAnchor)
 	}
+	a.checkWatched(anchors)
 	if git != nil {
 		// The project's git dir stays a repository: else git would
 		// look above the project for one.
@@ -378,48 +378,83 @@ func (a *app) checkWatched(anchors map[string]*enforce.Anchor) {
 	}
 }
 
-// checkNewRepos makes each repository the confined command created in the
-// project no repository: a later git run below it would follow its config
-// (core.fsmonitor, hooks) unconfined. A new .git dir loses its HEAD (git
-// then looks further up, to the project's own), a new .git file (which
-// points git elsewhere) is removed; both found from the project's handle
-// taken before the run, as watched paths are, and reported.
-func (a *app) checkNewRepos(root *enforce.Anchor) {
+// sweepShapes looks, after the confined command ended, for the protected
+// shapes (pathguard.ShapeOf) it added anywhere in the project: a new
+// repository or directory git takes for a git directory (a later git run
+// there would follow its config unconfined), new sequencer state in a git
+// dir (`git rebase --continue` runs its exec lines), new agent or editor
+// settings or .mcp.json (run when the agent or editor next starts),
+// whether made in place or through a link. Each is quarantined: renamed,
+// from the project's handle taken before the run, to a name nothing
+// reads (enforce.QuarantineSuffix), and reported. Nothing is deleted.
+func (a *app) sweepShapes(root *enforce.Anchor) {
 	realRoot := realOrSelf(a.loaded.Root)
+	before := map[string]bool{}
+	for _, s := range a.enf.plan.Shapes {
+		before[s] = true
+	}
+	quarantine := func(path string, kind pathguard.Shape) {
+		rel, err := filepath.Rel(realRoot, path)
+		if err != nil {
+			return
+		}
+		switch to, err := root.Quarantine(rel); {
+		case err == nil:
+			fmt.Fprintf(a.stderr, "gatekeep: the confined command created %s (%s), which a later unconfined run would obey; moved it to %s\n", path, kind, filepath.Join(realRoot, to))
+		case errors.Is(err, syscall.ENOENT):
+		default:
+			fmt.Fprintf(a.stderr, "gatekeep: the confined command created %s (%s), which a later unconfined run would obey, and it could not be moved away: %v\n", path, kind, err)
+		}
+	}
 	n := 0
 	walkProject(realRoot, func(path string, d fs.DirEntry) error {
 		if n++; n > maxWalk {
-			fmt.Fprintf(a.stderr, "gatekeep: the project has more than %d entries: repositories the confined command may have created beyond them were not looked for\n", maxWalk)
+			fmt.Fprintf(a.stderr, "gatekeep: the project has more than %d entries: what the confined command may have created beyond them was not looked at\n", maxWalk)
 			return filepath.SkipAll
 		}
-		if d.Name() != ".git" || path == realRoot {
+		if path == realRoot {
 			return nil
 		}
-		if slices.Contains(a.enf.plan.Repos, path) {
-			if d.IsDir() {
+		dir := d.IsDir()
+		kind := pathguard.ShapeOf(path, dir, false)
+		if kind == "" {
+			return nil
+		}
+		if !before[path] {
+			quarantine(path, kind)
+			if dir {
 				return filepath.SkipDir
 			}
 			return nil
 		}
-		rel, err := filepath.Rel(realRoot, path)
-		if err != nil {
-			return nil
-		}
-		what := rel
-		if d.IsDir() {
-			what = filepath.Join(rel, "HEAD")
-		}
-		switch err := root.RemoveFile(what); {
-		case err == nil:
-			fmt.Fprintf(a.stderr, "gatekeep: removed %s: the confined command created the repository %s, whose config a later git run there would follow; create it unconfined if you need it\n", what, path)
-		case errors.Is(err, syscall.ENOENT):
-		default:
-			fmt.Fprintf(a.stderr, "gatekeep: the confined command created the repository %s, and %s could not be removed: %v\n", path, what, err)
-		}
-		if d.IsDir() {
+		if kind == pathguard.ShapeRepository && dir {
+			a.sweepGitDir(path, before, quarantine)
 			return filepath.SkipDir
 		}
 		return nil
+	})
+}
+
+// sweepGitDir is sweepShapes inside a git dir that was there before:
+// new sequencer state, and new submodule git dirs below modules/ (where
+// the tier could not keep modules/ read-only).
+func (a *app) sweepGitDir(git string, before map[string]bool, quarantine func(string, pathguard.Shape)) {
+	for _, n := range pathguard.GitStateDirs {
+		state := filepath.Join(git, n)
+		if fi, err := os.Lstat(state); err == nil && fi.IsDir() && !before[state] {
+			quarantine(state, pathguard.ShapeGitState)
+		}
+	}
+	filepath.WalkDir(filepath.Join(git, "modules"), func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() || !pathguard.MaybeGitDir(path) {
+			return nil
+		}
+		if !before[path] {
+			quarantine(path, pathguard.ShapeGitDir)
+		} else {
+			a.sweepGitDir(path, before, quarantine)
+		}
+		return filepath.SkipDir
 	})
 }
 

@@ -197,6 +197,16 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 			return filepath.SkipAll
 		}
 		name := d.Name()
+		if path != root {
+			// The protected shapes already there are the person's: the
+			// sweep after the run looks for new ones (pathguard.ShapeOf).
+			if pathguard.ShapeOf(path, d.IsDir(), false) != "" {
+				p.Shapes = append(p.Shapes, path)
+			}
+			if name == ".git" && d.IsDir() {
+				p.Shapes = append(p.Shapes, gitStateShapes(path)...)
+			}
+		}
 		if path != root && d.IsDir() {
 			switch name {
 			case ".git":
@@ -350,6 +360,11 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 	if tier != enforce.TierFull || p.Incomplete {
 		p.Repos = nil
 	}
+	if p.Incomplete {
+		p.Shapes = nil
+	} else if p.Shapes == nil {
+		p.Shapes = []string{} // swept, though nothing was there before
+	}
 	if tier != enforce.TierFull {
 		// Without a mount namespace none of them is enforced; Limits
 		// say so.
@@ -360,6 +375,27 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 	slices.Sort(p.Pinned)
 	p.Limits = append(p.Limits, enforce.Limits(tier, enforce.LandlockABI())...)
 	return p
+}
+
+// gitStateShapes lists the protected shapes inside a git dir: its
+// sequencer state (pathguard.GitStateDirs) and the submodules' git dirs
+// below modules/, at any depth.
+func gitStateShapes(git string) []string {
+	var out []string
+	for _, n := range pathguard.GitStateDirs {
+		if fi, err := os.Lstat(filepath.Join(git, n)); err == nil && fi.IsDir() {
+			out = append(out, filepath.Join(git, n))
+		}
+	}
+	filepath.WalkDir(filepath.Join(git, "modules"), func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() && pathguard.MaybeGitDir(path) {
+			out = append(out, path)
+			out = append(out, gitStateShapes(path)...)
+			return filepath.SkipDir
+		}
+		return nil
+	})
+	return out
 }
 
 // walkProject walks the project below root as the plan does: without
@@ -452,8 +488,12 @@ var agentDirsMade = []string{".claude", ".codex", ".gemini"}
 // missing. HEAD, refs/, objects/, logs/, index and the lock files stay
 // writable: commit, checkout -b, switch, add and rebase write them, and
 // none of them runs code.
+//
+// modules/ holds the submodules' git dirs: it is read-only too (created
+// empty when missing), since `git submodule update --init` reuses a git
+// dir it finds there, config and hooks included.
 func gitSteering(git string) (mkdirs, files []string) {
-	return []string{filepath.Join(git, "hooks"), filepath.Join(git, "info")},
+	return []string{filepath.Join(git, "hooks"), filepath.Join(git, "info"), filepath.Join(git, "modules")},
 		[]string{filepath.Join(git, "config"), filepath.Join(git, "config.worktree"),
 			filepath.Join(git, "commondir"), filepath.Join(git, "objects", "info", "alternates")}
 }

@@ -67,6 +67,12 @@ type Plan struct {
 	// found before the run, the root's included: a .git the command adds
 	// elsewhere is made no repository after it (full tier).
 	Repos []string `json:"-"`
+	// Shapes are the protected shapes (pathguard.ShapeOf: repositories,
+	// git dirs and their sequencer state, agent settings, .envrc) the walk
+	// of the project found before the run; nil when the walk was cut short
+	// and nothing is swept. A shape the command adds is quarantined after
+	// it (renamed so that nothing reads it) and reported.
+	Shapes []string `json:"-"`
 	// Network lets the command open sockets other than Unix ones.
 	Network bool `json:"network"`
 	// Incomplete says the walk of the project for secrets and protected
@@ -122,6 +128,7 @@ func Limits(t Tier, abi int) []string {
 			"no user namespaces: protected paths inside a writable root (.git/hooks, .git/config, .gatekeep/, .envrc, agents' settings) stay writable",
 			"no user namespaces: secret files (the Read deny rules) in the project and the readable dirs stay readable",
 			"gatekeep execs the command in place: a background process it starts may outlive the run",
+			"gatekeep execs the command in place: nothing sweeps the project after it, so a git dir, agent settings or rebase state it makes stays",
 		)
 	}
 	if abi < 3 {
