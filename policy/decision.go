@@ -144,23 +144,27 @@ type Decision struct {
 }
 
 // Opaque returns the first part of the call whose effects the text does
-// not show in full, and false when there is none: a part that asks (in
-// bypassPermissions the ask goes through), or a command part the mode
-// allowed (an interpreter's script, a program the command model does not
-// describe, a word that may name any file). A part the safe layer
-// allowed, and a write whose every target was judged, is shown in full.
-// bypassPermissions runs a call with an opaque part confined where the
-// kernel can (`[sandbox] bypass`).
+// not show in full, and false when there is none: a command part the mode
+// decided (an interpreter's script, a program the command model does not
+// describe, a word that may name any file), and a part that asks because
+// what it touches is only known at run time (sandbox.runtime_target, a
+// glob that reaches a denied file only under other shell options). A part
+// the safe layer allowed, a write whose every target was judged, and an
+// ask about a path the text names (a protected file, a rule's ask) are
+// shown in full. bypassPermissions runs a call with an opaque part
+// confined where the kernel can (`[sandbox] bypass`).
 func (d Decision) Opaque() (Step, bool) {
+	opaque := func(s Step) bool {
+		return s.Layer == LayerMode && s.Category == CatCommand ||
+			s.Verdict == "ask" && (s.Code == CodeSandboxRuntimeTarget || s.Code == CodeRuleDenyShellOption)
+	}
 	if len(d.Parts) == 0 {
-		if d.Effect == Ask || d.Layer == LayerMode && d.Category == CatCommand {
-			return Step{Subject: d.Command, Layer: d.Layer, Verdict: d.Effect.String(), Category: d.Category,
-				Code: d.Code, Message: d.Message}, true
-		}
-		return Step{}, false
+		s := Step{Subject: d.Command, Layer: d.Layer, Verdict: d.Effect.String(), Category: d.Category,
+			Code: d.Code, Message: d.Message}
+		return s, opaque(s)
 	}
 	for _, s := range d.Parts {
-		if s.Verdict == "ask" || s.Layer == LayerMode && s.Category == CatCommand {
+		if opaque(s) {
 			return s, true
 		}
 	}
