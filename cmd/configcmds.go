@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -307,11 +308,16 @@ out of git (.git/info/exclude). Without --deny or --ask the rules allow.
 			if err := policy.CheckRules(rules, opts.Root, opts.Home); err != nil {
 				return usageErr("%v", err)
 			}
-			file, err := config.AppendLocalRules(opts, effect, rules, reason)
+			file, present, err := config.AppendLocalRules(opts, effect, rules, reason)
 			if err != nil {
 				return withCode(ExitFailure, fmt.Errorf("saving the rule: %w", err))
 			}
-			fmt.Fprintf(a.stdout, "added %s %s to %s\n", effect, strings.Join(rules, ", "), file)
+			if len(present) > 0 {
+				fmt.Fprintf(a.stdout, "already present: %s %s in %s (not added again)\n", effect, strings.Join(present, ", "), file)
+			}
+			if added := withoutRules(rules, present); len(added) > 0 {
+				fmt.Fprintf(a.stdout, "added %s %s to %s\n", effect, strings.Join(added, ", "), file)
+			}
 			return nil
 		},
 	}
@@ -319,6 +325,17 @@ out of git (.git/info/exclude). Without --deny or --ask the rules allow.
 	c.Flags().BoolVar(&ask, "ask", false, "the rules ask")
 	c.Flags().StringVar(&reason, "reason", "", "the reason shown to the model on deny")
 	return c
+}
+
+// withoutRules is rules without those in present (each once, in order).
+func withoutRules(rules, present []string) []string {
+	var out []string
+	for _, r := range rules {
+		if !slices.Contains(present, r) && !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 func (a *app) rulesRemoveCmd() *cobra.Command {
