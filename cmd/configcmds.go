@@ -216,7 +216,9 @@ again. FILE defaults to the project file of the current project.`,
 				return nil
 			}
 			if _, err := os.Stat(file); errors.Is(err, os.ErrNotExist) {
-				return withCode(ExitFailure, fmt.Errorf("%s does not exist", file))
+				return withCode(ExitNoInput, fmt.Errorf("%s does not exist", file))
+			} else if err != nil {
+				return withCode(ExitNoInput, err)
 			}
 			// Refuse to trust a file that does not even load.
 			if _, err := config.Load(opts); err != nil {

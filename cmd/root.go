@@ -45,6 +45,18 @@ type app struct {
 	enf             *enforcement     // this call's confinement, once decided
 	probed          *enforce.Support // the probe's answer, once made
 	notedUnconfined bool
+
+	helpPath string // the command whose --help a usage error points to ("gatekeep check"); "" for the root
+}
+
+// usageHint is the line after a usage error: the help of the command that
+// was run, or the root's.
+func (a *app) usageHint() string {
+	path := a.helpPath
+	if path == "" {
+		path = "gatekeep"
+	}
+	return fmt.Sprintf("run '%s --help' for usage", path)
 }
 
 // defaultPromptTimeout is --prompt-timeout's default.
@@ -65,11 +77,17 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 // TestArgvCall checks that both give the same.
 func (a *app) execute(args []string) error {
 	if len(args) > 2 && args[0] == "bash" && args[1] == "--" {
-		return a.argvCall(args[2:], a.bashRun)
+		err := a.argvCall(args[2:], a.bashRun)
+		a.helpPath = "gatekeep bash"
+		return err
 	}
 	root := a.rootCmdFor(args)
 	root.SetArgs(args)
-	return root.Execute()
+	c, err := root.ExecuteC()
+	if c != nil {
+		a.helpPath = c.CommandPath()
+	}
+	return err
 }
 
 // argvCall is `bash -- argv...` as the tree runs it: the root's pre-run
@@ -141,7 +159,9 @@ exactly what it checked or stops it with a one-line JSON reason.
 
   gatekeep bash -- git push origin     check, then exec the argv
   gatekeep bash -c 'make test'         check, then run the string with bash -c
-  gatekeep check bash -c 'rm -rf /'    answer without running (exit 0/75/77)`,
+  gatekeep check bash -c 'rm -rf /'    answer without running (exit 0/75/77)
+
+` + exitCodeHelp,
 		SilenceErrors:     true,
 		SilenceUsage:      true,
 		CompletionOptions: cobra.CompletionOptions{HiddenDefaultCmd: false},
