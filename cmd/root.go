@@ -226,12 +226,14 @@ func (a *app) readEnv(changed func(name string) bool) error {
 			a.denyExitCode = n
 		}
 	}
+	enforceFrom := "--enforce"
 	if !changed("enforce") {
 		a.enforceText = os.Getenv("GATEKEEP_ENFORCE")
+		enforceFrom = "GATEKEEP_ENFORCE"
 	}
 	l, err := parseEnforceFlag(a.enforceText)
 	if err != nil {
-		return usageErr("--enforce: %v", err)
+		return usageErr("%s: %v", enforceFrom, err)
 	}
 	a.enforceFlag = l
 	if a.denyExitCode < 1 || a.denyExitCode > 255 {
