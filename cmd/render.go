@@ -72,7 +72,9 @@ func writeDecisionText(w io.Writer, d policy.Decision, explain bool) {
 	if d.Rule != nil {
 		fmt.Fprintf(w, "  rule: %s\n", d.Rule)
 	}
-	if d.Command != "" && d.Effect != policy.Allow {
+	// An allow names its part when only the mode allowed it (the write of
+	// `echo x > out.txt` in acceptEdits).
+	if d.Command != "" && (d.Effect != policy.Allow || d.Layer == policy.LayerMode) {
 		fmt.Fprintf(w, "  at: %s\n", oneLine(d.Command))
 	}
 	if !explain {
