@@ -243,13 +243,24 @@ func (a *app) readEnv(changed func(name string) bool) error {
 }
 
 func (a *app) versionCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "version",
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "version [--json]",
 		Short: "Print gatekeep's version and the JSON schema version",
 		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
+			if asJSON {
+				// "version" is the envelope's: the schema version.
+				writeJSONLine(a.stdout, struct {
+					envelope
+					Gatekeep string `json:"gatekeep_version"`
+				}{newEnvelope(), Version})
+				return nil
+			}
 			fmt.Fprintf(a.stdout, "gatekeep %s (decision schema %d)\n", Version, SchemaVersion)
 			return nil
 		},
 	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	return c
 }
