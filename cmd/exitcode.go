@@ -29,7 +29,7 @@ const exitCodeHelp = `Exit status:
   0      allowed and ran successfully; check: allow
   N      allowed and ran: the command's own status (128+N when killed by signal N)
   1      a file tool failed (a JSON error line on stderr); test: a case failed;
-         doctor: not in the agent's loop; rules add/remove: the file was not changed
+         doctor: not in the agent's loop; rules add/remove failed
   2      hook: the call is blocked
   64     usage error (run 'gatekeep COMMAND --help')
   66     an input file does not exist or cannot be read (check --batch, trust)
