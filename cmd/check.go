@@ -21,9 +21,57 @@ import (
 
 // checkOptions are check's own flags, shared by its tool subcommands.
 type checkOptions struct {
-	json    bool
-	explain bool
-	batch   string
+	json      bool
+	explain   bool
+	batch     string    // the batch FILE, from --batch=FILE or the operand after the flags
+	batchFlag batchFlag // --batch
+}
+
+// batchFlag is --batch. Bare, it takes no value: FILE is check's operand,
+// wherever the flags stand (`check --batch --json FILE`, `check --batch
+// FILE --json`); `--batch=FILE` names it directly. A value-taking flag
+// would take `--json` in `check --batch --json FILE` for the file's name.
+type batchFlag struct {
+	given bool
+	file  string
+}
+
+func (b *batchFlag) String() string { return b.file }
+
+// Set is pflag's: "true" is the value of a bare --batch (NoOptDefVal);
+// a file named "true" is given as ./true.
+func (b *batchFlag) Set(v string) error {
+	b.given = true
+	if v != "true" {
+		b.file = v
+	}
+	return nil
+}
+
+// Type is "bool", so that pflag's usage line shows the flag without a
+// default value ([="true"]).
+func (b *batchFlag) Type() string { return "bool" }
+
+// batchArgs takes check's operand as the --batch FILE; any operand
+// without --batch, or more than one, is a usage error.
+func (o *checkOptions) batchArgs(c *cobra.Command, args []string) error {
+	switch {
+	case !o.batchFlag.given && len(args) > 0:
+		return usageErr("unknown command %q for %q: check needs a tool (bash, read, write, edit) or --batch FILE", args[0], c.CommandPath())
+	case !o.batchFlag.given:
+		return nil
+	case o.batchFlag.file != "" && len(args) > 0:
+		return usageErr("--batch=%s takes no other operand (got %q)", o.batchFlag.file, args[0])
+	case o.batchFlag.file != "":
+		o.batch = o.batchFlag.file
+	case len(args) == 1:
+		o.batch = args[0]
+	case len(args) == 0:
+		return usageErr("--batch needs FILE (- for stdin)")
+	default:
+		return usageErr("--batch takes one FILE, got %d: %q", len(args), args)
+	}
+	return nil
 }
 
 // newCmdCheck is `check`; runF, when set, gets the options of a --batch
@@ -31,7 +79,7 @@ type checkOptions struct {
 func (a *app) newCmdCheck(runF func(*checkOptions) error) *cobra.Command {
 	o := &checkOptions{}
 	c := &cobra.Command{
-		Use:   "check [--json] [--explain] (bash|read|write|edit ... | --batch FILE)",
+		Use:   "check [--json] [--explain] (bash|read|write|edit ... | --batch FILE | --batch=FILE)",
 		Short: "Answer allow, ask or deny without running anything",
 		Long: `Answer allow, ask or deny without running or prompting.
 
@@ -43,8 +91,10 @@ is a JSON object must have a "command" field (a transcript), any other line
 is a shell command. Each line that asks or is denied is printed on stdout
 (LINE: EFFECT [CODE] PART: REASON); --json prints one Decision per line
 instead. A summary goes to stderr. The exit status is 0 once every line is
-decided.`,
-		Args: cobra.NoArgs,
+decided; 66 when FILE does not exist or cannot be read. FILE may stand
+before or after the other flags; a file named like a tool (bash) is given
+as ./bash or --batch=bash.`,
+		Args: o.batchArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if o.batch == "" {
 				return usageErr("check needs a tool (bash, read, write, edit) or --batch FILE")
@@ -58,7 +108,8 @@ decided.`,
 	f := c.PersistentFlags()
 	f.BoolVar(&o.json, "json", false, "print the Decision as JSON on stdout")
 	f.BoolVar(&o.explain, "explain", false, "show every layer's verdict in order")
-	c.Flags().StringVar(&o.batch, "batch", "", "decide one call per line of FILE (- for stdin)")
+	c.Flags().Var(&o.batchFlag, "batch", "decide one call per line of `FILE` (- for stdin)")
+	c.Flags().Lookup("batch").NoOptDefVal = "true"
 	for _, t := range a.toolCmds(o) {
 		// "Check a shell command, then run it": under check, nothing runs.
 		t.Short, _, _ = strings.Cut(t.Short, ", then")
@@ -107,7 +158,7 @@ func (a *app) batchRun(o *checkOptions) error {
 			return withCode(ExitUsage, fmt.Errorf("the batch file %s is not a regular file: give - to read a pipe on stdin", name))
 		}
 		if err != nil {
-			return withCode(ExitUsage, fmt.Errorf("opening the batch file: %w", err))
+			return withCode(ExitNoInput, fmt.Errorf("opening the batch file: %w", err))
 		}
 		defer f.Close()
 		in = f
@@ -173,7 +224,11 @@ func (a *app) batchDecide(o *checkOptions, cfg *policy.Config, cwd string, glob 
 		return policy.Decision{Effect: policy.Deny, Layer: policy.LayerInput, Code: code, Message: msg, Mode: cfg.Mode, Offset: -1}
 	}
 	if tooLong {
-		return bad(shellparse.CodeTooLarge, fmt.Sprintf("the line is over %d bytes", maxBatchLine))
+		// As the chain answers a script over the size cap (design §3):
+		// ask, which no mode turns into allow.
+		d := bad(shellparse.CodeTooLarge, fmt.Sprintf("the command is too large to check: the line is over %d bytes", maxBatchLine))
+		d.Effect = policy.Ask
+		return d
 	}
 	text := string(line)
 	// A JSON object is a transcript entry; anything else, including a

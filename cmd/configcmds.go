@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -46,9 +47,10 @@ are listed as "except": they exempt paths from the denies above them there
 					out[i] = listed{r, carveOut(r)}
 				}
 				writeJSONLine(a.stdout, struct {
+					envelope
 					Rules  []listed             `json:"rules"`
 					Danger []*policy.DangerRule `json:"danger"`
-				}{out, danger})
+				}{newEnvelope(), out, danger})
 				return nil
 			}
 			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
@@ -119,7 +121,10 @@ func (a *app) configCmd() *cobra.Command {
 			}
 			files := config.ConfigFiles(opts)
 			if asJSON {
-				writeJSONLine(a.stdout, files)
+				writeJSONLine(a.stdout, struct {
+					envelope
+					Files []config.FileInfo `json:"files"`
+				}{newEnvelope(), files})
 				return nil
 			}
 			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
@@ -131,13 +136,16 @@ func (a *app) configCmd() *cobra.Command {
 		},
 	}
 	path.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	var validateJSON bool
 	validate := &cobra.Command{
-		Use:   "validate",
+		Use:   "validate [--json]",
 		Short: "Load every config layer, report errors (exit 78) and lint warnings",
 		Long: `Load every config layer and report all errors at once (exit 78), then lint
 warnings: a rule shadowed by a later rule of the same file, a duplicated rule,
 an allow rule that opens a shell or interpreter to any arguments, an allow
-rule in an untrusted file. Warnings alone exit 0.`,
+rule in an untrusted file. Warnings alone exit 0. --json prints one object:
+ok, errors (file, line, key, message) and warnings (code, file, line, key,
+rule, message).`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			_, opts, err := a.loadOptions()
@@ -145,6 +153,23 @@ rule in an untrusted file. Warnings alone exit 0.`,
 				return err
 			}
 			_, lints, err := config.Validate(opts)
+			if validateJSON {
+				out := validateJSONOut{envelope: newEnvelope(), OK: err == nil, Errors: config.ConfigErrors(err), Warnings: lints}
+				if err != nil && len(out.Errors) == 0 {
+					out.Errors = []*config.ConfigError{{Msg: err.Error()}}
+				}
+				if out.Errors == nil {
+					out.Errors = []*config.ConfigError{}
+				}
+				if out.Warnings == nil {
+					out.Warnings = []policy.Lint{}
+				}
+				writeJSONLine(a.stdout, out)
+				if err != nil {
+					return silentExit(ExitConfig)
+				}
+				return nil
+			}
 			if err != nil {
 				for _, ce := range config.ConfigErrors(err) {
 					fmt.Fprintf(a.stdout, "error: %s\n", ce)
@@ -161,8 +186,18 @@ rule in an untrusted file. Warnings alone exit 0.`,
 			return nil
 		},
 	}
+	validate.Flags().BoolVar(&validateJSON, "json", false, "print the result as JSON")
 	c.AddCommand(path, validate)
 	return c
+}
+
+// validateJSONOut is what `config validate --json` prints.
+type validateJSONOut struct {
+	envelope
+	// OK: every layer loads (warnings may remain); exit 0, else 78.
+	OK       bool                  `json:"ok"`
+	Errors   []*config.ConfigError `json:"errors"`
+	Warnings []policy.Lint         `json:"warnings"`
 }
 
 func fileState(f config.FileInfo) string {
@@ -215,7 +250,9 @@ again. FILE defaults to the project file of the current project.`,
 				return nil
 			}
 			if _, err := os.Stat(file); errors.Is(err, os.ErrNotExist) {
-				return withCode(ExitFailure, fmt.Errorf("%s does not exist", file))
+				return withCode(ExitNoInput, fmt.Errorf("%s does not exist", file))
+			} else if err != nil {
+				return withCode(ExitNoInput, err)
 			}
 			// Refuse to trust a file that does not even load.
 			if _, err := config.Load(opts); err != nil {
@@ -307,11 +344,16 @@ out of git (.git/info/exclude). Without --deny or --ask the rules allow.
 			if err := policy.CheckRules(rules, opts.Root, opts.Home); err != nil {
 				return usageErr("%v", err)
 			}
-			file, err := config.AppendLocalRules(opts, effect, rules, reason)
+			file, present, err := config.AppendLocalRules(opts, effect, rules, reason)
 			if err != nil {
 				return withCode(ExitFailure, fmt.Errorf("saving the rule: %w", err))
 			}
-			fmt.Fprintf(a.stdout, "added %s %s to %s\n", effect, strings.Join(rules, ", "), file)
+			if len(present) > 0 {
+				fmt.Fprintf(a.stdout, "already present: %s %s in %s (not added again)\n", effect, strings.Join(present, ", "), file)
+			}
+			if added := withoutRules(rules, present); len(added) > 0 {
+				fmt.Fprintf(a.stdout, "added %s %s to %s\n", effect, strings.Join(added, ", "), file)
+			}
 			return nil
 		},
 	}
@@ -319,6 +361,17 @@ out of git (.git/info/exclude). Without --deny or --ask the rules allow.
 	c.Flags().BoolVar(&ask, "ask", false, "the rules ask")
 	c.Flags().StringVar(&reason, "reason", "", "the reason shown to the model on deny")
 	return c
+}
+
+// withoutRules is rules without those in present (each once, in order).
+func withoutRules(rules, present []string) []string {
+	var out []string
+	for _, r := range rules {
+		if !slices.Contains(present, r) && !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 func (a *app) rulesRemoveCmd() *cobra.Command {

@@ -195,7 +195,7 @@ func (a *app) resolveAsk(cfg *policy.Config, req policy.Request, d policy.Decisi
 	case prompt.AlwaysAllow:
 		_, opts, err := a.loadOptions()
 		if err == nil {
-			_, err = config.AppendLocalRules(opts, "allow", sugg.Rules, "")
+			_, _, err = config.AppendLocalRules(opts, "allow", sugg.Rules, "")
 		}
 		if err != nil {
 			fmt.Fprintf(a.stderr, "gatekeep: the rule was not saved (%v); allowing this call once\n", err)

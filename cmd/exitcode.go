@@ -12,6 +12,7 @@ const (
 	ExitFailure    = 1   // a file tool failed: not found, no match, I/O error
 	ExitHookBlock  = 2   // hook mode: the call is blocked (a denial the agent reads from stderr, or any failure)
 	ExitUsage      = 64  // the command line is wrong (EX_USAGE)
+	ExitNoInput    = 66  // an input file named on the command line does not exist or cannot be read (EX_NOINPUT)
 	ExitInternal   = 70  // gatekeep itself failed; nothing ran (EX_SOFTWARE)
 	ExitAsk        = 75  // check: the call would ask (EX_TEMPFAIL)
 	ExitDeny       = 77  // denied; nothing ran (EX_NOPERM)
@@ -20,6 +21,24 @@ const (
 	ExitNotFound   = 127 // the command was not found (as in sh)
 	exitSignalBase = 128 // a command killed by signal N exits 128+N (Windows: its code)
 )
+
+// exitCodeHelp is the exit-code table of `gatekeep --help`, one line per
+// code of the block above (README, "Exit codes", has the long form;
+// TestExitCodeTables checks that the three agree).
+const exitCodeHelp = `Exit status:
+  0      allowed and ran successfully; check: allow
+  N      allowed and ran: the command's own status (128+N when killed by signal N)
+  1      a file tool failed (a JSON error line on stderr); test: a case failed;
+         doctor: not in the agent's loop; rules add/remove failed
+  2      hook: the call is blocked
+  64     usage error (run 'gatekeep COMMAND --help')
+  66     an input file does not exist or cannot be read (check --batch, trust)
+  70     gatekeep itself failed; nothing ran
+  75     check: ask
+  77     denied; nothing ran (check: deny; --deny-exit-code changes it for a run)
+  78     a config file is invalid; nothing ran
+  126    the command cannot be executed
+  127    the command was not found`
 
 // exitError carries an exit status out of a command to Main, the only place
 // that exits. A silent exitError prints nothing (its output is already out).

@@ -69,7 +69,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	if err != nil && !silent {
 		fmt.Fprintf(stderr, "gatekeep: %v\n", err)
 		if code == ExitUsage {
-			fmt.Fprintln(stderr, "run 'gatekeep --help' for usage")
+			fmt.Fprintln(stderr, a.usageHint())
 		}
 	}
 	if _, ok := stdout.(processStdout); ok && out.err == nil && out.n > 0 && a.hookMode && stdoutIsNull() {

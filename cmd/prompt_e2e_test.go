@@ -192,6 +192,10 @@ func TestPromptCtrlCRestoresTerminal(t *testing.T) {
 	if code := r.exit(); code != 77 {
 		t.Fatalf("exit %d, want 77", code)
 	}
+	// README's code table: Ctrl-C while asking is ask.interrupted.
+	if !strings.Contains(r.stderr.String(), `"code":"ask.interrupted"`) {
+		t.Errorf("Ctrl-C: the deny line is %q, want code ask.interrupted", r.stderr.String())
+	}
 	after := r.State()
 	if *r.before != *after {
 		t.Error("Ctrl-C left the terminal in another state")

@@ -36,6 +36,18 @@ func newDenyLine(d policy.Decision) denyLine {
 
 func (a *app) printDeny(d policy.Decision) { writeJSONLine(a.stderr, newDenyLine(d)) }
 
+// envelope opens every JSON document gatekeep prints (README, "JSON"):
+// "source" is always "gatekeep" and "version" is SchemaVersion. A
+// document embeds it first; the lines of a stream (check --batch --json,
+// test --json) carry neither.
+type envelope struct {
+	Source  string `json:"source"`
+	Version int    `json:"version"`
+}
+
+// newEnvelope is the envelope of this build's documents.
+func newEnvelope() envelope { return envelope{Source: "gatekeep", Version: SchemaVersion} }
+
 func writeJSONLine(w io.Writer, v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -72,7 +84,9 @@ func writeDecisionText(w io.Writer, d policy.Decision, explain bool) {
 	if d.Rule != nil {
 		fmt.Fprintf(w, "  rule: %s\n", d.Rule)
 	}
-	if d.Command != "" && d.Effect != policy.Allow {
+	// An allow names its part when only the mode allowed it (the write of
+	// `echo x > out.txt` in acceptEdits).
+	if d.Command != "" && (d.Effect != policy.Allow || d.Layer == policy.LayerMode) {
 		fmt.Fprintf(w, "  at: %s\n", oneLine(d.Command))
 	}
 	if !explain {

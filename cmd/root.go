@@ -45,6 +45,18 @@ type app struct {
 	enf             *enforcement     // this call's confinement, once decided
 	probed          *enforce.Support // the probe's answer, once made
 	notedUnconfined bool
+
+	helpPath string // the command whose --help a usage error points to ("gatekeep check"); "" for the root
+}
+
+// usageHint is the line after a usage error: the help of the command that
+// was run, or the root's.
+func (a *app) usageHint() string {
+	path := a.helpPath
+	if path == "" {
+		path = "gatekeep"
+	}
+	return fmt.Sprintf("run '%s --help' for usage", path)
 }
 
 // defaultPromptTimeout is --prompt-timeout's default.
@@ -65,11 +77,17 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 // TestArgvCall checks that both give the same.
 func (a *app) execute(args []string) error {
 	if len(args) > 2 && args[0] == "bash" && args[1] == "--" {
-		return a.argvCall(args[2:], a.bashRun)
+		err := a.argvCall(args[2:], a.bashRun)
+		a.helpPath = "gatekeep bash"
+		return err
 	}
 	root := a.rootCmdFor(args)
 	root.SetArgs(args)
-	return root.Execute()
+	c, err := root.ExecuteC()
+	if c != nil {
+		a.helpPath = c.CommandPath()
+	}
+	return err
 }
 
 // argvCall is `bash -- argv...` as the tree runs it: the root's pre-run
@@ -141,7 +159,9 @@ exactly what it checked or stops it with a one-line JSON reason.
 
   gatekeep bash -- git push origin     check, then exec the argv
   gatekeep bash -c 'make test'         check, then run the string with bash -c
-  gatekeep check bash -c 'rm -rf /'    answer without running (exit 0/75/77)`,
+  gatekeep check bash -c 'rm -rf /'    answer without running (exit 0/75/77)
+
+` + exitCodeHelp,
 		SilenceErrors:     true,
 		SilenceUsage:      true,
 		CompletionOptions: cobra.CompletionOptions{HiddenDefaultCmd: false},
@@ -206,12 +226,14 @@ func (a *app) readEnv(changed func(name string) bool) error {
 			a.denyExitCode = n
 		}
 	}
+	enforceFrom := "--enforce"
 	if !changed("enforce") {
 		a.enforceText = os.Getenv("GATEKEEP_ENFORCE")
+		enforceFrom = "GATEKEEP_ENFORCE"
 	}
 	l, err := parseEnforceFlag(a.enforceText)
 	if err != nil {
-		return usageErr("--enforce: %v", err)
+		return usageErr("%s: %v", enforceFrom, err)
 	}
 	a.enforceFlag = l
 	if a.denyExitCode < 1 || a.denyExitCode > 255 {
@@ -221,13 +243,24 @@ func (a *app) readEnv(changed func(name string) bool) error {
 }
 
 func (a *app) versionCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "version",
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "version [--json]",
 		Short: "Print gatekeep's version and the JSON schema version",
 		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
+			if asJSON {
+				// "version" is the envelope's: the schema version.
+				writeJSONLine(a.stdout, struct {
+					envelope
+					Gatekeep string `json:"gatekeep_version"`
+				}{newEnvelope(), Version})
+				return nil
+			}
 			fmt.Fprintf(a.stdout, "gatekeep %s (decision schema %d)\n", Version, SchemaVersion)
 			return nil
 		},
 	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	return c
 }

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -55,6 +56,7 @@ What runs is byte for byte what was checked.`,
 					return usageErr("bash -c needs a STRING")
 				}
 				o.script, o.args = args[0], args[1:]
+				a.warnFlagOperands(c, o.args)
 			}
 			if runF != nil {
 				return runF(o)
@@ -68,6 +70,22 @@ What runs is byte for byte what was checked.`,
 	c.Flags().BoolP("command", "c", false, "the first operand is the shell string to check and run")
 	c.Flags().SetInterspersed(false)
 	return c
+}
+
+// warnFlagOperands says on stderr which words after `bash -c STRING` are
+// exactly one of gatekeep's long flags for this command (`--mode`,
+// `--json=x`): they stay the script's $0, $1 ... as bash takes them, which
+// a person who meant gatekeep's flag would not see otherwise.
+func (a *app) warnFlagOperands(c *cobra.Command, words []string) {
+	for i, w := range words {
+		name, _, _ := strings.Cut(strings.TrimPrefix(w, "--"), "=")
+		if !strings.HasPrefix(w, "--") || name == "" {
+			continue
+		}
+		if c.Flags().Lookup(name) != nil || c.InheritedFlags().Lookup(name) != nil {
+			fmt.Fprintf(a.stderr, "gatekeep: warning: %s after bash -c STRING is the script's $%d, as bash takes it, not gatekeep's flag: put gatekeep's flags before bash\n", w, i)
+		}
+	}
 }
 
 // bashRun decides the shell command, then runs it: the -c string with

@@ -401,10 +401,14 @@ func evaluate(cfg *Config, req Request) (d Decision) {
 			continue
 		}
 		// Between parts of equal effect, a deny or ask from the harder
-		// boundary explains the call better; an allow names the command.
+		// boundary explains the call better; an allow names the command,
+		// unless only the mode allowed another part's write or command:
+		// that part decided the call (acceptEdits' write in `echo x >
+		// out.txt`, issue 29). A read every mode allows decides nothing.
 		// A final ask explains the call over any other ask: it is what
 		// holds even in bypassPermissions.
 		if first || stricter(pd.Effect, best.Effect) ||
+			pd.Effect == Allow && best.Effect == Allow && pd.Layer == LayerMode && pd.Category != CatRead && best.Layer != LayerMode ||
 			pd.Effect == best.Effect && pd.Effect == Ask && pd.Final && !best.Final ||
 			pd.Effect == best.Effect && pd.Effect != Allow && pd.Final == best.Final && layerRank(pd.Layer) > layerRank(best.Layer) {
 			best, first = pd, false

@@ -32,10 +32,11 @@ var testHookRaw func()
 // asking and its state is restored on every way out: an answer, an error,
 // SIGINT, SIGTERM or SIGHUP (caught only while asking), and a panic.
 //
-// A deny by the person (n, Ctrl-C, Ctrl-D, Esc, a second unknown key) has
-// a nil error. Errors wrap ErrNoTTY (also when the process is in the
-// background of its terminal, where asking would stop it), ErrTimeout or
-// ErrInterrupted; with any error the Answer is Deny.
+// A deny by the person (n, Ctrl-D, Esc, a second unknown key) has a nil
+// error; Ctrl-C denies with ErrInterrupted, as SIGINT does. Errors wrap
+// ErrNoTTY (also when the process is in the background of its terminal,
+// where asking would stop it), ErrTimeout or ErrInterrupted; with any
+// error the Answer is Deny.
 func Ask(q Question, opt Options) (Answer, error) {
 	path := opt.tty()
 	timeout := opt.timeout()
@@ -137,6 +138,9 @@ func Ask(q Question, opt Options) (Answer, error) {
 			case keyDeny:
 				say(Deny.String())
 				return Deny, nil
+			case keyInterrupt:
+				say("deny (interrupted)")
+				return Deny, fmt.Errorf("%w: Ctrl-C", ErrInterrupted)
 			}
 			if c.err != nil {
 				say("deny (terminal closed)")

@@ -24,8 +24,9 @@ var (
 	// ErrTimeout: no answer within Options.Timeout. Callers map it to
 	// ask.timeout.
 	ErrTimeout = errors.New("prompt timed out")
-	// ErrInterrupted: SIGINT, SIGTERM or SIGHUP arrived while asking. The
-	// wrapping error names the signal.
+	// ErrInterrupted: the person pressed Ctrl-C, or SIGINT, SIGTERM or
+	// SIGHUP arrived while asking. The wrapping error names the key or
+	// the signal. Callers map it to ask.interrupted.
 	ErrInterrupted = errors.New("prompt interrupted")
 )
 
@@ -224,6 +225,7 @@ const (
 	keyAllowOnce
 	keyDeny
 	keyAlways
+	keyInterrupt // Ctrl-C: a deny that says the question was interrupted
 )
 
 // classify reads one chunk of raw input as a key. A chunk of more than one
@@ -237,8 +239,10 @@ func classify(chunk []byte, alwaysOffered bool) key {
 	switch chunk[0] {
 	case 'y', 'Y':
 		return keyAllowOnce
-	case 'n', 'N', 0x03, 0x04, 0x1b: // n, Ctrl-C, Ctrl-D, Esc
+	case 'n', 'N', 0x04, 0x1b: // n, Ctrl-D, Esc
 		return keyDeny
+	case 0x03: // Ctrl-C, a byte in raw mode, not a signal
+		return keyInterrupt
 	case 'a', 'A':
 		if alwaysOffered {
 			return keyAlways

@@ -125,7 +125,7 @@ func TestClassify(t *testing.T) {
 		{"y", true, keyAllowOnce},
 		{"Y", false, keyAllowOnce},
 		{"n", true, keyDeny},
-		{"\x03", true, keyDeny},
+		{"\x03", true, keyInterrupt},
 		{"\x04", true, keyDeny},
 		{"\x1b", true, keyDeny},
 		{"a", true, keyAlways},

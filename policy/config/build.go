@@ -145,6 +145,11 @@ func Build(in Input) (*Built, error) {
 			d = filepath.Join(in.Cwd, d)
 		}
 		roots = append(roots, d)
+		// pathguard drops a root that does not exist (a default root may
+		// be missing); one the person named is worth a word.
+		if g, errs := pathguard.New([]string{d}, pathguard.Options{Home: in.Home, ConfigDirs: []string{}}); len(errs) == 0 && len(g.Roots()) == 0 {
+			b.Messages = append(b.Messages, fmt.Sprintf("--allow-dir %s: no such directory, so it is not a sandbox root", d))
+		}
 	}
 	guard, errs := pathguard.New(roots, pathguard.Options{Home: in.Home})
 	for _, e := range errs {

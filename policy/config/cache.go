@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -22,26 +23,36 @@ import (
 
 // The cache of decoded config files (issue 16, item 2). A file's TOML
 // decoding and validation are kept, once they succeed, under
-// Paths.Cache in a file named by a key over the file's content hash, its
-// layer and path, the project root and home it was read against, and the
-// gatekeep that wrote it (LoadOptions.Version and the binary's build
-// information, see buildStamp). Each rule is kept as its text with what
-// the rule index needs (policy.Rule.AppendKeys): a loaded rule is
-// compiled from its text the first time a decision needs it, so a call
-// pays only for the rules that can match it, and a plan file's symlinks
-// are resolved again: nothing the disk may have changed since is taken
-// from the cache.
+// Paths.Cache in a file named by a key over the file's layer and path,
+// the project root and home it was read against, and the gatekeep that
+// wrote it (LoadOptions.Version and the binary's build information, see
+// buildStamp): one entry per file, replaced when the file changes. Each
+// rule is kept as its text with what the rule index needs
+// (policy.Rule.AppendKeys): a loaded rule is compiled from its text the
+// first time a decision needs it, so a call pays only for the rules that
+// can match it, and a plan file's symlinks are resolved again: nothing
+// the disk may have changed since is taken from the cache.
 //
-// An entry is its body's SHA-256 followed by the body (appendEntry); one
-// that does not verify, does not decode, names another key or holds a
-// pattern that does not compile is ignored and the file is decoded
-// afresh. The cache is never a source of trust: trust is judged from the
-// file's own bytes (FileInfo.SHA256) before the cache is looked at, and
-// the managed file, whose rules bind the person too, is never cached (nor
-// is the embedded default, decoded when gatekeep is built: default.go). The
-// directory is one of gatekeep's protected paths
-// (pathguard.DefaultConfigDirs): a write to it asks, and enforcement
-// keeps it read-only.
+// An entry is bound to its file (issue 27, item 5): it records the
+// SHA-256 of the bytes it was compiled from, and is used only when the
+// file read now has that hash, so an entry of another config moved,
+// copied or re-keyed into this file's place is ignored and the file is
+// decoded afresh. An entry is its body's SHA-256 followed by the body
+// (appendEntry); one that does not verify, does not decode, names another
+// key or another file's hash, or holds a pattern that does not compile
+// is ignored too. The cache is never a source of trust: trust is judged
+// from the file's own bytes (FileInfo.SHA256) before the cache is looked
+// at, and the managed file, whose rules bind the person too, is never
+// cached (nor is the embedded default, decoded when gatekeep is built:
+// default.go). A writer who forges a whole entry for the file's current
+// hash decides as the file would with the forged settings, so the
+// directory is as sensitive as the config: it is one of gatekeep's
+// protected paths (pathguard.DefaultConfigDirs), a write to it asks, and
+// enforcement keeps it read-only.
+//
+// The cache is bounded (sweepCache): each write removes the temp files a
+// killed writer left and, beyond maxCacheEntries entries or
+// maxCacheBytes bytes, the entries written longest ago.
 
 // cacheFormat changes whenever the entry's form does (appendEntry).
 const cacheFormat = "gatekeep-config-cache-4"
@@ -94,35 +105,39 @@ func exeStamp() string {
 
 // cacheKey is the key of a file's entry; "" when nothing is cached. The
 // managed file is never cached: its rules bind the person too, and the
-// cache is the person's to write.
-func (c *compiler) cacheKey(opts LoadOptions, source, path, sum string) string {
+// cache is the person's to write. The key does not depend on the file's
+// content: an edit replaces the file's entry, and the entry's recorded
+// hash says which content it stands for.
+func (c *compiler) cacheKey(opts LoadOptions, source, path string) string {
 	if opts.Version == "" || opts.Paths.Cache == "" || !filepath.IsAbs(opts.Paths.Cache) || source == policy.SourceManaged {
 		return ""
 	}
-	h := sha256.Sum256([]byte(strings.Join([]string{cacheFormat, opts.Version, buildStamp(), source, path, c.root, c.home, sum}, "\x00")))
+	h := sha256.Sum256([]byte(strings.Join([]string{cacheFormat, opts.Version, buildStamp(), source, path, c.root, c.home}, "\x00")))
 	return hex.EncodeToString(h[:])
 }
 
-// parseCached is parse, through the cache.
+// parseCached is parse, through the cache; sum is the SHA-256 of data,
+// in hex (FileInfo.SHA256).
 func (c *compiler) parseCached(opts LoadOptions, source, path string, data []byte, sum string) (*fileConfig, []error) {
-	key := c.cacheKey(opts, source, path, sum)
+	key := c.cacheKey(opts, source, path)
 	if key == "" {
 		return c.parse(source, path, data)
 	}
 	file := filepath.Join(opts.Paths.Cache, key)
-	if f := c.fromCache(file, key, source, path); f != nil {
+	if f := c.fromCache(file, key, sum, source, path); f != nil {
 		cacheHits.Add(1)
 		return f, nil
 	}
 	f, errs := c.parse(source, path, data)
 	if len(errs) == 0 && f != nil {
-		c.toCache(file, key, f) // best effort
+		c.toCache(file, key, sum, f) // best effort
 	}
 	return f, errs
 }
 
-// fromCache reads and checks an entry; nil when it cannot be used.
-func (c *compiler) fromCache(file, key, source, path string) *fileConfig {
+// fromCache reads and checks the entry of the file whose content has the
+// hash sum; nil when it cannot be used.
+func (c *compiler) fromCache(file, key, sum, source, path string) *fileConfig {
 	b, err := policy.ReadRegular(file, maxCacheEntry)
 	if err != nil || len(b) < sha256.Size {
 		return nil
@@ -134,33 +149,123 @@ func (c *compiler) fromCache(file, key, source, path string) *fileConfig {
 	// The settings and rules decoded keep substrings of the body, which
 	// nothing writes after this point: a string over its bytes saves a
 	// copy of the entry.
-	return c.decodeEntry(unsafe.String(unsafe.SliceData(body), len(body)), key, source, path)
+	return c.decodeEntry(unsafe.String(unsafe.SliceData(body), len(body)), key, sum, source, path)
 }
 
-// toCache writes f's entry atomically; errors are ignored (the next load
-// decodes the file again).
-func (c *compiler) toCache(file, key string, f *fileConfig) {
-	body := appendEntry(make([]byte, 0, 4096), key, f)
-	sum := sha256.Sum256(body)
+// toCache writes f's entry, compiled from the content whose hash is sum,
+// atomically, then bounds the cache (sweepCache); errors are ignored (the
+// next load decodes the file again).
+func (c *compiler) toCache(file, key, sum string, f *fileConfig) {
+	body := appendEntry(make([]byte, 0, 4096), key, sum, f)
+	check := sha256.Sum256(body)
 	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
 		return
 	}
-	WriteFileAtomic(file, append(sum[:], body...), 0o600)
+	if WriteFileAtomic(file, append(check[:], body...), 0o600) == nil {
+		sweepCache(filepath.Dir(file), filepath.Base(file), time.Now())
+	}
+}
+
+// maxCacheEntries and maxCacheBytes bound the cache directory: after a
+// write, the entries written longest ago (by modification time) are
+// removed until at most maxCacheEntries entries of at most maxCacheBytes
+// in all are left. An entry is about the size of its file (a 3,000-rule
+// file's is about 300 KB), and there is one per config file, project
+// root and gatekeep build, so the bound holds the files of some sixty
+// projects; an entry removed costs its next load a decoding.
+const (
+	maxCacheEntries = 128
+	maxCacheBytes   = 64 << 20
+)
+
+// staleTemp is how old a temp file in the cache directory must be for
+// sweepCache to take it as left by a killed writer: a live writer
+// renames its temp file within a moment of creating it.
+const staleTemp = time.Minute
+
+// sweepCache bounds the cache directory dir after the entry named keep
+// was written at now: it removes the temp files of WriteFileAtomic
+// (".KEY.tmp-*") older than staleTemp, then the oldest entries beyond
+// maxCacheEntries and maxCacheBytes, never keep. Files that are not
+// entries or temp files are left alone; errors are ignored.
+func sweepCache(dir, keep string, now time.Time) {
+	list, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	type entry struct {
+		name string
+		size int64
+		mod  time.Time
+	}
+	var entries []entry
+	var total int64
+	for _, de := range list {
+		name := de.Name()
+		if !de.Type().IsRegular() {
+			continue
+		}
+		base, _, tmp := strings.Cut(strings.TrimPrefix(name, "."), ".tmp-")
+		tmp = tmp && strings.HasPrefix(name, ".") && isCacheKey(base)
+		if !tmp && !isCacheKey(name) {
+			continue
+		}
+		info, err := de.Info()
+		if err != nil {
+			continue
+		}
+		switch {
+		case tmp:
+			if now.Sub(info.ModTime()) > staleTemp {
+				os.Remove(filepath.Join(dir, name))
+			}
+		case name == keep:
+			total += info.Size()
+		default:
+			entries = append(entries, entry{name, info.Size(), info.ModTime()})
+			total += info.Size()
+		}
+	}
+	// Newest first: the entries kept are a prefix.
+	slices.SortFunc(entries, func(a, b entry) int { return b.mod.Compare(a.mod) })
+	for n := len(entries); n > 0 && (n+1 > maxCacheEntries || total > maxCacheBytes); n-- {
+		e := entries[n-1]
+		if os.Remove(filepath.Join(dir, e.name)) == nil {
+			total -= e.size
+		}
+	}
+}
+
+// isCacheKey reports whether name is a cache key: 64 lowercase hex
+// digits (cacheKey).
+func isCacheKey(name string) bool {
+	if len(name) != 2*sha256.Size {
+		return false
+	}
+	for _, r := range name {
+		if !('0' <= r && r <= '9' || 'a' <= r && r <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // An entry's body is a sequence of values: unsigned and signed varints
 // (encoding/binary), booleans as one byte 0 or 1, an optional boolean as
 // 0 (unset), 1 (false) or 2 (true), strings and lists as a length and
-// their items. In order: cacheFormat, the key, the file's settings, its
+// their items. In order: cacheFormat, the key, the SHA-256 (hex) of the
+// file's content it was compiled from, the file's settings, its
 // rules (each with what policy.Rule.AppendKeys writes), [[danger]]
 // entries, [[test]] entries and enforcement keys, as appendEntry writes
 // them and decodeEntry reads them.
 
-// appendEntry appends the body of f's entry under key.
-func appendEntry(b []byte, key string, f *fileConfig) []byte {
+// appendEntry appends the body of f's entry under key, compiled from the
+// content whose hash is sum.
+func appendEntry(b []byte, key, sum string, f *fileConfig) []byte {
 	w := entryWriter{b: b}
 	w.string(cacheFormat)
 	w.string(key)
+	w.string(sum)
 	w.string(string(f.mode))
 	w.bool(f.modeSet)
 	w.bool(f.disableBypass)
@@ -208,15 +313,16 @@ func appendEntry(b []byte, key string, f *fileConfig) []byte {
 	return w.b
 }
 
-// decodeEntry reads an entry's body written by appendEntry for key, as
-// the file's settings: rules stand on their cached keys and are compiled
-// on first use (policy.Compiler.LazyRule), [[danger]] patterns and
-// unconfined patterns are compiled now, and the plan file's symlinks are
-// resolved now. Nil when the body does not decode, names another key or
-// holds a pattern that does not compile.
-func (c *compiler) decodeEntry(body, key, source, path string) *fileConfig {
+// decodeEntry reads an entry's body written by appendEntry for key and
+// the content hash sum, as the file's settings: rules stand on their
+// cached keys and are compiled on first use (policy.Compiler.LazyRule),
+// [[danger]] patterns and unconfined patterns are compiled now, and the
+// plan file's symlinks are resolved now. Nil when the body does not
+// decode, names another key, was compiled from other content than sum
+// or holds a pattern that does not compile.
+func (c *compiler) decodeEntry(body, key, sum, source, path string) *fileConfig {
 	d := entryReader{s: body}
-	if d.string() != cacheFormat || d.string() != key {
+	if d.string() != cacheFormat || d.string() != key || sum == "" || d.string() != sum {
 		return nil
 	}
 	f := &fileConfig{source: source, path: path}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gatekeep/gatekeep/policy"
 )
@@ -147,14 +148,15 @@ func TestConfigCacheDamaged(t *testing.T) {
 	}
 	c := &compiler{root: v.root, home: v.home, rules: policy.NewCompiler(v.root, v.home)}
 	sum := sha256.Sum256([]byte(text))
-	key := c.cacheKey(opts, policy.SourceUser, v.paths.User, hex.EncodeToString(sum[:]))
+	hexSum := hex.EncodeToString(sum[:])
+	key := c.cacheKey(opts, policy.SourceUser, v.paths.User)
 	file := filepath.Join(opts.Paths.Cache, key)
 	entry, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	body := entry[sha256.Size:]
-	if f := c.decodeEntry(string(body), key, policy.SourceUser, v.paths.User); f == nil {
+	if f := c.decodeEntry(string(body), key, hexSum, policy.SourceUser, v.paths.User); f == nil {
 		t.Fatal("the entry written does not decode")
 	}
 	write := func(body []byte, rehash bool) {
@@ -204,7 +206,7 @@ func TestConfigCacheDamaged(t *testing.T) {
 			write(b, false)
 			check(fmt.Sprintf("byte %d changed", i), false)
 		}
-		if fc := c.decodeEntry(string(b), key, policy.SourceUser, v.paths.User); fc != nil && i%5 == 0 {
+		if fc := c.decodeEntry(string(b), key, hexSum, policy.SourceUser, v.paths.User); fc != nil && i%5 == 0 {
 			for _, r := range fc.rules {
 				r.Trusted, r.Active = true, true
 			}
@@ -214,7 +216,7 @@ func TestConfigCacheDamaged(t *testing.T) {
 		}
 	}
 	// Another file's entry under this key.
-	other := appendEntry(nil, strings.Repeat("0", 64), &fileConfig{})
+	other := appendEntry(nil, strings.Repeat("0", 64), hexSum, &fileConfig{})
 	write(other, true)
 	check("another key", false)
 	// The format before this one (gob, cacheFormat 1).
@@ -231,11 +233,11 @@ func FuzzDecodeEntry(f *testing.F) {
 		if len(errs) > 0 {
 			f.Fatal(errs)
 		}
-		f.Add(appendEntry(nil, "k", fc))
+		f.Add(appendEntry(nil, "k", "s", fc))
 	}
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, body []byte) {
-		fc := c.decodeEntry(string(body), "k", policy.SourceUser, "/u/config.toml")
+		fc := c.decodeEntry(string(body), "k", "s", policy.SourceUser, "/u/config.toml")
 		if fc == nil {
 			return
 		}
@@ -272,7 +274,7 @@ func TestCacheEntryRoundTrip(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	got := c.decodeEntry(string(appendEntry(nil, "k", want)), "k", policy.SourceUser, v.paths.User)
+	got := c.decodeEntry(string(appendEntry(nil, "k", "s", want)), "k", "s", policy.SourceUser, v.paths.User)
 	if got == nil {
 		t.Fatal("the entry does not decode")
 	}
@@ -316,5 +318,121 @@ func TestCacheEntryRoundTrip(t *testing.T) {
 	if want.trustAgent == nil || want.enforce.network == nil || want.promptTimeout == 0 || len(want.tests) == 0 || want.planFile == "" ||
 		want.dialect == "" || !want.planToolsSet || !want.enforce.writableSet || want.auditFile == "" || !want.modeSet {
 		t.Errorf("cacheSample leaves a setting unset: %+v", want)
+	}
+}
+
+// TestConfigCacheBoundToFile: an entry compiled from another config —
+// copied into the file's place, or re-keyed to the file's key as a
+// same-user writer could — is not used: the decision follows the file on
+// disk (issue 27, item 5).
+func TestConfigCacheBoundToFile(t *testing.T) {
+	v := newCfgEnv(t)
+	opts := v.opts()
+	opts.Version = "test"
+	c := &compiler{root: v.root, home: v.home, rules: policy.NewCompiler(v.root, v.home)}
+	key := c.cacheKey(opts, policy.SourceUser, v.paths.User)
+	file := filepath.Join(opts.Paths.Cache, key)
+	const bypass = "mode = \"bypassPermissions\"\n[[rule]]\nallow = \"Bash(make *)\"\n"
+	const strict = "[[rule]]\ndeny = \"Bash(make *)\"\n"
+	v.write(v.paths.User, bypass)
+	if _, err := Load(opts); err != nil {
+		t.Fatal(err)
+	}
+	bypassEntry, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.write(v.paths.User, strict)
+	if _, err := Load(opts); err != nil {
+		t.Fatal(err)
+	}
+	// A re-keyed entry: the bypass config compiled and written under the
+	// strict file's key, its check hash made to verify.
+	fc, errs := c.parse(policy.SourceUser, v.paths.User, []byte(bypass))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	bypassSum := sha256.Sum256([]byte(bypass))
+	rekeyed := appendEntry(nil, key, hex.EncodeToString(bypassSum[:]), fc)
+	check := sha256.Sum256(rekeyed)
+	for _, planted := range []struct {
+		what  string
+		entry []byte
+	}{{"the bypass config's entry copied", bypassEntry}, {"a re-keyed entry", append(check[:], rekeyed...)}} {
+		if err := os.WriteFile(file, planted.entry, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		hits := cacheHits.Load()
+		l, err := Load(opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := cacheHits.Load() - hits; n != 0 {
+			t.Errorf("%s: %d entries used, want none", planted.what, n)
+		}
+		if l.Mode == policy.ModeBypass || v.bash(v.config(l, ""), "make all").Effect != policy.Deny {
+			t.Errorf("%s: mode %s, make all %v; the file on disk denies it", planted.what, l.Mode, v.bash(v.config(l, ""), "make all").Effect)
+		}
+	}
+	// The entry the strict file's load rewrote is used again.
+	hits := cacheHits.Load()
+	if _, err := Load(opts); err != nil || cacheHits.Load()-hits != 1 {
+		t.Errorf("the rewritten entry was not used (err %v)", err)
+	}
+}
+
+// TestSweepCache: a write removes the temp files a killed writer left
+// (older than staleTemp; a fresh one may be a live writer's) and keeps at
+// most maxCacheEntries entries, removing those written longest ago;
+// files that are not the cache's are left alone.
+func TestSweepCache(t *testing.T) {
+	dir := t.TempDir()
+	now := time.Now()
+	key := func(i int) string { return fmt.Sprintf("%064x", i) }
+	put := func(name string, age time.Duration) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, now.Add(-age), now.Add(-age)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Entry i was written i minutes ago; the newest is the one written now.
+	for i := range maxCacheEntries + 10 {
+		put(key(i), time.Duration(i)*time.Minute)
+	}
+	put("."+key(1)+".tmp-123", 2*staleTemp)
+	put("."+key(2)+".tmp-456", staleTemp/2)
+	put("notes.txt", time.Hour*1000)
+	put(".tmp-x", time.Hour*1000)
+	sweepCache(dir, key(0), now)
+	for name, want := range map[string]bool{
+		key(0): true, key(maxCacheEntries - 1): true, key(maxCacheEntries): false, key(maxCacheEntries + 9): false,
+		"." + key(1) + ".tmp-123": false, "." + key(2) + ".tmp-456": true, "notes.txt": true, ".tmp-x": true,
+	} {
+		if _, err := os.Stat(filepath.Join(dir, name)); (err == nil) != want {
+			t.Errorf("%s: present %v, want %v", name, err == nil, want)
+		}
+	}
+	// The entry just written is kept even when it is the oldest.
+	put(key(0), 1000*time.Hour)
+	for i := range 5 {
+		put(key(1000+i), 0)
+	}
+	sweepCache(dir, key(0), now)
+	if _, err := os.Stat(filepath.Join(dir, key(0))); err != nil {
+		t.Errorf("the entry just written was removed: %v", err)
+	}
+	n := 0
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if isCacheKey(e.Name()) {
+			n++
+		}
+	}
+	if n != maxCacheEntries {
+		t.Errorf("%d entries left, want %d", n, maxCacheEntries)
 	}
 }

@@ -212,8 +212,8 @@ type FileInfo struct {
 	// NeedsTrust is true for the project file, and for the local file when
 	// git tracks it: such a file only tightens until it is trusted.
 	NeedsTrust bool `json:"needs_trust,omitempty"`
-	// Trusted is true for a file that needs no trust, or whose SHA-256 is
-	// recorded in the trust store.
+	// Trusted is true for a file that exists and needs no trust, or whose
+	// SHA-256 is recorded in the trust store; false for an absent file.
 	Trusted bool `json:"trusted"`
 	// Changed is true when the trust store holds a different hash: the
 	// file was edited after it was trusted.

@@ -26,5 +26,5 @@ func (c *compiler) builtinDefault() *fileConfig {
 	if !filepath.IsAbs(c.home) || filepath.Clean(c.home) != c.home {
 		return nil
 	}
-	return c.decodeEntry(defaultEntry, defaultKey, policy.SourceDefault, DefaultConfigFile)
+	return c.decodeEntry(defaultEntry, defaultKey, defaultSHA256, policy.SourceDefault, DefaultConfigFile)
 }

@@ -8,360 +8,361 @@ const defaultSHA256 = "ab210f1194da957c1a11fe687b0a586b496f2ea06362b5da200b15b74
 // defaultEntry is default.toml decoded and validated, in appendEntry's
 // form under defaultKey (default.go).
 const defaultEntry = "" +
-	"\x17gatekeep-config-cache-3\x15embedded:default.toml\x00\x00" +
-	"\x00\x00\x00\x00\x00\x00\x00\x00\x00n\vRead(*.pem)\x00\x1a\x00=private keys and certi" +
-	"ficates outside the project are secrets\x12\x04\x04Read\x05*" +
-	".pem\x00\x04.pem\vRead(*.key)\x00\x1a\x00=private keys and certi" +
-	"ficates outside the project are secrets\x12\x04\x04Read\x05*" +
-	".key\x00\x04.key\fWrite(*.pem)\x00\x1a\x00=private keys and cert" +
-	"ificates outside the project are secrets\x13\x04\x05Write" +
-	"\x05*.pem\x00\x04.pem\fWrite(*.key)\x00\x1a\x00=private keys and ce" +
-	"rtificates outside the project are secrets\x13\x04\x05Wri" +
-	"te\x05*.key\x00\x04.key\x0eRead(**/*.pem)\x02\"\x022key files insid" +
-	"e the project are the project's own\x15\x04\x04Read\b**/*." +
-	"pem\x00\x04.pem\x0eRead(**/*.key)\x02\"\x022key files inside the" +
-	" project are the project's own\x15\x04\x04Read\b**/*.key\x00\x04" +
-	".key\x0fWrite(**/*.pem)\x02\"\x022key files inside the pro" +
-	"ject are the project's own\x16\x04\x05Write\b**/*.pem\x00\x04.pe" +
-	"m\x0fWrite(**/*.key)\x02\"\x022key files inside the projec" +
-	"t are the project's own\x16\x04\x05Write\b**/*.key\x00\x04.key\nR" +
-	"ead(.env)\x00*\x04Kenvironment files hold secrets; sha" +
-	"re settings through .env.example instead\x11\x04\x04Read\x04" +
-	".env\x00\x04.env\fRead(.env.*)\x00*\x04Kenvironment files hol" +
-	"d secrets; share settings through .env.example i" +
-	"nstead\x14\x04\x04Read\x06.env.*\x00\x05.env.\vWrite(.env)\x00*\x04Kenvir" +
-	"onment files hold secrets; share settings throug" +
-	"h .env.example instead\x12\x04\x05Write\x04.env\x00\x04.env\rWrite(" +
-	".env.*)\x00*\x04Kenvironment files hold secrets; share" +
-	" settings through .env.example instead\x15\x04\x05Write\x06." +
-	"env.*\x00\x05.env.\x12Read(.env.example)\x022\x06)example envir" +
-	"onment files hold no secrets!\x04\x04Read\f.env.example" +
-	"\x00\f.env.example\x11Read(.env.sample)\x022\x06)example envi" +
-	"ronment files hold no secrets\x1f\x04\x04Read\v.env.sample" +
-	"\x00\v.env.sample\x13Read(.env.template)\x022\x06)example env" +
-	"ironment files hold no secrets#\x04\x04Read\r.env.templ" +
-	"ate\x00\r.env.template\x13Write(.env.example)\x022\x06)exampl" +
-	"e environment files hold no secrets\"\x04\x05Write\f.env" +
-	".example\x00\f.env.example\x12Write(.env.sample)\x022\x06)exa" +
-	"mple environment files hold no secrets \x04\x05Write\v." +
-	"env.sample\x00\v.env.sample\x14Write(.env.template)\x022\x06)" +
-	"example environment files hold no secrets$\x04\x05Writ" +
-	"e\r.env.template\x00\r.env.template\x0eRead(~/.ssh/*)\x00@\b" +
-	"]~/.ssh holds private keys under any name (ssh-k" +
-	"eygen -f, ssh -i, IdentityFile); use ssh-agent\x15\x04" +
-	"\x04Read\b~/.ssh/*\x00\x04.ssh\x0fWrite(~/.ssh/*)\x00@\b]~/.ssh h" +
-	"olds private keys under any name (ssh-keygen -f," +
-	" ssh -i, IdentityFile); use ssh-agent\x16\x04\x05Write\b~/" +
-	".ssh/*\x00\x04.ssh\x12Read(~/.ssh/*.pub)\x02H\n\x81\x01public keys," +
-	" known host keys, the client config and the auth" +
-	"orized keys are not secret (ssh(1) FILES); chang" +
-	"ing them stays denied\x19\x04\x04Read\f~/.ssh/*.pub\x00\x04.ssh\x18" +
-	"Read(~/.ssh/known_hosts)\x02H\n\x81\x01public keys, known " +
-	"host keys, the client config and the authorized " +
-	"keys are not secret (ssh(1) FILES); changing the" +
-	"m stays denied&\x04\x04Read\x12~/.ssh/known_hosts\x00\vknown_" +
-	"hosts\x1cRead(~/.ssh/known_hosts.old)\x02H\n\x81\x01public ke" +
-	"ys, known host keys, the client config and the a" +
-	"uthorized keys are not secret (ssh(1) FILES); ch" +
-	"anging them stays denied.\x04\x04Read\x16~/.ssh/known_hos" +
-	"ts.old\x00\x0fknown_hosts.old\x19Read(~/.ssh/known_hosts2" +
-	")\x02H\n\x81\x01public keys, known host keys, the client c" +
-	"onfig and the authorized keys are not secret (ss" +
-	"h(1) FILES); changing them stays denied(\x04\x04Read\x13~" +
-	"/.ssh/known_hosts2\x00\fknown_hosts2\x13Read(~/.ssh/con" +
-	"fig)\x02H\n\x81\x01public keys, known host keys, the clien" +
-	"t config and the authorized keys are not secret " +
-	"(ssh(1) FILES); changing them stays denied\x1c\x04\x04Rea" +
-	"d\r~/.ssh/config\x00\x06config\x1cRead(~/.ssh/authorized_k" +
-	"eys)\x02H\n\x81\x01public keys, known host keys, the clien" +
-	"t config and the authorized keys are not secret " +
-	"(ssh(1) FILES); changing them stays denied.\x04\x04Rea" +
-	"d\x16~/.ssh/authorized_keys\x00\x0fauthorized_keys\x1dRead(~" +
-	"/.ssh/authorized_keys2)\x02H\n\x81\x01public keys, known h" +
-	"ost keys, the client config and the authorized k" +
-	"eys are not secret (ssh(1) FILES); changing them" +
-	" stays denied0\x04\x04Read\x17~/.ssh/authorized_keys2\x00\x10au" +
-	"thorized_keys2\x11Read(~/.ssh/id_*)\x00V\f;ssh private " +
-	"keys must not be read or changed; use ssh-agent\x18" +
-	"\x04\x04Read\v~/.ssh/id_*\x00\x04.ssh\x12Write(~/.ssh/id_*)\x00V\f;s" +
-	"sh private keys must not be read or changed; use" +
-	" ssh-agent\x19\x04\x05Write\v~/.ssh/id_*\x00\x04.ssh\x15Read(~/.ssh" +
-	"/id_*.pub)\x02^\x0e\x1apublic keys are not secret\x1c\x04\x04Read\x0f" +
-	"~/.ssh/id_*.pub\x00\x04.ssh\x16Write(~/.ssh/id_*.pub)\x02^\x0e\x1a" +
-	"public keys are not secret\x1d\x04\x05Write\x0f~/.ssh/id_*.p" +
-	"ub\x00\x04.ssh\x18Read(~/.aws/credentials)\x00f\x10Pcredential " +
-	"files hold tokens for other systems; use the too" +
-	"l's own login instead&\x04\x04Read\x12~/.aws/credentials\x00" +
-	"\vcredentials\x19Write(~/.aws/credentials)\x00f\x10Pcreden" +
-	"tial files hold tokens for other systems; use th" +
-	"e tool's own login instead'\x04\x05Write\x12~/.aws/creden" +
-	"tials\x00\vcredentials\x0eRead(~/.netrc)\x00f\x10Pcredential " +
-	"files hold tokens for other systems; use the too" +
-	"l's own login instead\x17\x04\x04Read\b~/.netrc\x00\x06.netrc\x0fWr" +
-	"ite(~/.netrc)\x00f\x10Pcredential files hold tokens fo" +
-	"r other systems; use the tool's own login instea" +
-	"d\x18\x04\x05Write\b~/.netrc\x00\x06.netrc\x18Read(~/.git-credentia" +
-	"ls)\x00f\x10Pcredential files hold tokens for other sy" +
-	"stems; use the tool's own login instead+\x04\x04Read\x12~" +
-	"/.git-credentials\x00\x10.git-credentials\x19Write(~/.git" +
-	"-credentials)\x00f\x10Pcredential files hold tokens fo" +
-	"r other systems; use the tool's own login instea" +
-	"d,\x04\x05Write\x12~/.git-credentials\x00\x10.git-credentials\x1bR" +
-	"ead(~/.docker/config.json)\x00f\x10Pcredential files h" +
-	"old tokens for other systems; use the tool's own" +
-	" login instead)\x04\x04Read\x15~/.docker/config.json\x00\vcon" +
-	"fig.json\x1cWrite(~/.docker/config.json)\x00f\x10Pcredent" +
-	"ial files hold tokens for other systems; use the" +
-	" tool's own login instead*\x04\x05Write\x15~/.docker/conf" +
-	"ig.json\x00\vconfig.json\x14Read(~/.kube/config)\x00f\x10Pcre" +
-	"dential files hold tokens for other systems; use" +
-	" the tool's own login instead\x1d\x04\x04Read\x0e~/.kube/con" +
-	"fig\x00\x06config\x15Write(~/.kube/config)\x00f\x10Pcredential " +
-	"files hold tokens for other systems; use the too" +
-	"l's own login instead\x1e\x04\x05Write\x0e~/.kube/config\x00\x06co" +
-	"nfig\x1cRead(~/.config/gh/hosts.yml)\x00f\x10Pcredential " +
-	"files hold tokens for other systems; use the too" +
-	"l's own login instead(\x04\x04Read\x16~/.config/gh/hosts." +
-	"yml\x00\thosts.yml\x1dWrite(~/.config/gh/hosts.yml)\x00f\x10P" +
-	"credential files hold tokens for other systems; " +
-	"use the tool's own login instead)\x04\x05Write\x16~/.conf" +
-	"ig/gh/hosts.yml\x00\thosts.yml\x1fRead(~/.config/git/cr" +
-	"edentials)\x00f\x10Pcredential files hold tokens for o" +
-	"ther systems; use the tool's own login instead-\x04" +
-	"\x04Read\x19~/.config/git/credentials\x00\vcredentials Wri" +
-	"te(~/.config/git/credentials)\x00f\x10Pcredential file" +
-	"s hold tokens for other systems; use the tool's " +
-	"own login instead.\x04\x05Write\x19~/.config/git/credenti" +
-	"als\x00\vcredentials\x0fRead(~/.pgpass)\x00f\x10Pcredential f" +
-	"iles hold tokens for other systems; use the tool" +
-	"'s own login instead\x19\x04\x04Read\t~/.pgpass\x00\a.pgpass\x10W" +
-	"rite(~/.pgpass)\x00f\x10Pcredential files hold tokens " +
-	"for other systems; use the tool's own login inst" +
-	"ead\x1a\x04\x05Write\t~/.pgpass\x00\a.pgpass Read(~/.cache/hug" +
-	"gingface/token)\x00f\x10Pcredential files hold tokens " +
-	"for other systems; use the tool's own login inst" +
-	"ead.\x04\x04Read\x1a~/.cache/huggingface/token\x00\vhuggingfa" +
-	"ce!Write(~/.cache/huggingface/token)\x00f\x10Pcredenti" +
-	"al files hold tokens for other systems; use the " +
-	"tool's own login instead/\x04\x05Write\x1a~/.cache/huggin" +
-	"gface/token\x00\vhuggingface\x1aRead(~/.huggingface/tok" +
-	"en)\x00f\x10Pcredential files hold tokens for other sy" +
-	"stems; use the tool's own login instead)\x04\x04Read\x14~" +
-	"/.huggingface/token\x00\f.huggingface\x1bWrite(~/.huggi" +
-	"ngface/token)\x00f\x10Pcredential files hold tokens fo" +
-	"r other systems; use the tool's own login instea" +
-	"d*\x04\x05Write\x14~/.huggingface/token\x00\f.huggingface\x14Rea" +
-	"d(~/.vault-token)\x00f\x10Pcredential files hold token" +
-	"s for other systems; use the tool's own login in" +
-	"stead#\x04\x04Read\x0e~/.vault-token\x00\f.vault-token\x15Write(" +
-	"~/.vault-token)\x00f\x10Pcredential files hold tokens " +
-	"for other systems; use the tool's own login inst" +
-	"ead$\x04\x05Write\x0e~/.vault-token\x00\f.vault-token\"Read(~/" +
-	".config/rclone/rclone.conf)\x00f\x10Pcredential files " +
-	"hold tokens for other systems; use the tool's ow" +
-	"n login instead0\x04\x04Read\x1c~/.config/rclone/rclone.c" +
-	"onf\x00\vrclone.conf#Write(~/.config/rclone/rclone.c" +
-	"onf)\x00f\x10Pcredential files hold tokens for other s" +
-	"ystems; use the tool's own login instead1\x04\x05Write" +
-	"\x1c~/.config/rclone/rclone.conf\x00\vrclone.conf*Read(" +
-	"~/.terraform.d/credentials.tfrc.json)\x00f\x10Pcredent" +
-	"ial files hold tokens for other systems; use the" +
-	" tool's own login insteadB\x04\x04Read$~/.terraform.d/" +
-	"credentials.tfrc.json\x00\x15credentials.tfrc.json+Wri" +
-	"te(~/.terraform.d/credentials.tfrc.json)\x00f\x10Pcred" +
-	"ential files hold tokens for other systems; use " +
-	"the tool's own login insteadC\x04\x05Write$~/.terrafor" +
-	"m.d/credentials.tfrc.json\x00\x15credentials.tfrc.json" +
-	"\x0eRead(~/.s3cfg)\x00f\x10Pcredential files hold tokens " +
-	"for other systems; use the tool's own login inst" +
-	"ead\x17\x04\x04Read\b~/.s3cfg\x00\x06.s3cfg\x0fWrite(~/.s3cfg)\x00f\x10Pc" +
+	"\x17gatekeep-config-cache-4\x15embedded:default.toml@a" +
+	"b210f1194da957c1a11fe687b0a586b496f2ea06362b5da2" +
+	"00b15b7431d1715\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00n\vRead(*.pem)\x00\x1a\x00=priva" +
+	"te keys and certificates outside the project are" +
+	" secrets\x12\x04\x04Read\x05*.pem\x00\x04.pem\vRead(*.key)\x00\x1a\x00=priva" +
+	"te keys and certificates outside the project are" +
+	" secrets\x12\x04\x04Read\x05*.key\x00\x04.key\fWrite(*.pem)\x00\x1a\x00=priv" +
+	"ate keys and certificates outside the project ar" +
+	"e secrets\x13\x04\x05Write\x05*.pem\x00\x04.pem\fWrite(*.key)\x00\x1a\x00=pr" +
+	"ivate keys and certificates outside the project " +
+	"are secrets\x13\x04\x05Write\x05*.key\x00\x04.key\x0eRead(**/*.pem)\x02\"" +
+	"\x022key files inside the project are the project's" +
+	" own\x15\x04\x04Read\b**/*.pem\x00\x04.pem\x0eRead(**/*.key)\x02\"\x022key" +
+	" files inside the project are the project's own\x15" +
+	"\x04\x04Read\b**/*.key\x00\x04.key\x0fWrite(**/*.pem)\x02\"\x022key fil" +
+	"es inside the project are the project's own\x16\x04\x05Wr" +
+	"ite\b**/*.pem\x00\x04.pem\x0fWrite(**/*.key)\x02\"\x022key files " +
+	"inside the project are the project's own\x16\x04\x05Write" +
+	"\b**/*.key\x00\x04.key\nRead(.env)\x00*\x04Kenvironment files " +
+	"hold secrets; share settings through .env.exampl" +
+	"e instead\x11\x04\x04Read\x04.env\x00\x04.env\fRead(.env.*)\x00*\x04Kenvi" +
+	"ronment files hold secrets; share settings throu" +
+	"gh .env.example instead\x14\x04\x04Read\x06.env.*\x00\x05.env.\vWri" +
+	"te(.env)\x00*\x04Kenvironment files hold secrets; shar" +
+	"e settings through .env.example instead\x12\x04\x05Write\x04" +
+	".env\x00\x04.env\rWrite(.env.*)\x00*\x04Kenvironment files ho" +
+	"ld secrets; share settings through .env.example " +
+	"instead\x15\x04\x05Write\x06.env.*\x00\x05.env.\x12Read(.env.example)" +
+	"\x022\x06)example environment files hold no secrets!\x04\x04" +
+	"Read\f.env.example\x00\f.env.example\x11Read(.env.sample" +
+	")\x022\x06)example environment files hold no secrets\x1f\x04" +
+	"\x04Read\v.env.sample\x00\v.env.sample\x13Read(.env.templat" +
+	"e)\x022\x06)example environment files hold no secrets#" +
+	"\x04\x04Read\r.env.template\x00\r.env.template\x13Write(.env.e" +
+	"xample)\x022\x06)example environment files hold no sec" +
+	"rets\"\x04\x05Write\f.env.example\x00\f.env.example\x12Write(.e" +
+	"nv.sample)\x022\x06)example environment files hold no " +
+	"secrets \x04\x05Write\v.env.sample\x00\v.env.sample\x14Write(." +
+	"env.template)\x022\x06)example environment files hold " +
+	"no secrets$\x04\x05Write\r.env.template\x00\r.env.template\x0e" +
+	"Read(~/.ssh/*)\x00@\b]~/.ssh holds private keys unde" +
+	"r any name (ssh-keygen -f, ssh -i, IdentityFile)" +
+	"; use ssh-agent\x15\x04\x04Read\b~/.ssh/*\x00\x04.ssh\x0fWrite(~/.s" +
+	"sh/*)\x00@\b]~/.ssh holds private keys under any nam" +
+	"e (ssh-keygen -f, ssh -i, IdentityFile); use ssh" +
+	"-agent\x16\x04\x05Write\b~/.ssh/*\x00\x04.ssh\x12Read(~/.ssh/*.pub)" +
+	"\x02H\n\x81\x01public keys, known host keys, the client co" +
+	"nfig and the authorized keys are not secret (ssh" +
+	"(1) FILES); changing them stays denied\x19\x04\x04Read\f~/" +
+	".ssh/*.pub\x00\x04.ssh\x18Read(~/.ssh/known_hosts)\x02H\n\x81\x01pu" +
+	"blic keys, known host keys, the client config an" +
+	"d the authorized keys are not secret (ssh(1) FIL" +
+	"ES); changing them stays denied&\x04\x04Read\x12~/.ssh/kn" +
+	"own_hosts\x00\vknown_hosts\x1cRead(~/.ssh/known_hosts.o" +
+	"ld)\x02H\n\x81\x01public keys, known host keys, the client" +
+	" config and the authorized keys are not secret (" +
+	"ssh(1) FILES); changing them stays denied.\x04\x04Read" +
+	"\x16~/.ssh/known_hosts.old\x00\x0fknown_hosts.old\x19Read(~/" +
+	".ssh/known_hosts2)\x02H\n\x81\x01public keys, known host k" +
+	"eys, the client config and the authorized keys a" +
+	"re not secret (ssh(1) FILES); changing them stay" +
+	"s denied(\x04\x04Read\x13~/.ssh/known_hosts2\x00\fknown_hosts" +
+	"2\x13Read(~/.ssh/config)\x02H\n\x81\x01public keys, known hos" +
+	"t keys, the client config and the authorized key" +
+	"s are not secret (ssh(1) FILES); changing them s" +
+	"tays denied\x1c\x04\x04Read\r~/.ssh/config\x00\x06config\x1cRead(~/" +
+	".ssh/authorized_keys)\x02H\n\x81\x01public keys, known hos" +
+	"t keys, the client config and the authorized key" +
+	"s are not secret (ssh(1) FILES); changing them s" +
+	"tays denied.\x04\x04Read\x16~/.ssh/authorized_keys\x00\x0fautho" +
+	"rized_keys\x1dRead(~/.ssh/authorized_keys2)\x02H\n\x81\x01pub" +
+	"lic keys, known host keys, the client config and" +
+	" the authorized keys are not secret (ssh(1) FILE" +
+	"S); changing them stays denied0\x04\x04Read\x17~/.ssh/aut" +
+	"horized_keys2\x00\x10authorized_keys2\x11Read(~/.ssh/id_*" +
+	")\x00V\f;ssh private keys must not be read or change" +
+	"d; use ssh-agent\x18\x04\x04Read\v~/.ssh/id_*\x00\x04.ssh\x12Write(" +
+	"~/.ssh/id_*)\x00V\f;ssh private keys must not be rea" +
+	"d or changed; use ssh-agent\x19\x04\x05Write\v~/.ssh/id_*\x00" +
+	"\x04.ssh\x15Read(~/.ssh/id_*.pub)\x02^\x0e\x1apublic keys are n" +
+	"ot secret\x1c\x04\x04Read\x0f~/.ssh/id_*.pub\x00\x04.ssh\x16Write(~/." +
+	"ssh/id_*.pub)\x02^\x0e\x1apublic keys are not secret\x1d\x04\x05Wr" +
+	"ite\x0f~/.ssh/id_*.pub\x00\x04.ssh\x18Read(~/.aws/credential" +
+	"s)\x00f\x10Pcredential files hold tokens for other sys" +
+	"tems; use the tool's own login instead&\x04\x04Read\x12~/" +
+	".aws/credentials\x00\vcredentials\x19Write(~/.aws/crede" +
+	"ntials)\x00f\x10Pcredential files hold tokens for othe" +
+	"r systems; use the tool's own login instead'\x04\x05Wr" +
+	"ite\x12~/.aws/credentials\x00\vcredentials\x0eRead(~/.netr" +
+	"c)\x00f\x10Pcredential files hold tokens for other sys" +
+	"tems; use the tool's own login instead\x17\x04\x04Read\b~/" +
+	".netrc\x00\x06.netrc\x0fWrite(~/.netrc)\x00f\x10Pcredential fil" +
+	"es hold tokens for other systems; use the tool's" +
+	" own login instead\x18\x04\x05Write\b~/.netrc\x00\x06.netrc\x18Read" +
+	"(~/.git-credentials)\x00f\x10Pcredential files hold to" +
+	"kens for other systems; use the tool's own login" +
+	" instead+\x04\x04Read\x12~/.git-credentials\x00\x10.git-credent" +
+	"ials\x19Write(~/.git-credentials)\x00f\x10Pcredential fil" +
+	"es hold tokens for other systems; use the tool's" +
+	" own login instead,\x04\x05Write\x12~/.git-credentials\x00\x10." +
+	"git-credentials\x1bRead(~/.docker/config.json)\x00f\x10Pc" +
 	"redential files hold tokens for other systems; u" +
-	"se the tool's own login instead\x18\x04\x05Write\b~/.s3cfg" +
-	"\x00\x06.s3cfg\rRead(~/.boto)\x00f\x10Pcredential files hold " +
-	"tokens for other systems; use the tool's own log" +
-	"in instead\x15\x04\x04Read\a~/.boto\x00\x05.boto\x0eWrite(~/.boto)\x00" +
-	"f\x10Pcredential files hold tokens for other system" +
-	"s; use the tool's own login instead\x16\x04\x05Write\a~/.b" +
-	"oto\x00\x05.boto!Read(~/.claude/.credentials.json)\x00\xa0\x01\x12" +
-	"Wthe coding agents' own login tokens; an agent n" +
-	"ever needs to read another's, or its own5\x04\x04Read\x1b" +
-	"~/.claude/.credentials.json\x00\x11.credentials.json\"W" +
-	"rite(~/.claude/.credentials.json)\x00\xa0\x01\x12Wthe coding" +
-	" agents' own login tokens; an agent never needs " +
-	"to read another's, or its own6\x04\x05Write\x1b~/.claude/" +
-	".credentials.json\x00\x11.credentials.json\x18Read(~/.cod" +
-	"ex/auth.json)\x00\xa0\x01\x12Wthe coding agents' own login t" +
+	"se the tool's own login instead)\x04\x04Read\x15~/.docker" +
+	"/config.json\x00\vconfig.json\x1cWrite(~/.docker/config" +
+	".json)\x00f\x10Pcredential files hold tokens for other" +
+	" systems; use the tool's own login instead*\x04\x05Wri" +
+	"te\x15~/.docker/config.json\x00\vconfig.json\x14Read(~/.ku" +
+	"be/config)\x00f\x10Pcredential files hold tokens for o" +
+	"ther systems; use the tool's own login instead\x1d\x04" +
+	"\x04Read\x0e~/.kube/config\x00\x06config\x15Write(~/.kube/confi" +
+	"g)\x00f\x10Pcredential files hold tokens for other sys" +
+	"tems; use the tool's own login instead\x1e\x04\x05Write\x0e~" +
+	"/.kube/config\x00\x06config\x1cRead(~/.config/gh/hosts.ym" +
+	"l)\x00f\x10Pcredential files hold tokens for other sys" +
+	"tems; use the tool's own login instead(\x04\x04Read\x16~/" +
+	".config/gh/hosts.yml\x00\thosts.yml\x1dWrite(~/.config/" +
+	"gh/hosts.yml)\x00f\x10Pcredential files hold tokens fo" +
+	"r other systems; use the tool's own login instea" +
+	"d)\x04\x05Write\x16~/.config/gh/hosts.yml\x00\thosts.yml\x1fRead" +
+	"(~/.config/git/credentials)\x00f\x10Pcredential files " +
+	"hold tokens for other systems; use the tool's ow" +
+	"n login instead-\x04\x04Read\x19~/.config/git/credentials" +
+	"\x00\vcredentials Write(~/.config/git/credentials)\x00f" +
+	"\x10Pcredential files hold tokens for other systems" +
+	"; use the tool's own login instead.\x04\x05Write\x19~/.co" +
+	"nfig/git/credentials\x00\vcredentials\x0fRead(~/.pgpass" +
+	")\x00f\x10Pcredential files hold tokens for other syst" +
+	"ems; use the tool's own login instead\x19\x04\x04Read\t~/." +
+	"pgpass\x00\a.pgpass\x10Write(~/.pgpass)\x00f\x10Pcredential f" +
+	"iles hold tokens for other systems; use the tool" +
+	"'s own login instead\x1a\x04\x05Write\t~/.pgpass\x00\a.pgpass " +
+	"Read(~/.cache/huggingface/token)\x00f\x10Pcredential f" +
+	"iles hold tokens for other systems; use the tool" +
+	"'s own login instead.\x04\x04Read\x1a~/.cache/huggingface" +
+	"/token\x00\vhuggingface!Write(~/.cache/huggingface/t" +
+	"oken)\x00f\x10Pcredential files hold tokens for other " +
+	"systems; use the tool's own login instead/\x04\x05Writ" +
+	"e\x1a~/.cache/huggingface/token\x00\vhuggingface\x1aRead(~" +
+	"/.huggingface/token)\x00f\x10Pcredential files hold to" +
+	"kens for other systems; use the tool's own login" +
+	" instead)\x04\x04Read\x14~/.huggingface/token\x00\f.huggingfa" +
+	"ce\x1bWrite(~/.huggingface/token)\x00f\x10Pcredential fil" +
+	"es hold tokens for other systems; use the tool's" +
+	" own login instead*\x04\x05Write\x14~/.huggingface/token\x00" +
+	"\f.huggingface\x14Read(~/.vault-token)\x00f\x10Pcredential" +
+	" files hold tokens for other systems; use the to" +
+	"ol's own login instead#\x04\x04Read\x0e~/.vault-token\x00\f.v" +
+	"ault-token\x15Write(~/.vault-token)\x00f\x10Pcredential f" +
+	"iles hold tokens for other systems; use the tool" +
+	"'s own login instead$\x04\x05Write\x0e~/.vault-token\x00\f.va" +
+	"ult-token\"Read(~/.config/rclone/rclone.conf)\x00f\x10P" +
+	"credential files hold tokens for other systems; " +
+	"use the tool's own login instead0\x04\x04Read\x1c~/.confi" +
+	"g/rclone/rclone.conf\x00\vrclone.conf#Write(~/.confi" +
+	"g/rclone/rclone.conf)\x00f\x10Pcredential files hold t" +
+	"okens for other systems; use the tool's own logi" +
+	"n instead1\x04\x05Write\x1c~/.config/rclone/rclone.conf\x00\v" +
+	"rclone.conf*Read(~/.terraform.d/credentials.tfrc" +
+	".json)\x00f\x10Pcredential files hold tokens for other" +
+	" systems; use the tool's own login insteadB\x04\x04Rea" +
+	"d$~/.terraform.d/credentials.tfrc.json\x00\x15credenti" +
+	"als.tfrc.json+Write(~/.terraform.d/credentials.t" +
+	"frc.json)\x00f\x10Pcredential files hold tokens for ot" +
+	"her systems; use the tool's own login insteadC\x04\x05" +
+	"Write$~/.terraform.d/credentials.tfrc.json\x00\x15cred" +
+	"entials.tfrc.json\x0eRead(~/.s3cfg)\x00f\x10Pcredential f" +
+	"iles hold tokens for other systems; use the tool" +
+	"'s own login instead\x17\x04\x04Read\b~/.s3cfg\x00\x06.s3cfg\x0fWri" +
+	"te(~/.s3cfg)\x00f\x10Pcredential files hold tokens for" +
+	" other systems; use the tool's own login instead" +
+	"\x18\x04\x05Write\b~/.s3cfg\x00\x06.s3cfg\rRead(~/.boto)\x00f\x10Pcrede" +
+	"ntial files hold tokens for other systems; use t" +
+	"he tool's own login instead\x15\x04\x04Read\a~/.boto\x00\x05.bot" +
+	"o\x0eWrite(~/.boto)\x00f\x10Pcredential files hold tokens" +
+	" for other systems; use the tool's own login ins" +
+	"tead\x16\x04\x05Write\a~/.boto\x00\x05.boto!Read(~/.claude/.cred" +
+	"entials.json)\x00\xa0\x01\x12Wthe coding agents' own login t" +
 	"okens; an agent never needs to read another's, o" +
-	"r its own$\x04\x04Read\x12~/.codex/auth.json\x00\tauth.json\x19W" +
-	"rite(~/.codex/auth.json)\x00\xa0\x01\x12Wthe coding agents' " +
-	"own login tokens; an agent never needs to read a" +
-	"nother's, or its own%\x04\x05Write\x12~/.codex/auth.json\x00" +
-	"\tauth.json Read(~/.gemini/oauth_creds.json)\x00\xa0\x01\x12W" +
-	"the coding agents' own login tokens; an agent ne" +
-	"ver needs to read another's, or its own3\x04\x04Read\x1a~" +
-	"/.gemini/oauth_creds.json\x00\x10oauth_creds.json!Writ" +
-	"e(~/.gemini/oauth_creds.json)\x00\xa0\x01\x12Wthe coding age" +
-	"nts' own login tokens; an agent never needs to r" +
-	"ead another's, or its own4\x04\x05Write\x1a~/.gemini/oaut" +
-	"h_creds.json\x00\x10oauth_creds.json\x0eRead(~/.npmrc)\x00\xb0\x01" +
-	"\x14cpackage registry credentials can publish packa" +
-	"ges under your name; use the registry's login co" +
-	"mmand\x17\x04\x04Read\b~/.npmrc\x00\x06.npmrc\x0fWrite(~/.npmrc)\x00\xb0\x01" +
-	"\x14cpackage registry credentials can publish packa" +
-	"ges under your name; use the registry's login co" +
-	"mmand\x18\x04\x05Write\b~/.npmrc\x00\x06.npmrc\x0fRead(~/.pypirc)\x00\xb0" +
-	"\x01\x14cpackage registry credentials can publish pack" +
-	"ages under your name; use the registry's login c" +
-	"ommand\x19\x04\x04Read\t~/.pypirc\x00\a.pypirc\x10Write(~/.pypirc" +
-	")\x00\xb0\x01\x14cpackage registry credentials can publish p" +
-	"ackages under your name; use the registry's logi" +
-	"n command\x1a\x04\x05Write\t~/.pypirc\x00\a.pypirc\x1fRead(~/.car" +
-	"go/credentials.toml)\x00\xb0\x01\x14cpackage registry creden" +
-	"tials can publish packages under your name; use " +
-	"the registry's login command2\x04\x04Read\x19~/.cargo/cre" +
-	"dentials.toml\x00\x10credentials.toml Write(~/.cargo/c" +
-	"redentials.toml)\x00\xb0\x01\x14cpackage registry credential" +
-	"s can publish packages under your name; use the " +
-	"registry's login command3\x04\x05Write\x19~/.cargo/creden" +
-	"tials.toml\x00\x10credentials.toml\x1aRead(~/.cargo/crede" +
-	"ntials)\x00\xb0\x01\x14cpackage registry credentials can pub" +
-	"lish packages under your name; use the registry'" +
-	"s login command(\x04\x04Read\x14~/.cargo/credentials\x00\vcre" +
-	"dentials\x1bWrite(~/.cargo/credentials)\x00\xb0\x01\x14cpackage" +
-	" registry credentials can publish packages under" +
-	" your name; use the registry's login command)\x04\x05W" +
-	"rite\x14~/.cargo/credentials\x00\vcredentials\x18Read(~/.g" +
-	"em/credentials)\x00\xb0\x01\x14cpackage registry credentials" +
+	"r its own5\x04\x04Read\x1b~/.claude/.credentials.json\x00\x11.c" +
+	"redentials.json\"Write(~/.claude/.credentials.jso" +
+	"n)\x00\xa0\x01\x12Wthe coding agents' own login tokens; an a" +
+	"gent never needs to read another's, or its own6\x04" +
+	"\x05Write\x1b~/.claude/.credentials.json\x00\x11.credentials" +
+	".json\x18Read(~/.codex/auth.json)\x00\xa0\x01\x12Wthe coding ag" +
+	"ents' own login tokens; an agent never needs to " +
+	"read another's, or its own$\x04\x04Read\x12~/.codex/auth." +
+	"json\x00\tauth.json\x19Write(~/.codex/auth.json)\x00\xa0\x01\x12Wth" +
+	"e coding agents' own login tokens; an agent neve" +
+	"r needs to read another's, or its own%\x04\x05Write\x12~/" +
+	".codex/auth.json\x00\tauth.json Read(~/.gemini/oauth" +
+	"_creds.json)\x00\xa0\x01\x12Wthe coding agents' own login to" +
+	"kens; an agent never needs to read another's, or" +
+	" its own3\x04\x04Read\x1a~/.gemini/oauth_creds.json\x00\x10oaut" +
+	"h_creds.json!Write(~/.gemini/oauth_creds.json)\x00\xa0" +
+	"\x01\x12Wthe coding agents' own login tokens; an agent" +
+	" never needs to read another's, or its own4\x04\x05Wri" +
+	"te\x1a~/.gemini/oauth_creds.json\x00\x10oauth_creds.json\x0e" +
+	"Read(~/.npmrc)\x00\xb0\x01\x14cpackage registry credentials " +
+	"can publish packages under your name; use the re" +
+	"gistry's login command\x17\x04\x04Read\b~/.npmrc\x00\x06.npmrc\x0fW" +
+	"rite(~/.npmrc)\x00\xb0\x01\x14cpackage registry credentials " +
+	"can publish packages under your name; use the re" +
+	"gistry's login command\x18\x04\x05Write\b~/.npmrc\x00\x06.npmrc\x0f" +
+	"Read(~/.pypirc)\x00\xb0\x01\x14cpackage registry credentials" +
 	" can publish packages under your name; use the r" +
-	"egistry's login command&\x04\x04Read\x12~/.gem/credential" +
-	"s\x00\vcredentials\x19Write(~/.gem/credentials)\x00\xb0\x01\x14cpac" +
-	"kage registry credentials can publish packages u" +
-	"nder your name; use the registry's login command" +
-	"'\x04\x05Write\x12~/.gem/credentials\x00\vcredentials\x18Read(~/" +
-	".m2/settings.xml)\x00\xb0\x01\x14cpackage registry credentia" +
-	"ls can publish packages under your name; use the" +
-	" registry's login command'\x04\x04Read\x12~/.m2/settings." +
-	"xml\x00\fsettings.xml\x19Write(~/.m2/settings.xml)\x00\xb0\x01\x14c" +
-	"package registry credentials can publish package" +
-	"s under your name; use the registry's login comm" +
-	"and(\x04\x05Write\x12~/.m2/settings.xml\x00\fsettings.xml!Rea" +
-	"d(~/.m2/settings-security.xml)\x00\xb0\x01\x14cpackage regis" +
-	"try credentials can publish packages under your " +
-	"name; use the registry's login command9\x04\x04Read\x1b~/" +
-	".m2/settings-security.xml\x00\x15settings-security.xml" +
-	"\"Write(~/.m2/settings-security.xml)\x00\xb0\x01\x14cpackage " +
-	"registry credentials can publish packages under " +
-	"your name; use the registry's login command:\x04\x05Wr" +
-	"ite\x1b~/.m2/settings-security.xml\x00\x15settings-securi" +
-	"ty.xml!Read(~/.gradle/gradle.properties)\x00\xb0\x01\x14cpac" +
-	"kage registry credentials can publish packages u" +
-	"nder your name; use the registry's login command" +
-	"5\x04\x04Read\x1b~/.gradle/gradle.properties\x00\x11gradle.prop" +
-	"erties\"Write(~/.gradle/gradle.properties)\x00\xb0\x01\x14cpa" +
-	"ckage registry credentials can publish packages " +
-	"under your name; use the registry's login comman" +
-	"d6\x04\x05Write\x1b~/.gradle/gradle.properties\x00\x11gradle.pr" +
-	"operties\x13Read(~/.yarnrc.yml)\x00\xb0\x01\x14cpackage registr" +
-	"y credentials can publish packages under your na" +
-	"me; use the registry's login command!\x04\x04Read\r~/.y" +
-	"arnrc.yml\x00\v.yarnrc.yml\x14Write(~/.yarnrc.yml)\x00\xb0\x01\x14c" +
-	"package registry credentials can publish package" +
-	"s under your name; use the registry's login comm" +
-	"and\"\x04\x05Write\r~/.yarnrc.yml\x00\v.yarnrc.yml%Read(~/.c" +
-	"onfig/gcloud/credentials.db)\x00\xde\x01\x16`cloud credentia" +
-	"l and token caches hold live access to your acco" +
-	"unts; use gcloud or az themselves6\x04\x04Read\x1f~/.conf" +
-	"ig/gcloud/credentials.db\x00\x0ecredentials.db&Write(~" +
-	"/.config/gcloud/credentials.db)\x00\xde\x01\x16`cloud creden" +
-	"tial and token caches hold live access to your a" +
-	"ccounts; use gcloud or az themselves7\x04\x05Write\x1f~/." +
-	"config/gcloud/credentials.db\x00\x0ecredentials.db'Rea" +
-	"d(~/.config/gcloud/access_tokens.db)\x00\xde\x01\x16`cloud c" +
-	"redential and token caches hold live access to y" +
-	"our accounts; use gcloud or az themselves:\x04\x04Read" +
-	"!~/.config/gcloud/access_tokens.db\x00\x10access_token" +
-	"s.db(Write(~/.config/gcloud/access_tokens.db)\x00\xde\x01" +
+	"egistry's login command\x19\x04\x04Read\t~/.pypirc\x00\a.pypir" +
+	"c\x10Write(~/.pypirc)\x00\xb0\x01\x14cpackage registry credenti" +
+	"als can publish packages under your name; use th" +
+	"e registry's login command\x1a\x04\x05Write\t~/.pypirc\x00\a.p" +
+	"ypirc\x1fRead(~/.cargo/credentials.toml)\x00\xb0\x01\x14cpackag" +
+	"e registry credentials can publish packages unde" +
+	"r your name; use the registry's login command2\x04\x04" +
+	"Read\x19~/.cargo/credentials.toml\x00\x10credentials.toml" +
+	" Write(~/.cargo/credentials.toml)\x00\xb0\x01\x14cpackage re" +
+	"gistry credentials can publish packages under yo" +
+	"ur name; use the registry's login command3\x04\x05Writ" +
+	"e\x19~/.cargo/credentials.toml\x00\x10credentials.toml\x1aRe" +
+	"ad(~/.cargo/credentials)\x00\xb0\x01\x14cpackage registry cr" +
+	"edentials can publish packages under your name; " +
+	"use the registry's login command(\x04\x04Read\x14~/.cargo" +
+	"/credentials\x00\vcredentials\x1bWrite(~/.cargo/credent" +
+	"ials)\x00\xb0\x01\x14cpackage registry credentials can publi" +
+	"sh packages under your name; use the registry's " +
+	"login command)\x04\x05Write\x14~/.cargo/credentials\x00\vcred" +
+	"entials\x18Read(~/.gem/credentials)\x00\xb0\x01\x14cpackage reg" +
+	"istry credentials can publish packages under you" +
+	"r name; use the registry's login command&\x04\x04Read\x12" +
+	"~/.gem/credentials\x00\vcredentials\x19Write(~/.gem/cre" +
+	"dentials)\x00\xb0\x01\x14cpackage registry credentials can p" +
+	"ublish packages under your name; use the registr" +
+	"y's login command'\x04\x05Write\x12~/.gem/credentials\x00\vcr" +
+	"edentials\x18Read(~/.m2/settings.xml)\x00\xb0\x01\x14cpackage r" +
+	"egistry credentials can publish packages under y" +
+	"our name; use the registry's login command'\x04\x04Rea" +
+	"d\x12~/.m2/settings.xml\x00\fsettings.xml\x19Write(~/.m2/s" +
+	"ettings.xml)\x00\xb0\x01\x14cpackage registry credentials ca" +
+	"n publish packages under your name; use the regi" +
+	"stry's login command(\x04\x05Write\x12~/.m2/settings.xml\x00" +
+	"\fsettings.xml!Read(~/.m2/settings-security.xml)\x00" +
+	"\xb0\x01\x14cpackage registry credentials can publish pac" +
+	"kages under your name; use the registry's login " +
+	"command9\x04\x04Read\x1b~/.m2/settings-security.xml\x00\x15sett" +
+	"ings-security.xml\"Write(~/.m2/settings-security." +
+	"xml)\x00\xb0\x01\x14cpackage registry credentials can publis" +
+	"h packages under your name; use the registry's l" +
+	"ogin command:\x04\x05Write\x1b~/.m2/settings-security.xml" +
+	"\x00\x15settings-security.xml!Read(~/.gradle/gradle.pr" +
+	"operties)\x00\xb0\x01\x14cpackage registry credentials can p" +
+	"ublish packages under your name; use the registr" +
+	"y's login command5\x04\x04Read\x1b~/.gradle/gradle.proper" +
+	"ties\x00\x11gradle.properties\"Write(~/.gradle/gradle.p" +
+	"roperties)\x00\xb0\x01\x14cpackage registry credentials can " +
+	"publish packages under your name; use the regist" +
+	"ry's login command6\x04\x05Write\x1b~/.gradle/gradle.prop" +
+	"erties\x00\x11gradle.properties\x13Read(~/.yarnrc.yml)\x00\xb0\x01" +
+	"\x14cpackage registry credentials can publish packa" +
+	"ges under your name; use the registry's login co" +
+	"mmand!\x04\x04Read\r~/.yarnrc.yml\x00\v.yarnrc.yml\x14Write(~/" +
+	".yarnrc.yml)\x00\xb0\x01\x14cpackage registry credentials ca" +
+	"n publish packages under your name; use the regi" +
+	"stry's login command\"\x04\x05Write\r~/.yarnrc.yml\x00\v.yar" +
+	"nrc.yml%Read(~/.config/gcloud/credentials.db)\x00\xde\x01" +
 	"\x16`cloud credential and token caches hold live ac" +
 	"cess to your accounts; use gcloud or az themselv" +
-	"es;\x04\x05Write!~/.config/gcloud/access_tokens.db\x00\x10ac" +
-	"cess_tokens.db;Read(~/.config/gcloud/application" +
-	"_default_credentials.json)\x00\xde\x01\x16`cloud credential " +
-	"and token caches hold live access to your accoun" +
-	"ts; use gcloud or az themselvesb\x04\x04Read5~/.config" +
-	"/gcloud/application_default_credentials.json\x00$ap" +
-	"plication_default_credentials.json<Write(~/.conf" +
-	"ig/gcloud/application_default_credentials.json)\x00" +
-	"\xde\x01\x16`cloud credential and token caches hold live " +
-	"access to your accounts; use gcloud or az themse" +
-	"lvesc\x04\x05Write5~/.config/gcloud/application_defaul" +
-	"t_credentials.json\x00$application_default_credenti" +
-	"als.json)Read(~/.config/gcloud/legacy_credential" +
-	"s)\x00\xde\x01\x16`cloud credential and token caches hold li" +
-	"ve access to your accounts; use gcloud or az the" +
-	"mselves>\x04\x04Read#~/.config/gcloud/legacy_credentia" +
-	"ls\x00\x12legacy_credentials*Write(~/.config/gcloud/le" +
-	"gacy_credentials)\x00\xde\x01\x16`cloud credential and token" +
-	" caches hold live access to your accounts; use g" +
-	"cloud or az themselves?\x04\x05Write#~/.config/gcloud/" +
-	"legacy_credentials\x00\x12legacy_credentials!Read(~/.a" +
-	"zure/msal_token_cache.*)\x00\xde\x01\x16`cloud credential an" +
-	"d token caches hold live access to your accounts" +
-	"; use gcloud or az themselves5\x04\x04Read\x1b~/.azure/ms" +
-	"al_token_cache.*\x00\x11msal_token_cache.\"Write(~/.azu" +
-	"re/msal_token_cache.*)\x00\xde\x01\x16`cloud credential and " +
-	"token caches hold live access to your accounts; " +
-	"use gcloud or az themselves6\x04\x05Write\x1b~/.azure/msa" +
-	"l_token_cache.*\x00\x11msal_token_cache. Read(~/.azure" +
-	"/accessTokens.json)\x00\xde\x01\x16`cloud credential and tok" +
+	"es6\x04\x04Read\x1f~/.config/gcloud/credentials.db\x00\x0ecrede" +
+	"ntials.db&Write(~/.config/gcloud/credentials.db)" +
+	"\x00\xde\x01\x16`cloud credential and token caches hold live" +
+	" access to your accounts; use gcloud or az thems" +
+	"elves7\x04\x05Write\x1f~/.config/gcloud/credentials.db\x00\x0ec" +
+	"redentials.db'Read(~/.config/gcloud/access_token" +
+	"s.db)\x00\xde\x01\x16`cloud credential and token caches hold" +
+	" live access to your accounts; use gcloud or az " +
+	"themselves:\x04\x04Read!~/.config/gcloud/access_tokens" +
+	".db\x00\x10access_tokens.db(Write(~/.config/gcloud/acc" +
+	"ess_tokens.db)\x00\xde\x01\x16`cloud credential and token ca" +
+	"ches hold live access to your accounts; use gclo" +
+	"ud or az themselves;\x04\x05Write!~/.config/gcloud/acc" +
+	"ess_tokens.db\x00\x10access_tokens.db;Read(~/.config/g" +
+	"cloud/application_default_credentials.json)\x00\xde\x01\x16`" +
+	"cloud credential and token caches hold live acce" +
+	"ss to your accounts; use gcloud or az themselves" +
+	"b\x04\x04Read5~/.config/gcloud/application_default_cre" +
+	"dentials.json\x00$application_default_credentials.j" +
+	"son<Write(~/.config/gcloud/application_default_c" +
+	"redentials.json)\x00\xde\x01\x16`cloud credential and token " +
+	"caches hold live access to your accounts; use gc" +
+	"loud or az themselvesc\x04\x05Write5~/.config/gcloud/a" +
+	"pplication_default_credentials.json\x00$application" +
+	"_default_credentials.json)Read(~/.config/gcloud/" +
+	"legacy_credentials)\x00\xde\x01\x16`cloud credential and tok" +
 	"en caches hold live access to your accounts; use" +
-	" gcloud or az themselves4\x04\x04Read\x1a~/.azure/accessT" +
-	"okens.json\x00\x11accesstokens.json!Write(~/.azure/acc" +
-	"essTokens.json)\x00\xde\x01\x16`cloud credential and token c" +
+	" gcloud or az themselves>\x04\x04Read#~/.config/gcloud" +
+	"/legacy_credentials\x00\x12legacy_credentials*Write(~/" +
+	".config/gcloud/legacy_credentials)\x00\xde\x01\x16`cloud cre" +
+	"dential and token caches hold live access to you" +
+	"r accounts; use gcloud or az themselves?\x04\x05Write#" +
+	"~/.config/gcloud/legacy_credentials\x00\x12legacy_cred" +
+	"entials!Read(~/.azure/msal_token_cache.*)\x00\xde\x01\x16`cl" +
+	"oud credential and token caches hold live access" +
+	" to your accounts; use gcloud or az themselves5\x04" +
+	"\x04Read\x1b~/.azure/msal_token_cache.*\x00\x11msal_token_ca" +
+	"che.\"Write(~/.azure/msal_token_cache.*)\x00\xde\x01\x16`clou" +
+	"d credential and token caches hold live access t" +
+	"o your accounts; use gcloud or az themselves6\x04\x05W" +
+	"rite\x1b~/.azure/msal_token_cache.*\x00\x11msal_token_cac" +
+	"he. Read(~/.azure/accessTokens.json)\x00\xde\x01\x16`cloud c" +
+	"redential and token caches hold live access to y" +
+	"our accounts; use gcloud or az themselves4\x04\x04Read" +
+	"\x1a~/.azure/accessTokens.json\x00\x11accesstokens.json!W" +
+	"rite(~/.azure/accessTokens.json)\x00\xde\x01\x16`cloud crede" +
+	"ntial and token caches hold live access to your " +
+	"accounts; use gcloud or az themselves5\x04\x05Write\x1a~/" +
+	".azure/accessTokens.json\x00\x11accesstokens.json*Read" +
+	"(~/.azure/service_principal_entries.*)\x00\xde\x01\x16`cloud" +
+	" credential and token caches hold live access to" +
+	" your accounts; use gcloud or az themselvesG\x04\x04Re" +
+	"ad$~/.azure/service_principal_entries.*\x00\x1aservice" +
+	"_principal_entries.+Write(~/.azure/service_princ" +
+	"ipal_entries.*)\x00\xde\x01\x16`cloud credential and token c" +
 	"aches hold live access to your accounts; use gcl" +
-	"oud or az themselves5\x04\x05Write\x1a~/.azure/accessToke" +
-	"ns.json\x00\x11accesstokens.json*Read(~/.azure/service" +
-	"_principal_entries.*)\x00\xde\x01\x16`cloud credential and t" +
-	"oken caches hold live access to your accounts; u" +
-	"se gcloud or az themselvesG\x04\x04Read$~/.azure/servi" +
-	"ce_principal_entries.*\x00\x1aservice_principal_entrie" +
-	"s.+Write(~/.azure/service_principal_entries.*)\x00\xde" +
-	"\x01\x16`cloud credential and token caches hold live a" +
-	"ccess to your accounts; use gcloud or az themsel" +
-	"vesH\x04\x05Write$~/.azure/service_principal_entries.*" +
-	"\x00\x1aservice_principal_entries. Read(~/.gnupg/priva" +
-	"te-keys-v1.d)\x00\xf6\x01\x18;gpg private keys must not be r" +
-	"ead or changed; use gpg-agent4\x04\x04Read\x1a~/.gnupg/pr" +
-	"ivate-keys-v1.d\x00\x11private-keys-v1.d!Write(~/.gnup" +
-	"g/private-keys-v1.d)\x00\xf6\x01\x18;gpg private keys must n" +
-	"ot be read or changed; use gpg-agent5\x04\x05Write\x1a~/." +
-	"gnupg/private-keys-v1.d\x00\x11private-keys-v1.d\x1aRead(" +
-	"~/.gnupg/secring.gpg)\x00\xf6\x01\x18;gpg private keys must " +
-	"not be read or changed; use gpg-agent(\x04\x04Read\x14~/." +
-	"gnupg/secring.gpg\x00\vsecring.gpg\x1bWrite(~/.gnupg/se" +
-	"cring.gpg)\x00\xf6\x01\x18;gpg private keys must not be read" +
-	" or changed; use gpg-agent)\x04\x05Write\x14~/.gnupg/secr" +
-	"ing.gpg\x00\vsecring.gpg\x11Read(/etc/shadow)\x00\x84\x02\x1aepassw" +
-	"ord hashes (shadow(5), gshadow(5)) and ssh host " +
-	"private keys (sshd(8)) are the machine's secrets" +
-	"\x1a\x04\x04Read\v/etc/shadow\x00\x06shadow\x12Read(/etc/shadow-)\x00\x84" +
-	"\x02\x1aepassword hashes (shadow(5), gshadow(5)) and s" +
-	"sh host private keys (sshd(8)) are the machine's" +
-	" secrets\x1c\x04\x04Read\f/etc/shadow-\x00\ashadow-\x12Read(/etc/" +
-	"gshadow)\x00\x84\x02\x1aepassword hashes (shadow(5), gshadow" +
-	"(5)) and ssh host private keys (sshd(8)) are the" +
-	" machine's secrets\x1c\x04\x04Read\f/etc/gshadow\x00\agshadow\x13" +
-	"Read(/etc/gshadow-)\x00\x84\x02\x1aepassword hashes (shadow(" +
-	"5), gshadow(5)) and ssh host private keys (sshd(" +
-	"8)) are the machine's secrets\x1e\x04\x04Read\r/etc/gshado" +
-	"w-\x00\bgshadow-\x1dRead(/etc/ssh/ssh_host_*_key)\x00\x84\x02\x1aep" +
-	"assword hashes (shadow(5), gshadow(5)) and ssh h" +
-	"ost private keys (sshd(8)) are the machine's sec" +
-	"rets)\x04\x04Read\x17/etc/ssh/ssh_host_*_key\x00\tssh_host_\x1aR" +
-	"ead(/proc/[0-9]*/environ)\x00\x92\x02\x1c^another process's " +
-	"environment holds its secrets (tokens, keys); /p" +
-	"roc/self/environ is your own!\x04\x04Read\x14/proc/[0-9]*" +
-	"/environ\x00\x04proc!Read(/proc/[0-9]*/task/*/environ)" +
-	"\x00\x92\x02\x1c^another process's environment holds its sec" +
-	"rets (tokens, keys); /proc/self/environ is your " +
-	"own(\x04\x04Read\x1b/proc/[0-9]*/task/*/environ\x00\x04proc\x00\x00\x00\x00" +
-	"\x00\x00\x00\x00\x00"
+	"oud or az themselvesH\x04\x05Write$~/.azure/service_pr" +
+	"incipal_entries.*\x00\x1aservice_principal_entries. Re" +
+	"ad(~/.gnupg/private-keys-v1.d)\x00\xf6\x01\x18;gpg private k" +
+	"eys must not be read or changed; use gpg-agent4\x04" +
+	"\x04Read\x1a~/.gnupg/private-keys-v1.d\x00\x11private-keys-v" +
+	"1.d!Write(~/.gnupg/private-keys-v1.d)\x00\xf6\x01\x18;gpg pr" +
+	"ivate keys must not be read or changed; use gpg-" +
+	"agent5\x04\x05Write\x1a~/.gnupg/private-keys-v1.d\x00\x11privat" +
+	"e-keys-v1.d\x1aRead(~/.gnupg/secring.gpg)\x00\xf6\x01\x18;gpg p" +
+	"rivate keys must not be read or changed; use gpg" +
+	"-agent(\x04\x04Read\x14~/.gnupg/secring.gpg\x00\vsecring.gpg\x1b" +
+	"Write(~/.gnupg/secring.gpg)\x00\xf6\x01\x18;gpg private keys" +
+	" must not be read or changed; use gpg-agent)\x04\x05Wr" +
+	"ite\x14~/.gnupg/secring.gpg\x00\vsecring.gpg\x11Read(/etc/" +
+	"shadow)\x00\x84\x02\x1aepassword hashes (shadow(5), gshadow(" +
+	"5)) and ssh host private keys (sshd(8)) are the " +
+	"machine's secrets\x1a\x04\x04Read\v/etc/shadow\x00\x06shadow\x12Rea" +
+	"d(/etc/shadow-)\x00\x84\x02\x1aepassword hashes (shadow(5), " +
+	"gshadow(5)) and ssh host private keys (sshd(8)) " +
+	"are the machine's secrets\x1c\x04\x04Read\f/etc/shadow-\x00\as" +
+	"hadow-\x12Read(/etc/gshadow)\x00\x84\x02\x1aepassword hashes (s" +
+	"hadow(5), gshadow(5)) and ssh host private keys " +
+	"(sshd(8)) are the machine's secrets\x1c\x04\x04Read\f/etc/" +
+	"gshadow\x00\agshadow\x13Read(/etc/gshadow-)\x00\x84\x02\x1aepasswor" +
+	"d hashes (shadow(5), gshadow(5)) and ssh host pr" +
+	"ivate keys (sshd(8)) are the machine's secrets\x1e\x04" +
+	"\x04Read\r/etc/gshadow-\x00\bgshadow-\x1dRead(/etc/ssh/ssh_" +
+	"host_*_key)\x00\x84\x02\x1aepassword hashes (shadow(5), gsha" +
+	"dow(5)) and ssh host private keys (sshd(8)) are " +
+	"the machine's secrets)\x04\x04Read\x17/etc/ssh/ssh_host_*" +
+	"_key\x00\tssh_host_\x1aRead(/proc/[0-9]*/environ)\x00\x92\x02\x1c^a" +
+	"nother process's environment holds its secrets (" +
+	"tokens, keys); /proc/self/environ is your own!\x04\x04" +
+	"Read\x14/proc/[0-9]*/environ\x00\x04proc!Read(/proc/[0-9]" +
+	"*/task/*/environ)\x00\x92\x02\x1c^another process's environm" +
+	"ent holds its secrets (tokens, keys); /proc/self" +
+	"/environ is your own(\x04\x04Read\x1b/proc/[0-9]*/task/*/" +
+	"environ\x00\x04proc\x00\x00\x00\x00\x00\x00\x00\x00\x00"

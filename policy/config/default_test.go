@@ -36,7 +36,7 @@ func TestDefaultEntry(t *testing.T) {
 		if len(errs) > 0 || f == nil {
 			t.Fatalf("default.toml: %v", errs)
 		}
-		got := appendEntry(nil, defaultKey, f)
+		got := appendEntry(nil, defaultKey, defaultTOMLSum(), f)
 		if want == nil {
 			want = got
 		} else if !bytes.Equal(got, want) {
@@ -96,6 +96,12 @@ func TestDefaultEntryHome(t *testing.T) {
 			t.Errorf("%s: %v %s with home %q, %v %s with %q", cmd, b.Effect, b.Code, opts.Home, a.Effect, a.Code, v.home)
 		}
 	}
+}
+
+// defaultTOMLSum is the SHA-256 of default.toml, in hex.
+func defaultTOMLSum() string {
+	sum := sha256.Sum256(defaultTOML)
+	return hex.EncodeToString(sum[:])
 }
 
 // defaultEntryFile is the source of default_entry.go.

@@ -81,7 +81,7 @@ func Load(opts LoadOptions) (*Loaded, error) {
 				l.Files = append(l.Files, fi)
 				continue
 			}
-			fi.Exists, fi.SHA256 = true, defaultSHA256
+			fi.Exists, fi.SHA256, fi.Trusted = true, defaultSHA256, true
 			if f := c.builtinDefault(); f != nil {
 				l.Files = append(l.Files, fi)
 				l.merge(f, fi)
@@ -106,7 +106,7 @@ func Load(opts LoadOptions) (*Loaded, error) {
 			fi.Exists, data = true, b
 		}
 		sum := sha256.Sum256(data)
-		fi.SHA256 = hex.EncodeToString(sum[:])
+		fi.SHA256, fi.Trusted = hex.EncodeToString(sum[:]), !fi.NeedsTrust
 		if fi.NeedsTrust {
 			fi.Trusted, fi.Changed = trust.store().check(fi.Path, fi.SHA256)
 		}
@@ -156,7 +156,7 @@ func (t *lazyTrust) store() *trustStore {
 // by inference: a file git does not track may have come with a submodule,
 // a tarball or a patch.
 func layerFile(src, root string, opts LoadOptions) FileInfo {
-	fi := FileInfo{Source: src, Trusted: true}
+	fi := FileInfo{Source: src}
 	switch src {
 	case policy.SourceManaged:
 		fi.Path = opts.Paths.Managed
@@ -185,11 +185,12 @@ func ConfigFiles(opts LoadOptions) []FileInfo {
 		fi := layerFile(src, root, opts)
 		if src == policy.SourceDefault {
 			fi.Exists = !opts.NoDefault
+			fi.Trusted = fi.Exists
 		}
 		if src != policy.SourceDefault && fi.Path != "" {
 			if b, err := readConfigFile(fi.Path); err == nil && b != nil {
 				sum := sha256.Sum256(b)
-				fi.Exists, fi.SHA256 = true, hex.EncodeToString(sum[:])
+				fi.Exists, fi.SHA256, fi.Trusted = true, hex.EncodeToString(sum[:]), !fi.NeedsTrust
 				if fi.NeedsTrust {
 					fi.Trusted, fi.Changed = trust.check(fi.Path, fi.SHA256)
 				}

@@ -38,44 +38,60 @@ func LocalConfigPath(root string) string {
 // with the project. Temp files of an interrupted earlier write are removed.
 // Afterwards the configuration is loaded again, and an error is returned
 // unless every rule added is in force.
-func AppendLocalRules(opts LoadOptions, effect string, rules []string, reason string) (string, error) {
+//
+// A rule the file already holds with the same effect is not added again:
+// it is returned in present, and when every rule is present the file is
+// not written at all. When the trust store exists but cannot be read
+// (damaged, unreadable), nothing is changed and the error says so: the
+// file's trust record could not be carried over to its new content, and
+// the person's allow rules in it would stop applying.
+func AppendLocalRules(opts LoadOptions, effect string, rules []string, reason string) (file string, present []string, err error) {
 	root := opts.Root
 	if len(rules) == 0 {
-		return "", errors.New("no rule to add")
+		return "", nil, errors.New("no rule to add")
 	}
-	file := LocalConfigPath(root)
+	file = LocalConfigPath(root)
+	store := TrustStore{Path: opts.Paths.Trust}
+	if err := store.readErr(); err != nil {
+		return file, nil, err
+	}
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-		return file, err
+		return file, nil, err
 	}
 	lock := NewLock(file + ".lock")
 	if err := lock.Lock(); err != nil {
-		return file, fmt.Errorf("locking %s: %w", file, err)
+		return file, nil, fmt.Errorf("locking %s: %w", file, err)
 	}
 	defer lock.Unlock()
 	RemoveStaleTemps(file)
 
 	old, err := policy.ReadRegular(file, MaxConfigSize)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return file, err
+		return file, nil, err
 	}
 	mode := fs.FileMode(0o600)
 	if fi, err := os.Stat(file); err == nil {
 		mode = fi.Mode().Perm()
 	}
-	store := TrustStore{Path: opts.Paths.Trust}
 	own := len(old) == 0
 	if !own {
-		own, _ = store.Check(file, old)
+		if own, err = store.owns(file, old); err != nil {
+			return file, nil, err
+		}
 	}
 	if !own && effect == "allow" {
-		return file, fmt.Errorf("%s is not trusted (gatekeep did not write it, or it changed since), so an allow rule added to it would not apply: review it, run `gatekeep trust %s`, then add the rule again", file, file)
+		return file, nil, fmt.Errorf("%s is not trusted (gatekeep did not write it, or it changed since), so an allow rule added to it would not apply: review it, run `gatekeep trust %s`, then add the rule again", file, file)
 	}
 	if own && opts.Paths.Trust == "" {
-		return file, errors.New("no trust store path is known (set HOME or XDG_STATE_HOME), so a rule added would not apply")
+		return file, nil, errors.New("no trust store path is known (set HOME or XDG_STATE_HOME), so a rule added would not apply")
+	}
+	rules, present = newRules(old, effect, rules)
+	if len(rules) == 0 {
+		return file, present, nil
 	}
 	block, err := ruleBlock(effect, rules, reason)
 	if err != nil {
-		return file, err
+		return file, present, err
 	}
 	var buf bytes.Buffer
 	buf.Write(old)
@@ -90,14 +106,14 @@ func AppendLocalRules(opts LoadOptions, effect string, rules []string, reason st
 	next := buf.Bytes()
 	if own {
 		if err := store.Begin(file, old, next); err != nil {
-			return file, fmt.Errorf("recording the new version's trust failed, so nothing was written: %w", err)
+			return file, present, fmt.Errorf("recording the new version's trust failed, so nothing was written: %w", err)
 		}
 	}
 	if err := WriteFileAtomic(file, next, mode); err != nil {
 		if own {
 			store.Commit(file, old)
 		}
-		return file, err
+		return file, present, err
 	}
 	if own {
 		// A failure leaves both versions trusted, which the next write
@@ -105,7 +121,56 @@ func AppendLocalRules(opts LoadOptions, effect string, rules []string, reason st
 		store.Commit(file, next)
 	}
 	excludeFromGit(root, "/"+ProjectConfigDir+"/"+LocalConfigName+"*")
-	return file, verifyRules(opts, file, effect, rules)
+	return file, present, verifyRules(opts, file, effect, rules)
+}
+
+// newRules splits rules into those the local file's content old does not
+// hold yet with effect (in order, each once) and those it does. A file
+// that does not decode holds none.
+func newRules(old []byte, effect string, rules []string) (add, present []string) {
+	held := map[string]bool{}
+	var doc struct {
+		Rule []map[string]any `toml:"rule"`
+	}
+	if CheckTOMLShape("", old) == nil {
+		if _, err := toml.Decode(string(old), &doc); err == nil {
+			for _, r := range doc.Rule {
+				for _, text := range ruleTexts(r[effect]) {
+					held[strings.TrimSpace(text)] = true
+				}
+			}
+		}
+	}
+	seen := map[string]bool{}
+	for _, r := range rules {
+		t := strings.TrimSpace(r)
+		switch {
+		case held[t]:
+			present = append(present, r)
+		case !seen[t]:
+			add = append(add, r)
+		}
+		seen[t] = true
+	}
+	return add, present
+}
+
+// ruleTexts is a [[rule]] key's value as a list: one string or an array
+// of them (other items are not rules and are left out).
+func ruleTexts(v any) []string {
+	switch v := v.(type) {
+	case string:
+		return []string{v}
+	case []any:
+		var out []string
+		for _, x := range v {
+			if s, ok := x.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
 }
 
 // verifyRules loads the configuration as the next call will and checks that
@@ -194,8 +259,15 @@ var (
 // keeps others is written again without them. The file's hash stays
 // trusted only when it was trusted before. It returns how many rules were
 // removed; none is an error.
+//
+// When the trust store exists but cannot be read, nothing is changed, as
+// for AppendLocalRules.
 func RemoveLocalRules(opts LoadOptions, rules []string) (string, int, error) {
 	file := LocalConfigPath(opts.Root)
+	store := TrustStore{Path: opts.Paths.Trust}
+	if err := store.readErr(); err != nil {
+		return file, 0, err
+	}
 	lock := NewLock(file + ".lock")
 	if _, err := os.Stat(filepath.Dir(file)); err == nil {
 		if err := lock.Lock(); err != nil {
@@ -309,8 +381,10 @@ func RemoveLocalRules(opts LoadOptions, rules []string) (string, int, error) {
 	if fi, err := os.Stat(file); err == nil {
 		mode = fi.Mode().Perm()
 	}
-	store := TrustStore{Path: opts.Paths.Trust}
-	own, _ := store.Check(file, old)
+	own, err := store.owns(file, old)
+	if err != nil {
+		return file, 0, err
+	}
 	if own {
 		if err := store.Begin(file, old, data); err != nil {
 			return file, 0, fmt.Errorf("recording the new version's trust failed, so nothing was written: %w", err)

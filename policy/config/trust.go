@@ -126,6 +126,31 @@ func (s TrustStore) Check(file string, data []byte) (trusted, changed bool) {
 	return readTrustStore(s.Path).check(file, digest(data))
 }
 
+// readErr says why the store cannot be read: nil when it can, or when it
+// does not exist yet. The error names the store and what to do.
+func (s TrustStore) readErr() error {
+	return s.unreadable(readTrustStore(s.Path).err)
+}
+
+// unreadable is err, from reading the store, as readErr reports it.
+func (s TrustStore) unreadable(err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("cannot read the trust store (%w), so nothing was changed: the file's trust record could not be kept; repair or move aside %s, then `gatekeep trust` the files you trust", err, s.Path)
+}
+
+// owns is Check for a writer: whether the store trusts data as file's
+// content, and an error (readErr) when the store cannot be read.
+func (s TrustStore) owns(file string, data []byte) (bool, error) {
+	ts := readTrustStore(s.Path)
+	if ts.err != nil {
+		return false, s.unreadable(ts.err)
+	}
+	trusted, _ := ts.check(file, digest(data))
+	return trusted, nil
+}
+
 // update runs fn over the recorded files under the lock and writes the
 // result when fn reports a change.
 func (s TrustStore) update(fn func(map[string]TrustEntry) bool) error {
