@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,11 +17,18 @@ import (
 	"github.com/gatekeep/gatekeep/policy/config"
 )
 
-// DefaultCaches are the toolchain caches a confined command may write when
+// toolCache is a toolchain's cache dir and the programs that write it.
+type toolCache struct {
+	dir   string
+	tools []string
+}
+
+// defaultCaches are the toolchain caches a confined command may write when
 // `[sandbox] writable` is not set (README, "Enforcement"): each is the
-// tool's own environment variable when set, else its default place.
-// Missing ones are created before confining.
-func defaultCaches(getenv func(string) string, home string) []string {
+// tool's own environment variable when set, else its default place. A
+// missing one is created before confining only when one of its tools is
+// on PATH (usedCaches): a user without npm gets no ~/.npm.
+func defaultCaches(getenv func(string) string, home string) []toolCache {
 	if home == "" {
 		return nil
 	}
@@ -38,15 +46,32 @@ func defaultCaches(getenv func(string) string, home string) []string {
 		}
 	}
 	cargo := or("CARGO_HOME", filepath.Join(home, ".cargo"))
-	return []string{
-		or("GOCACHE", filepath.Join(cache, "go-build")),
-		or("GOMODCACHE", filepath.Join(gopath, "pkg", "mod")),
-		or("npm_config_cache", filepath.Join(home, ".npm")),
-		filepath.Join(cargo, "registry"),
-		filepath.Join(cargo, "git"),
-		or("PIP_CACHE_DIR", filepath.Join(cache, "pip")),
-		or("UV_CACHE_DIR", filepath.Join(cache, "uv")),
+	pip := []string{"pip", "pip3", "python3", "python"}
+	return []toolCache{
+		{or("GOCACHE", filepath.Join(cache, "go-build")), []string{"go"}},
+		{or("GOMODCACHE", filepath.Join(gopath, "pkg", "mod")), []string{"go"}},
+		{or("npm_config_cache", filepath.Join(home, ".npm")), []string{"npm", "npx"}},
+		{filepath.Join(cargo, "registry"), []string{"cargo"}},
+		{filepath.Join(cargo, "git"), []string{"cargo"}},
+		{or("PIP_CACHE_DIR", filepath.Join(cache, "pip")), pip},
+		{or("UV_CACHE_DIR", filepath.Join(cache, "uv")), []string{"uv", "uvx"}},
 	}
+}
+
+// usedCaches are the default caches that exist, or whose tool lookPath
+// finds (exec.LookPath): only those are made writable, and created.
+func usedCaches(caches []toolCache, lookPath func(string) (string, error)) []string {
+	var out []string
+	for _, c := range caches {
+		if _, err := os.Stat(c.dir); err == nil {
+			out = append(out, c.dir)
+			continue
+		}
+		if slices.ContainsFunc(c.tools, func(t string) bool { _, err := lookPath(t); return err == nil }) {
+			out = append(out, c.dir)
+		}
+	}
+	return out
 }
 
 // rootStartupFiles are files at the project root that a later shell or
@@ -82,7 +107,7 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 	}
 	caches := s.Writable
 	if !s.WritableSet {
-		caches = defaultCaches(os.Getenv, home)
+		caches = usedCaches(defaultCaches(os.Getenv, home), exec.LookPath)
 	}
 	for _, c := range caches {
 		if !create {
