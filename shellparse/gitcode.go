@@ -234,6 +234,11 @@ func (p *parser) gitCode(idx int) {
 			}
 		}
 	}
+	if l.err == "" {
+		if ops := l.operands(); len(ops) > 0 && !ops[0].Dynamic && ops[0].Text == "config" {
+			p.gitConfigSet(idx, c.Args[ops[0].at+1:])
+		}
+	}
 	if len(aliases) == 0 || l.err != "" {
 		return
 	}
@@ -266,6 +271,49 @@ func (p *parser) gitCode(idx int) {
 	inner := Command{Args: args, Assigns: c.Assigns, Offset: c.Offset, End: c.End, Text: c.Text,
 		Parent: idx, Inner: -1, TrailingArgs: c.TrailingArgs}
 	p.emitInner(idx, inner, "git alias")
+}
+
+// gitConfigSet judges `git config [OPTIONS] NAME VALUE` and `git config
+// set NAME VALUE` (git-config(1)): a value stored for a variable git runs
+// with the shell is code the next git run executes, judged now like the
+// same value given with -c. Options that take a value (--file, --blob,
+// --type, --default, --comment, --value) are skipped with it.
+func (p *parser) gitConfigSet(idx int, words []Word) {
+	var ops []Word
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		if w.Dynamic && len(ops) < 2 {
+			if gitCodeKeyMaybe(ops) {
+				p.cmds[idx].Unknown = "git config is given a word only known at run time"
+			}
+			ops = append(ops, w)
+			continue
+		}
+		switch t := w.Text; {
+		case t == "--":
+			ops = append(ops, words[i+1:]...)
+			i = len(words)
+		case t == "-f" || t == "--file" || t == "--blob" || t == "--type" || t == "--default" || t == "--comment" ||
+			t == "--value" || t == "-t":
+			i++
+		case strings.HasPrefix(t, "-"):
+		default:
+			ops = append(ops, w)
+		}
+	}
+	if len(ops) > 0 && !ops[0].Dynamic && (ops[0].Text == "set" || ops[0].Text == "--add") {
+		ops = ops[1:]
+	}
+	if len(ops) < 2 || ops[0].Dynamic {
+		return
+	}
+	p.gitConfigValue(idx, ops[0].Text+"="+ops[1].Text, ops[0].Text, ops[1])
+}
+
+// gitCodeKeyMaybe reports whether the operands read so far leave the
+// variable's name unknown or name one whose value is code.
+func gitCodeKeyMaybe(ops []Word) bool {
+	return len(ops) == 0 || ops[0].Dynamic || gitCodeKey(ops[0].Text) != ""
 }
 
 // assignedValue is the literal value given to name among as.

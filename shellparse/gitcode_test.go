@@ -59,6 +59,8 @@ func TestRealGitConfigCode(t *testing.T) {
 		{"env", `env GIT_CONFIG_PARAMETERS="'core.fsmonitor'='touch MARK'" git status`, true},
 		{"config-env", `V='!touch MARK' git --config-env=alias.x=V x`, true},
 		{"git alias", `git -c alias.y='!touch MARK' -c alias.x=y x`, true},
+		{"config set", `git config alias.x '!touch MARK' && git x`, true},
+		{"config set fsmonitor", `git config core.fsmonitor 'touch MARK' && git status`, true},
 		// Text only: git runs nothing.
 		{"color", `git -c color.ui='touch MARK' status`, false},
 		{"user.name", `git -c user.name='touch MARK' log -1`, false},
@@ -183,6 +185,13 @@ func TestCodeInStrings(t *testing.T) {
 		{`git -c include.path=/tmp/c status`, false, true},
 		{`GIT_CONFIG_GLOBAL=/tmp/c git status`, false, true},
 		{`git -c core.pager="$P" log`, false, true},
+		// A value stored for the next git run.
+		{`git config core.pager 'touch MARK'`, true, false},
+		{`git config --local core.fsmonitor 'touch MARK'`, true, false},
+		{`git config set alias.x '!touch MARK'`, true, false},
+		{`git config -f .git/config diff.external 'touch MARK'`, true, false},
+		{`git config user.name 'touch MARK'`, false, false},
+		{`git config --get core.pager`, false, false},
 	} {
 		found, unknown := foundCode(t, tt.src, Options{})
 		if found != tt.found || unknown != tt.unknown {
