@@ -65,7 +65,7 @@ treats as a block. gatekeep doctor AGENT checks the set-up.`,
 		// blocks too.
 		PersistentPreRunE: func(c *cobra.Command, _ []string) error {
 			if err := a.readEnv(c.Flags().Changed); err != nil {
-				if c.Name() == "print" {
+				if forPerson(c) {
 					return err
 				}
 				return hookFail(err)
@@ -74,7 +74,7 @@ treats as a block. gatekeep doctor AGENT checks the set-up.`,
 		},
 	}
 	c.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		if c.Name() == "print" {
+		if forPerson(c) {
 			return withCode(ExitUsage, err)
 		}
 		return hookFail(err)
@@ -92,8 +92,14 @@ treats as a block. gatekeep doctor AGENT checks the set-up.`,
 			},
 		})
 	}
-	c.AddCommand(a.hookPrintCmd())
+	c.AddCommand(a.hookPrintCmd(), a.hookInstallCmd(false), a.hookInstallCmd(true))
 	return c
+}
+
+// forPerson: a hook subcommand a person runs at a terminal (print,
+// install, uninstall), whose errors are usage errors, not blocks.
+func forPerson(c *cobra.Command) bool {
+	return c.Name() == "print" || c.Name() == "install" || c.Name() == "uninstall"
 }
 
 // hookFail blocks the call: exit 2 and the error as one line on stderr.
