@@ -305,7 +305,7 @@ func (r *doctorReport) print(w io.Writer) {
 	case r.ok():
 		fmt.Fprintf(w, "%s: gatekeep is in %s's loop\n", r.agent, title)
 	case !r.found:
-		fmt.Fprintf(w, "%s: gatekeep is NOT in %s's loop: no settings file installs `gatekeep hook %s` (see `gatekeep hook print %s`)\n",
+		fmt.Fprintf(w, "%s: gatekeep is NOT in %s's loop: no settings file installs `gatekeep hook %s` (run `gatekeep hook install %s`)\n",
 			r.agent, title, r.agent, r.agent)
 	default:
 		fmt.Fprintf(w, "%s: gatekeep is NOT in %s's loop\n", r.agent, title)

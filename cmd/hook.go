@@ -25,8 +25,8 @@ import (
 // that reaches it.)
 const maxHookInput = 4 << 20
 
-// hookCmd is `gatekeep hook claude|codex|gemini` and `gatekeep hook print
-// AGENT`. In hook mode every failure exits 2 (ExitHookBlock) with one line
+// hookCmd is `gatekeep hook claude|codex|gemini`, and `gatekeep hook
+// print|install|uninstall AGENT`. In hook mode every failure exits 2 (ExitHookBlock) with one line
 // on stderr: in all three agents exit 2 blocks the call, while any other
 // non-zero status, a crash or a timeout lets it proceed.
 func (a *app) hookCmd() *cobra.Command {
@@ -42,6 +42,10 @@ It never prompts.
   gatekeep hook gemini    Gemini CLI BeforeTool
   gatekeep hook print AGENT
                           print the settings snippet that installs the hook
+  gatekeep hook install AGENT [--project] [--dry-run]
+                          merge it into the agent's settings file, then doctor
+  gatekeep hook uninstall AGENT [--project] [--dry-run]
+                          take exactly gatekeep's entries out again
 
 An allow is given only when gatekeep itself allowed the call (the safe
 list, an allow rule, the plan exception), with the checked real path for a

@@ -221,6 +221,10 @@ func (a *app) doctorAfterInstall(agent string) error {
 	if r.ok() && cr.ok() {
 		return nil
 	}
+	if !r.found {
+		fmt.Fprintf(a.stdout, "left to do: doctor finds no hook that runs a program named gatekeep: install this binary as gatekeep (./install.sh), then `gatekeep hook install %s` again\n", agent)
+		return nil
+	}
 	if agent == "codex" && !r.working {
 		fmt.Fprintln(a.stdout, "left to do: open codex, run /hooks and trust gatekeep's hook (Codex runs no new hook before that); then `gatekeep doctor codex`")
 		return nil
