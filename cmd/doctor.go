@@ -22,29 +22,39 @@ import (
 	"github.com/BurntSushi/toml"
 	"github.com/spf13/cobra"
 
+	"github.com/gatekeep/gatekeep/cmd/enforce"
 	"github.com/gatekeep/gatekeep/policy"
 	"github.com/gatekeep/gatekeep/policy/config"
 	"github.com/gatekeep/gatekeep/shellparse"
 )
 
-// doctorCmd is `gatekeep doctor [claude|codex|gemini]`: is gatekeep in the
-// agent's loop? It reads the agent's settings files, finds the pre-tool
-// hooks that run gatekeep, and for each checks that it covers every tool,
-// that its binary is there (and is this one), that the agent will run it
-// (Codex: trusted; nothing disables hooks), and that it answers a probe
-// the way the agent needs. Exit 0 when the gate is in the loop, 1 when it
-// is not.
+// doctorCmd is `gatekeep doctor [claude|codex|gemini] [--json]`: is
+// gatekeep in the agent's loop, and would its calls be decided? It builds
+// the configuration a hook call in the current directory would (every
+// layer, trust, enforcement); reads the agent's settings files, finds the
+// pre-tool hooks that run gatekeep, and for each checks that it covers
+// every tool, that its binary is there (and is this one), that the agent
+// will run it (Codex: trusted; nothing disables hooks), and that it
+// answers a probe the way the agent needs. Exit 0 when the gate is in the
+// loop, 78 when a config file is invalid, 1 otherwise.
 func (a *app) doctorCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "doctor [claude|codex|gemini]",
-		Short: "Check that an agent's settings put gatekeep in the loop",
-		Long: `Check that the agent runs gatekeep before its tool calls: read the agent's
-settings files, find gatekeep's pre-tool hook, check that it covers every
-tool, points at an existing gatekeep (this one, or says which), is trusted
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "doctor [claude|codex|gemini] [--json]",
+		Short: "Check that an agent's settings put gatekeep in the loop, and that its configuration loads",
+		Long: `Check that gatekeep decides the agent's tool calls here: load every config
+layer as a hook call in the current directory would (an invalid file is
+config.invalid with its file and line; a project or local file that is
+not trusted is named with the ` + "`gatekeep trust FILE`" + ` that trusts it; the
+enforcement tier this machine gives), then read the agent's settings
+files, find gatekeep's pre-tool hook, check that it covers every tool,
+points at an existing gatekeep (this one, or says which), is trusted
 (Codex), is not disabled, and answers a probe (rm -rf /) with a block.
 
-Exit 0 when the gate is in the loop, 1 when it is not. Without an agent,
-every agent whose settings name gatekeep is checked (and at least one must).`,
+Exit 0 when the gate is in the loop, 78 when a config file is invalid
+(every hook call would be blocked), 1 otherwise. Without an agent, every
+agent whose settings name gatekeep is checked (and at least one must).
+--json prints one object: {"source","version","ok","config","agents"}.`,
 		Args:      cobra.MaximumNArgs(1),
 		ValidArgs: []string{"claude", "codex", "gemini"},
 		RunE: func(_ *cobra.Command, args []string) error {
@@ -59,22 +69,175 @@ every agent whose settings name gatekeep is checked (and at least one must).`,
 			if err != nil {
 				return withCode(ExitInternal, err)
 			}
+			cr := a.doctorConfig()
+			out := doctorJSON{Source: "gatekeep", Version: SchemaVersion, Config: cr}
+			if !asJSON {
+				cr.print(a.stdout)
+			}
 			inLoop, configured := 0, 0
 			for _, name := range agents {
 				r := env.check(name)
-				r.print(a.stdout)
+				if !asJSON {
+					r.print(a.stdout)
+				}
 				if r.found || len(args) == 1 {
+					out.Agents = append(out.Agents, r.json())
 					configured++
 					if r.ok() {
 						inLoop++
 					}
 				}
 			}
-			if configured == 0 || inLoop < configured {
+			out.OK = configured > 0 && inLoop == configured && cr.ok()
+			if asJSON {
+				writeJSONLine(a.stdout, out)
+			} else if !cr.ok() {
+				fmt.Fprintln(a.stdout, "gatekeep cannot decide calls here: fix the config problems above (`gatekeep config validate`)")
+			}
+			switch {
+			case len(cr.Errors) > 0:
+				return silentExit(ExitConfig)
+			case !out.OK:
 				return silentExit(ExitFailure)
 			}
 			return nil
 		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print the report as one JSON object")
+	return c
+}
+
+// doctorJSON is doctor's --json report.
+type doctorJSON struct {
+	Source  string             `json:"source"`
+	Version int                `json:"version"`
+	OK      bool               `json:"ok"` // every agent checked is in the loop and the config loads
+	Config  *doctorConfigCheck `json:"config"`
+	Agents  []doctorAgentJSON  `json:"agents"`
+}
+
+// doctorAgentJSON is one agent's part of the --json report.
+type doctorAgentJSON struct {
+	Agent    string   `json:"agent"`
+	InLoop   bool     `json:"in_loop"`
+	Found    bool     `json:"found"`    // a settings file installs gatekeep's hook
+	Checked  []string `json:"checked"`  // what was read and checked, in order
+	Problems []string `json:"problems"` // why gatekeep is not in the loop
+}
+
+func (r *doctorReport) json() doctorAgentJSON {
+	return doctorAgentJSON{Agent: r.agent, InLoop: r.ok(), Found: r.found, Checked: nonNil(r.lines),
+		Problems: nonNil(append(append([]string{}, r.blockers...), r.problems...))}
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// doctorConfigCheck is what a hook call in the current directory would
+// load: the config files, their problems, the untrusted ones, and the
+// enforcement this machine gives.
+type doctorConfigCheck struct {
+	Files []config.FileInfo `json:"files"`
+	// Errors are the config.invalid problems (file, line, message):
+	// every hook call is blocked while there is one.
+	Errors []*config.ConfigError `json:"errors,omitempty"`
+	// Problem is an error that is not a config file's (a bad
+	// environment variable), "" when none.
+	Problem string `json:"problem,omitempty"`
+	// Untrusted are the files that only tighten until trusted, each with
+	// the command that trusts it.
+	Untrusted []doctorUntrusted `json:"untrusted,omitempty"`
+	// Warnings are what loading said about ignored settings.
+	Warnings []string `json:"warnings,omitempty"`
+	// Enforce is the enforcement level ([sandbox] enforce, --enforce,
+	// GATEKEEP_ENFORCE); Tier the one this machine gives a confined call.
+	Enforce string `json:"enforce"`
+	Tier    string `json:"tier"`
+}
+
+type doctorUntrusted struct {
+	File    string `json:"file"`
+	Changed bool   `json:"changed,omitempty"` // edited since it was trusted
+	Command string `json:"command"`
+}
+
+func (c *doctorConfigCheck) ok() bool {
+	return len(c.Errors) == 0 && c.Problem == "" && !c.enforceFails()
+}
+
+// enforceFails: enforcement is required and nothing can confine a call,
+// so every shell call is denied (sandbox.unavailable).
+func (c *doctorConfigCheck) enforceFails() bool {
+	return c.Enforce == policy.EnforceRequired.String() && c.Tier == string(enforce.TierNone)
+}
+
+// doctorConfig builds the configuration as a hook call made in the current
+// directory does (hookConfig: --root or GATEKEEP_ROOT, else the agent's
+// project directory, config.Build), and the enforcement tier.
+func (a *app) doctorConfig() *doctorConfigCheck {
+	c := &doctorConfigCheck{Files: []config.FileInfo{}}
+	cwd, err := os.Getwd()
+	if err != nil {
+		c.Problem = "reading the working directory: " + err.Error()
+		return c
+	}
+	root := a.root
+	if root == "" {
+		root = agentProjectDir()
+	}
+	b, err := config.Build(a.input(cwd, root))
+	switch {
+	case err != nil && config.IsConfigError(err):
+		c.Errors = config.ConfigErrors(err)
+		if len(c.Errors) == 0 {
+			c.Errors = []*config.ConfigError{{Msg: err.Error()}}
+		}
+	case err != nil:
+		c.Problem = err.Error()
+	default:
+		a.loaded = b.Loaded
+		c.Files = b.Loaded.Files
+		c.Warnings = b.Loaded.Warnings
+		for _, f := range b.Loaded.Files {
+			if f.Exists && f.NeedsTrust && !f.Trusted {
+				c.Untrusted = append(c.Untrusted, doctorUntrusted{File: f.Path, Changed: f.Changed,
+					Command: shellparse.JoinArgv([]string{"gatekeep", "trust", f.Path})})
+			}
+		}
+	}
+	c.Enforce, c.Tier = a.enforceLevel().String(), string(a.support().Tier())
+	return c
+}
+
+func (c *doctorConfigCheck) print(w io.Writer) {
+	for _, f := range c.Files {
+		if f.Exists && f.Source != "default" {
+			fmt.Fprintf(w, "config: read %s (%s)\n", f.Path, f.Source)
+		}
+	}
+	for _, e := range c.Errors {
+		fmt.Fprintf(w, "config: problem: %s: %s (every hook call is blocked until it is fixed)\n", policy.CodeConfigInvalid, e)
+	}
+	if c.Problem != "" {
+		fmt.Fprintf(w, "config: problem: %s\n", c.Problem)
+	}
+	for _, wa := range c.Warnings {
+		fmt.Fprintf(w, "config: warning: %s\n", wa)
+	}
+	for _, u := range c.Untrusted {
+		why := "not trusted"
+		if u.Changed {
+			why = "changed since it was trusted"
+		}
+		fmt.Fprintf(w, "config: %s is %s: only its deny and ask rules apply; review it, then run `%s`\n", u.File, why, u.Command)
+	}
+	fmt.Fprintf(w, "enforcement: %s, tier %s on this machine\n", c.Enforce, c.Tier)
+	if c.enforceFails() {
+		fmt.Fprintf(w, "enforcement: problem: enforcement is required and this machine confines nothing, so every shell call is denied (%s)\n", policy.CodeSandboxUnavailable)
 	}
 }
 
@@ -142,7 +305,7 @@ func (r *doctorReport) print(w io.Writer) {
 	case r.ok():
 		fmt.Fprintf(w, "%s: gatekeep is in %s's loop\n", r.agent, title)
 	case !r.found:
-		fmt.Fprintf(w, "%s: gatekeep is NOT in %s's loop: no settings file installs `gatekeep hook %s` (see `gatekeep hook print %s`)\n",
+		fmt.Fprintf(w, "%s: gatekeep is NOT in %s's loop: no settings file installs `gatekeep hook %s` (run `gatekeep hook install %s`)\n",
 			r.agent, title, r.agent, r.agent)
 	default:
 		fmt.Fprintf(w, "%s: gatekeep is NOT in %s's loop\n", r.agent, title)

@@ -5,7 +5,8 @@ package cmd_test
 // npm, its model API is a stub on 127.0.0.1 that asks for `rm -rf /`, then
 // for `ls`, then for a write outside the project through a glob
 // (`echo pwned > OUTSIDE/*/x`), and gatekeep is installed as its pre-tool
-// hook with the snippet `gatekeep hook print` gives. Each agent runs in its
+// hook with the snippet `gatekeep hook print` gives (Claude Code: by
+// `gatekeep hook install claude`, as a user does). Each agent runs in its
 // most permissive headless mode (codex exec's default approval, claude -p
 // --permission-mode bypassPermissions, gemini --yolo). The tests pass when
 // the agent blocked the first call with gatekeep's reason, ran the second,
@@ -424,7 +425,8 @@ stream_max_retries = 0
 
 // TestE2EClaude drives `claude -p --permission-mode bypassPermissions`
 // against a stub of the Messages API (ANTHROPIC_BASE_URL), with the hook
-// from a settings file given by --settings. Claude Code refuses
+// that `gatekeep hook install claude` put in ~/.claude/settings.json (no
+// --settings: the user's own settings file). Claude Code refuses
 // bypassPermissions as root unless IS_SANDBOX=1, which the test sets then.
 func TestE2EClaude(t *testing.T) {
 	e := setupE2E(t, "@anthropic-ai/claude-code", claudeVersion, "claude")
@@ -491,16 +493,22 @@ func TestE2EClaude(t *testing.T) {
 	}))
 	defer stub.Close()
 
-	settings := filepath.Join(e.home, "gatekeep-settings.json")
-	if err := os.WriteFile(settings, e.hookSnippet(t, "claude"), 0o600); err != nil {
-		t.Fatal(err)
+	// As a new user does: `gatekeep hook install claude` writes a fresh
+	// ~/.claude/settings.json, and doctor's checks (which it runs) pass.
+	out, code := e.gatekeepRun(t, nil, "hook", "install", "claude")
+	if code != 0 || !strings.Contains(out, "claude: gatekeep is in Claude Code's loop") {
+		t.Fatalf("gatekeep hook install claude: exit %d, not in Claude Code's loop:\n%s", code, out)
+	}
+	settings := filepath.Join(e.home, ".claude", "settings.json")
+	if b, err := os.ReadFile(settings); err != nil || !bytes.Equal(b, e.hookSnippet(t, "claude")) {
+		t.Fatalf("hook install claude did not write hook print's snippet to %s (%v):\n%s", settings, err, b)
 	}
 	env := []string{"ANTHROPIC_BASE_URL=" + stub.URL, "ANTHROPIC_API_KEY=sk-ant-e2e-test",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1"}
 	if os.Geteuid() == 0 {
 		env = append(env, "IS_SANDBOX=1")
 	}
-	output := e.run(t, env, "-p", "list the files", "--settings", settings, "--model", "claude-sonnet-4-5",
+	output := e.run(t, env, "-p", "list the files", "--model", "claude-sonnet-4-5",
 		"--permission-mode", "bypassPermissions", "--output-format", "json")
 
 	results := map[string]string{}

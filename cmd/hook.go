@@ -25,8 +25,8 @@ import (
 // that reaches it.)
 const maxHookInput = 4 << 20
 
-// hookCmd is `gatekeep hook claude|codex|gemini` and `gatekeep hook print
-// AGENT`. In hook mode every failure exits 2 (ExitHookBlock) with one line
+// hookCmd is `gatekeep hook claude|codex|gemini`, and `gatekeep hook
+// print|install|uninstall AGENT`. In hook mode every failure exits 2 (ExitHookBlock) with one line
 // on stderr: in all three agents exit 2 blocks the call, while any other
 // non-zero status, a crash or a timeout lets it proceed.
 func (a *app) hookCmd() *cobra.Command {
@@ -42,6 +42,10 @@ It never prompts.
   gatekeep hook gemini    Gemini CLI BeforeTool
   gatekeep hook print AGENT
                           print the settings snippet that installs the hook
+  gatekeep hook install AGENT [--project] [--dry-run]
+                          merge it into the agent's settings file, then doctor
+  gatekeep hook uninstall AGENT [--project] [--dry-run]
+                          take exactly gatekeep's entries out again
 
 An allow is given only when gatekeep itself allowed the call (the safe
 list, an allow rule, the plan exception), with the checked real path for a
@@ -65,7 +69,7 @@ treats as a block. gatekeep doctor AGENT checks the set-up.`,
 		// blocks too.
 		PersistentPreRunE: func(c *cobra.Command, _ []string) error {
 			if err := a.readEnv(c.Flags().Changed); err != nil {
-				if c.Name() == "print" {
+				if forPerson(c) {
 					return err
 				}
 				return hookFail(err)
@@ -74,7 +78,7 @@ treats as a block. gatekeep doctor AGENT checks the set-up.`,
 		},
 	}
 	c.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		if c.Name() == "print" {
+		if forPerson(c) {
 			return withCode(ExitUsage, err)
 		}
 		return hookFail(err)
@@ -92,8 +96,14 @@ treats as a block. gatekeep doctor AGENT checks the set-up.`,
 			},
 		})
 	}
-	c.AddCommand(a.hookPrintCmd())
+	c.AddCommand(a.hookPrintCmd(), a.hookInstallCmd(false), a.hookInstallCmd(true))
 	return c
+}
+
+// forPerson: a hook subcommand a person runs at a terminal (print,
+// install, uninstall), whose errors are usage errors, not blocks.
+func forPerson(c *cobra.Command) bool {
+	return c.Name() == "print" || c.Name() == "install" || c.Name() == "uninstall"
 }
 
 // hookFail blocks the call: exit 2 and the error as one line on stderr.

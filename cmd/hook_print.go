@@ -34,19 +34,29 @@ before every tool call, on stdout; where to put it goes to stderr.
 			if d == nil {
 				return usageErr("unknown agent %q (want claude, codex or gemini)", args[0])
 			}
-			exe, err := os.Executable()
+			command, err := hookCommand(d)
 			if err != nil {
-				return withCode(ExitInternal, fmt.Errorf("finding the gatekeep binary: %w", err))
+				return err
 			}
-			if real, err := filepath.EvalSymlinks(exe); err == nil {
-				exe = real
-			}
-			snippet, where := hookSnippet(d, shellparse.JoinArgv([]string{exe, "hook", d.name}))
+			snippet, where := hookSnippet(d, command)
 			fmt.Fprint(a.stdout, snippet)
 			fmt.Fprintln(a.stderr, where)
 			return nil
 		},
 	}
+}
+
+// hookCommand is the hook command of d's snippet: this binary's real
+// path (symlinks resolved), `hook`, the agent's name, quoted for a shell.
+func hookCommand(d *dialect) (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", withCode(ExitInternal, fmt.Errorf("finding the gatekeep binary: %w", err))
+	}
+	if real, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = real
+	}
+	return shellparse.JoinArgv([]string{exe, "hook", d.name}), nil
 }
 
 // hookSnippet renders the settings that install command as d's pre-tool
