@@ -158,6 +158,9 @@ func runFull(p Plan, path string, argv, env []string) (int, error) {
 	})
 	err = c.Wait()
 	quit := stop()
+	if c.ProcessState == nil {
+		return 0, err
+	}
 	ws, ok := c.ProcessState.Sys().(syscall.WaitStatus)
 	if !ok {
 		return 0, err
@@ -339,6 +342,9 @@ func runLandlock(p Plan, path string, argv, env []string, note func(string)) (in
 	err = c.Wait()
 	if err := endDescendants(); err != nil {
 		note(fmt.Sprintf("processes the command started may still run: %v", err))
+	}
+	if c.ProcessState == nil {
+		return 0, err
 	}
 	ws, ok := c.ProcessState.Sys().(syscall.WaitStatus)
 	if !ok {
