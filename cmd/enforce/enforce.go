@@ -18,12 +18,14 @@ import (
 type Tier string
 
 const (
-	// TierFull is user + mount (+ network) namespaces, read-only binds over
-	// protected paths, secrets hidden, Landlock and seccomp.
+	// TierFull is user + mount + PID (+ network) namespaces, read-only
+	// binds over protected paths, secrets hidden, Landlock and seccomp;
+	// nothing the command starts outlives the run.
 	TierFull Tier = "full"
 	// TierLandlock is Landlock and seccomp without namespaces: writes,
 	// network and signals are confined; nothing inside a writable root can
-	// be kept read-only and nothing can be hidden.
+	// be kept read-only and nothing can be hidden. gatekeep, a child
+	// subreaper, kills what the command left running when it ends.
 	TierLandlock Tier = "landlock"
 	// TierNone enforces nothing.
 	TierNone Tier = "none"
@@ -97,8 +99,8 @@ type Support struct {
 	Landlock bool `json:"landlock"`
 	// Seccomp is true when a seccomp filter could be installed.
 	Seccomp bool `json:"seccomp"`
-	// Namespaces is true when an unprivileged user + mount + network
-	// namespace could be created and bind mounts made in it.
+	// Namespaces is true when unprivileged user, mount, PID and network
+	// namespaces could be created and bind mounts made in them.
 	Namespaces bool `json:"namespaces"`
 	// Errors say why a feature is missing.
 	Errors []string `json:"errors,omitempty"`
@@ -127,9 +129,11 @@ func Limits(t Tier, abi int) []string {
 		out = append(out,
 			"no user namespaces: protected paths inside a writable root (.git/hooks, .git/config, .gatekeep/, .envrc, agents' settings) stay writable",
 			"no user namespaces: secret files (the Read deny rules) in the project and the readable dirs stay readable",
-			"gatekeep execs the command in place: a background process it starts may outlive the run",
-			"gatekeep execs the command in place: nothing sweeps the project after it, so a git dir, agent settings or rebase state it makes stays",
+			"no PID namespace: what the command leaves running is killed when it ends, but a kill -9 of gatekeep ends only the command's main process; what it started then outlives the run",
 		)
+		if abi < 6 {
+			out = append(out, "landlock ABI < 6: the command can signal gatekeep, and by killing it keep what it started running")
+		}
 	}
 	if abi < 3 {
 		out = append(out, "landlock ABI < 3: truncating a file outside the writable dirs is not refused")

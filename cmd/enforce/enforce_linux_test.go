@@ -20,18 +20,19 @@ func TestMain(m *testing.M) {
 		os.Exit(code)
 	}
 	switch os.Getenv("ENFORCE_TEST_CHILD") {
-	case "exec-landlock":
-		os.Exit(childExecLandlock())
+	case "run":
+		os.Exit(childRun())
 	case "refuse-then-probe":
 		os.Exit(childRefuseThenProbe())
 	}
 	os.Exit(m.Run())
 }
 
-// childExecLandlock keeps many threads busy, then restricts one thread
-// and execs `sh -c 'echo > $TARGET'` from it. Were the restriction made
-// on one thread and execve issued from another, the write would succeed.
-func childExecLandlock() int {
+// childRun keeps many threads busy, then runs `sh -c 'echo > $TARGET'`
+// in the tier $TIER and exits with its status. Were the restriction made
+// on one thread and the command started (or exec'd) from another, the
+// write would succeed.
+func childRun() int {
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	for i := 0; i < 4*runtime.NumCPU()+8; i++ {
@@ -50,10 +51,13 @@ func childExecLandlock() int {
 		}()
 	}
 	time.Sleep(5 * time.Millisecond)
-	p := Plan{Tier: TierLandlock, Writable: []string{os.Getenv("WRITABLE")}, Network: true}
-	err := execLandlock(p, "/bin/sh", []string{"sh", "-c", `echo x > "$TARGET"`}, os.Environ())
-	fmt.Fprintln(os.Stderr, "exec failed:", err)
-	return 99
+	p := Plan{Tier: Tier(os.Getenv("TIER")), Writable: []string{os.Getenv("WRITABLE")}, Network: true, RequireFull: true}
+	status, err := Run(p, "/bin/sh", []string{"sh", "-c", `echo x > "$TARGET"`}, os.Environ(), func(string) {})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "run failed:", err)
+		return 99
+	}
+	return status
 }
 
 // childRefuseThenProbe installs Refuse's filter on its locked thread and
@@ -79,32 +83,40 @@ func needLandlock(t *testing.T) {
 }
 
 // TestExecOnRestrictedThread is the regression test for the thread that
-// restricts itself being the one that execs: the exec'd command is
-// confined every time, across many runs with busy threads.
+// restricts itself being the one that starts the command: the command is
+// confined every time, across many runs with busy threads, in each tier.
 func TestExecOnRestrictedThread(t *testing.T) {
 	needLandlock(t)
+	tiers := []Tier{TierLandlock}
+	if s := Probe(); s.Tier() == TierFull {
+		tiers = append(tiers, TierFull)
+	} else if os.Getenv("CI") != "" {
+		t.Fatalf("CI must have the full tier: %s %q", s, s.Errors)
+	}
 	dir := t.TempDir()
 	writable, outside := filepath.Join(dir, "w"), filepath.Join(dir, "x")
 	os.Mkdir(writable, 0o755)
 	os.Mkdir(outside, 0o755)
 	// Landlock grants the whole subtree: outside must not be under
 	// writable, and the test's temp dir is not granted at all.
-	for i := 0; i < 20; i++ {
-		for _, c := range []struct {
-			target string
-			ok     bool
-		}{{filepath.Join(writable, "f"), true}, {filepath.Join(outside, "f"), false}} {
-			cmd := exec.Command(os.Args[0])
-			cmd.Env = append(os.Environ(), "ENFORCE_TEST_CHILD=exec-landlock", "WRITABLE="+writable, "TARGET="+c.target)
-			out, err := cmd.CombinedOutput()
-			_, statErr := os.Stat(c.target)
-			if c.ok && (err != nil || statErr != nil) {
-				t.Fatalf("run %d: a write inside the writable dir failed: %v %s", i, err, out)
+	for _, tier := range tiers {
+		for i := 0; i < 20; i++ {
+			for _, c := range []struct {
+				target string
+				ok     bool
+			}{{filepath.Join(writable, "f"), true}, {filepath.Join(outside, "f"), false}} {
+				cmd := exec.Command(os.Args[0])
+				cmd.Env = append(os.Environ(), "ENFORCE_TEST_CHILD=run", "TIER="+string(tier), "WRITABLE="+writable, "TARGET="+c.target)
+				out, err := cmd.CombinedOutput()
+				_, statErr := os.Stat(c.target)
+				if c.ok && (err != nil || statErr != nil) {
+					t.Fatalf("%s, run %d: a write inside the writable dir failed: %v %s", tier, i, err, out)
+				}
+				if !c.ok && (err == nil || statErr == nil || !strings.Contains(string(out), "Permission denied")) {
+					t.Fatalf("%s, run %d: a write outside was not refused (exit %v): %s", tier, i, err, out)
+				}
+				os.Remove(c.target)
 			}
-			if !c.ok && (err == nil || statErr == nil || !strings.Contains(string(out), "Permission denied")) {
-				t.Fatalf("run %d: a write outside was not refused (exit %v): %s", i, err, out)
-			}
-			os.Remove(c.target)
 		}
 	}
 }

@@ -8,14 +8,10 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
-	"sync"
 	"syscall"
-	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -57,12 +53,13 @@ type ExecError struct {
 func (e *ExecError) Error() string { return e.Errno.Error() }
 func (e *ExecError) Unwrap() error { return e.Errno }
 
-// Run runs path with argv and env confined by p. In the Landlock tier it
-// execs in place and returns only on failure; in the full tier it returns
-// the command's exit status (128+N for a signal). When the full tier
-// cannot be set up (namespaces refused at run time) it falls back to the
-// Landlock tier, calling note once to say so. A *UnavailableError means
-// nothing ran.
+// Run runs path with argv and env confined by p and returns its exit
+// status (128+N for a signal N). Nothing the command starts outlives the
+// run: in the full tier it runs in a PID namespace of its own, in the
+// Landlock tier gatekeep kills what it left (see runLandlock). When the
+// full tier cannot be set up (namespaces refused at run time) it falls
+// back to the Landlock tier, calling note once to say so. A
+// *UnavailableError means nothing ran.
 func Run(p Plan, path string, argv, env []string, note func(string)) (int, error) {
 	if p.Tier == TierFull {
 		status, err := runFull(p, path, argv, env)
@@ -78,39 +75,18 @@ func Run(p Plan, path string, argv, env []string, note func(string)) (int, error
 	if p.Tier != TierLandlock {
 		return 0, &UnavailableError{Err: errors.New("no enforcing tier")}
 	}
-	return 0, execLandlock(p, path, argv, env)
+	return runLandlock(p, path, argv, env, note)
 }
 
-// execLandlock restricts the calling thread and execs on it: Landlock
-// binds only the thread that called landlock_restrict_self, so the thread
-// must stay locked from the first restriction to execve.
-func execLandlock(p Plan, path string, argv, env []string) error {
-	abi, err := landlockABI()
-	if err != nil || abi < 1 {
-		return &UnavailableError{Err: errors.New("landlock is not available")}
-	}
-	runtime.LockOSThread()
-	// The thread is never unlocked: on failure it may hold part of the
-	// restrictions, and the runtime then discards it when this goroutine
-	// ends.
-	if err := confineThread(p, abi); err != nil {
-		return &UnavailableError{Err: err}
-	}
-	if err := closeExtraFDs(); err != nil {
-		return &UnavailableError{Err: err}
-	}
-	err = syscall.Exec(path, argv, env)
-	var errno syscall.Errno
-	if errors.As(err, &errno) {
-		return &ExecError{Errno: errno}
-	}
-	return err
-}
-
-// confineThread applies no_new_privs, Landlock and the seccomp filter
-// (terminal injection; sockets when the network is off) to the calling,
-// locked thread.
+// confineThread applies no_new_privs, Landlock, the capability bounds and
+// the seccomp filter (terminal injection; sockets when the network is
+// off) to the calling, locked thread.
 func confineThread(p Plan, abi int) error {
+	// The helper got CAP_SYS_ADMIN as an ambient capability to mount;
+	// the command must not keep it across exec.
+	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
+		return fmt.Errorf("clearing ambient capabilities: %w", err)
+	}
 	if err := noNewPrivs(); err != nil {
 		return err
 	}
@@ -212,8 +188,10 @@ func closeExtraFDs() error {
 	return nil
 }
 
-// helperCmd builds the helper process for msg, in new namespaces when
-// namespaced is set.
+// helperCmd builds the helper process for msg, in new namespaces (user,
+// mount, PID, and network when the plan has none) when namespaced is
+// set. The helper gets SIGKILL when gatekeep dies (its parent-death
+// signal): in the full tier that ends the whole PID namespace.
 func helperCmd(msg helperMsg, env []string, namespaced bool) (*exec.Cmd, *os.File, error) {
 	b, err := json.Marshal(msg)
 	if err != nil {
@@ -234,7 +212,10 @@ func helperCmd(msg helperMsg, env []string, namespaced bool) (*exec.Cmd, *os.Fil
 	}
 	attr := &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if namespaced {
-		attr.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS
+		attr.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID
+		// A process group of its own: the terminal's Ctrl-C reaches
+		// gatekeep alone, which passes it on once.
+		attr.Setpgid = true
 		if !msg.Plan.Network {
 			attr.Cloneflags |= syscall.CLONE_NEWNET
 		}
@@ -252,157 +233,12 @@ func helperCmd(msg helperMsg, env []string, namespaced bool) (*exec.Cmd, *os.Fil
 			attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
 			attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
 		}
-		// The helper needs CAP_SYS_ADMIN in its namespace to mount; it
-		// drops the ambient set before it execs the command.
+		// The helper needs CAP_SYS_ADMIN in its namespace to mount; the
+		// thread that starts the command drops the ambient set.
 		attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN}
 	}
 	c.SysProcAttr = attr
 	return c, r, nil
-}
-
-// forwarded are the signals gatekeep passes to the command. The command
-// runs in a session of its own (no controlling terminal), so SIGINT and
-// SIGQUIT typed at the terminal reach gatekeep alone, which passes them
-// to the command's process group; Ctrl-Z (SIGTSTP) stops that group and
-// then gatekeep, and SIGCONT resumes the group.
-var forwarded = []os.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT,
-	syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGALRM, syscall.SIGWINCH, syscall.SIGCONT, syscall.SIGTSTP}
-
-func runFull(p Plan, path string, argv, env []string) (int, error) {
-	c, r, err := helperCmd(helperMsg{Plan: p, Path: path, Argv: argv}, env, true)
-	if err != nil {
-		return 0, &UnavailableError{Err: err}
-	}
-	defer r.Close()
-	// Every process the command starts stays gatekeep's descendant, even
-	// one that leaves its parent (nohup cmd &, a double fork): it is
-	// re-parented here, not to init, and killed when the command ends.
-	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
-		return 0, &UnavailableError{Err: fmt.Errorf("subreaper: %w", err)}
-	}
-	sigs := make(chan os.Signal, 16)
-	signal.Notify(sigs, forwarded...)
-	defer signal.Stop(sigs)
-	if err := c.Start(); err != nil {
-		c.ExtraFiles[0].Close()
-		// Namespaces refused (Docker, an AppArmor-restricted Ubuntu):
-		// the landlock tier is what this machine offers, as the probe
-		// says; nothing to report on each call.
-		return 0, &UnavailableError{Err: fmt.Errorf("%w: %w", errNoNamespaces, err)}
-	}
-	c.ExtraFiles[0].Close()
-	// The pipe closes when the helper execs (close-on-exec) or exits.
-	report, _ := io.ReadAll(io.LimitReader(r, 4096))
-	if len(report) > 0 {
-		c.Wait()
-		return 0, helperFailure(string(report))
-	}
-	var wg sync.WaitGroup
-	done := make(chan struct{})
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			select {
-			case s := <-sigs:
-				switch s {
-				case syscall.SIGINT, syscall.SIGQUIT, syscall.SIGCONT:
-					// The command leads a session and group of its
-					// own: what the terminal sends its foreground
-					// group goes to the command's whole group.
-					syscall.Kill(-c.Process.Pid, s.(syscall.Signal))
-				case syscall.SIGTSTP:
-					// Ctrl-Z: the command's group stops, then
-					// gatekeep, so the shell sees the job stopped;
-					// its SIGCONT (fg, bg) is passed on.
-					syscall.Kill(-c.Process.Pid, syscall.SIGSTOP)
-					syscall.Kill(os.Getpid(), syscall.SIGSTOP)
-				default:
-					c.Process.Signal(s)
-				}
-			case <-done:
-				return
-			}
-		}
-	}()
-	err = c.Wait()
-	close(done)
-	wg.Wait()
-	killOrphans()
-	status := 0
-	if ws, ok := c.ProcessState.Sys().(syscall.WaitStatus); ok {
-		switch {
-		case ws.Signaled():
-			status = 128 + int(ws.Signal())
-		default:
-			status = ws.ExitStatus()
-		}
-	} else if err != nil {
-		return 0, err
-	}
-	return status, nil
-}
-
-// killOrphans kills and reaps every remaining child of gatekeep (a
-// subreaper): what the confined command left running in the background,
-// re-parented here. It returns when none is left, so nothing the command
-// started acts after the run (the watched-file check comes after). With
-// /proc unreadable, it gives up after five seconds.
-func killOrphans() {
-	self := os.Getpid()
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); {
-		for _, pid := range childrenOf(self) {
-			unix.Kill(pid, unix.SIGKILL)
-		}
-		reaped := false
-		for {
-			pid, err := unix.Wait4(-1, nil, unix.WNOHANG, nil)
-			if errors.Is(err, unix.EINTR) {
-				continue
-			}
-			if errors.Is(err, unix.ECHILD) {
-				return
-			}
-			if err != nil || pid <= 0 {
-				break
-			}
-			reaped = true
-		}
-		if !reaped {
-			time.Sleep(5 * time.Millisecond)
-		}
-	}
-}
-
-// childrenOf lists the processes whose parent is pid, from /proc.
-func childrenOf(pid int) []int {
-	d, err := os.Open("/proc")
-	if err != nil {
-		return nil
-	}
-	names, _ := d.Readdirnames(-1)
-	d.Close()
-	var out []int
-	for _, n := range names {
-		child, err := strconv.Atoi(n)
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + n + "/stat")
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid ...: comm may hold spaces and parens.
-		i := bytes.LastIndexByte(b, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(string(b[i+1:]))
-		if len(f) > 1 && f[1] == strconv.Itoa(pid) {
-			out = append(out, child)
-		}
-	}
-	return out
 }
 
 // helperFailure turns the helper's report ("STAGE: message" or
@@ -418,9 +254,12 @@ func helperFailure(report string) error {
 	return &UnavailableError{Err: errors.New(report)}
 }
 
-// HelperMain runs the namespace helper when gatekeep was started as one
-// (argument helperArg); it returns false otherwise. cmd.Main calls it
-// first. On success it does not return: the command replaces it.
+// HelperMain runs the helper when gatekeep was started as one (argument
+// helperArg); it returns false otherwise. cmd.Main calls it first. In the
+// full tier the helper is the init of the command's PID namespace and
+// returns the command's status (runInit); in the Landlock tier, and for
+// the probe, it restricts its own thread and execs the command in place:
+// on success it does not return.
 func HelperMain() (int, bool) {
 	if len(os.Args) < 2 || os.Args[1] != helperArg {
 		return 0, false
@@ -449,9 +288,13 @@ func HelperMain() (int, bool) {
 		if err := setupMounts(msg.Plan); err != nil {
 			return fail("mount", err)
 		}
-	}
-	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
-		return fail("capabilities", err)
+		if msg.Probe == "" {
+			stage, code, err := runInit(msg, env, abi, status)
+			if err != nil {
+				return fail(stage, err)
+			}
+			return code, true
+		}
 	}
 	if err := confineThread(msg.Plan, abi); err != nil {
 		return fail("confine", err)

@@ -1,0 +1,501 @@
+package enforce
+
+// The lifetime of a confined run: starting the command, passing signals
+// on, returning its status, and making sure that nothing it started is
+// left when Run returns (issue 27). Every wait is for an event (a child's
+// exit, a pidfd becoming readable, a pipe closing), never a sleep.
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// forwarded are the signals gatekeep passes to the command. The command
+// runs in a session of its own (no controlling terminal), so SIGINT and
+// SIGQUIT typed at the terminal reach gatekeep alone, which passes them
+// to the command's process group; Ctrl-Z (SIGTSTP) stops that group and
+// then gatekeep, and SIGCONT resumes the group.
+var forwarded = []os.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT,
+	syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGALRM, syscall.SIGWINCH, syscall.SIGCONT, syscall.SIGTSTP}
+
+// notifySignals starts catching the forwarded signals; they queue until
+// relay passes them on.
+func notifySignals() chan os.Signal {
+	sigs := make(chan os.Signal, 16)
+	signal.Notify(sigs, forwarded...)
+	return sigs
+}
+
+// relay passes each signal arriving on sigs to send until the returned
+// stop is called; stop ends the catching and reports whether a SIGQUIT
+// was passed on. A run that was sent SIGQUIT ends as 131 whatever the
+// command's own status: bash ignores SIGQUIT, so its status would be that
+// of whatever ran after the signal killed its child.
+func relay(sigs chan os.Signal, send func(syscall.Signal)) (stop func() (quit bool)) {
+	var quit atomic.Bool
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case s := <-sigs:
+				if s == syscall.SIGQUIT {
+					quit.Store(true)
+				}
+				send(s.(syscall.Signal))
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() bool {
+		signal.Stop(sigs)
+		close(done)
+		wg.Wait()
+		return quit.Load()
+	}
+}
+
+// toCommand passes s to the command pid, which leads a session and a
+// process group of its own, as the terminal would have: what the
+// terminal sends its foreground group (SIGINT, SIGQUIT, SIGCONT) goes to
+// the whole group, Ctrl-Z (SIGTSTP) stops the group, the rest goes to
+// the command's main process.
+func toCommand(pid int, s syscall.Signal) {
+	switch s {
+	case syscall.SIGINT, syscall.SIGQUIT, syscall.SIGCONT:
+		unix.Kill(-pid, s)
+	case syscall.SIGTSTP:
+		unix.Kill(-pid, unix.SIGSTOP)
+	default:
+		unix.Kill(pid, s)
+	}
+}
+
+// stopSelf stops gatekeep after its command's group on Ctrl-Z, so the
+// shell that started gatekeep sees the job stopped; its SIGCONT (fg, bg)
+// is passed on.
+func stopSelf(s syscall.Signal) {
+	if s == syscall.SIGTSTP {
+		unix.Kill(os.Getpid(), unix.SIGSTOP)
+	}
+}
+
+// exitCode is the status gatekeep reports for ws: the exit code, or
+// 128+N for a signal N, as a shell does.
+func exitCode(ws syscall.WaitStatus) int {
+	if ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return ws.ExitStatus()
+}
+
+// startHelper starts the helper c and reads its status pipe r until it
+// closes: empty when the command started, else the helper's failure.
+func startHelper(c *exec.Cmd, r *os.File) error {
+	if err := c.Start(); err != nil {
+		c.ExtraFiles[0].Close()
+		return err
+	}
+	c.ExtraFiles[0].Close()
+	report, _ := io.ReadAll(io.LimitReader(r, 4096))
+	if len(report) > 0 {
+		c.Wait()
+		return helperFailure(string(report))
+	}
+	return nil
+}
+
+// runFull runs the command in the full tier: the helper, in new user,
+// mount, PID (and network) namespaces, is the init of the command's PID
+// namespace (runInit) and exits with the command's status once it has
+// killed everything else there. If gatekeep is killed, the helper's
+// parent-death signal kills it, and the kernel then kills every process
+// of the namespace; the mounts go with the last of them.
+func runFull(p Plan, path string, argv, env []string) (int, error) {
+	// The parent-death signal follows the thread that started the
+	// helper: it must not end while the helper runs.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	c, r, err := helperCmd(helperMsg{Plan: p, Path: path, Argv: argv}, env, true)
+	if err != nil {
+		return 0, &UnavailableError{Err: err}
+	}
+	defer r.Close()
+	sigs := notifySignals()
+	if err := startHelper(c, r); err != nil {
+		signal.Stop(sigs)
+		var ue *UnavailableError
+		var ee *ExecError
+		if errors.As(err, &ue) || errors.As(err, &ee) {
+			return 0, err
+		}
+		// Namespaces refused (Docker, an AppArmor-restricted Ubuntu):
+		// the landlock tier is what this machine offers, as the probe
+		// says; nothing to report on each call.
+		return 0, &UnavailableError{Err: fmt.Errorf("%w: %w", errNoNamespaces, err)}
+	}
+	// The helper passes each signal on as toCommand says.
+	stop := relay(sigs, func(s syscall.Signal) {
+		c.Process.Signal(s)
+		stopSelf(s)
+	})
+	err = c.Wait()
+	quit := stop()
+	if c.ProcessState == nil {
+		return 0, err
+	}
+	ws, ok := c.ProcessState.Sys().(syscall.WaitStatus)
+	if !ok {
+		return 0, err
+	}
+	if quit {
+		return 128 + int(syscall.SIGQUIT), nil
+	}
+	return exitCode(ws), nil
+}
+
+// runInit is the full-tier helper's life as the init (PID 1) of the
+// command's PID namespace, after the mounts: it starts the command on a
+// confined thread, passes on the signals gatekeep sends it, reaps every
+// process re-parented to it, and when the command's main process ends,
+// kills every other process of the namespace and reaps them before it
+// returns the command's status; the kernel would kill them anyway when
+// it exits. A failure before the command runs returns its stage.
+func runInit(msg helperMsg, env []string, abi int, status *os.File) (string, int, error) {
+	if os.Getpid() != 1 {
+		// kill(-1) below would reach every process of the user.
+		return "pid namespace", 0, errors.New("the helper is not the init of a PID namespace")
+	}
+	// A /proc of this namespace: it lists only the run's processes, and
+	// /proc/N is the process getpid() names inside. A kernel that
+	// refuses (a container masking parts of /proc) leaves the outer one.
+	unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "")
+	// The thread that starts the command shares its Landlock domain
+	// until it ends, and a process of the same domain may ptrace one
+	// another: not dumpable, this process (which holds CAP_SYS_ADMIN
+	// over the mounts) cannot be ptraced or have its memory read or
+	// written through /proc by the command, which has no CAP_SYS_PTRACE.
+	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+		return "dumpable", 0, err
+	}
+	// Descriptors inherited from gatekeep's caller (and the status pipe)
+	// must not reach the command.
+	if err := closeExtraFDs(); err != nil {
+		return "descriptors", 0, err
+	}
+	sigs := notifySignals()
+	pid, err := startConfined(msg.Plan, abi, msg.Path, msg.Argv, env)
+	if err != nil {
+		signal.Stop(sigs)
+		var errno syscall.Errno
+		if errors.As(err, &errno) {
+			return "exec", 0, fmt.Errorf("%d", int(errno))
+		}
+		return "confine", 0, err
+	}
+	// The command runs: gatekeep stops waiting for a failure.
+	status.Close()
+	stop := relay(sigs, func(s syscall.Signal) { toCommand(pid, s) })
+	code := 70 // a wait that fails before the command's end (cannot happen)
+	for {
+		var ws syscall.WaitStatus
+		wpid, err := syscall.Wait4(-1, &ws, syscall.WALL, nil)
+		if errors.Is(err, syscall.EINTR) {
+			continue
+		}
+		if err != nil {
+			break
+		}
+		if wpid == pid {
+			code = exitCode(ws)
+			break
+		}
+	}
+	stop()
+	// As the init, kill(-1) reaches every other process of the
+	// namespace and of the namespaces below it, and nothing else.
+	unix.Kill(-1, unix.SIGKILL)
+	for {
+		_, err := syscall.Wait4(-1, nil, syscall.WALL, nil)
+		if err != nil && !errors.Is(err, syscall.EINTR) {
+			break
+		}
+	}
+	return "", code, nil
+}
+
+// startConfined starts path on a thread that confineThread restricted:
+// the command inherits the thread's restrictions at fork. The thread is
+// never the process's main thread, whose domain is what the Landlock
+// scopes compare when the command signals or ptraces this process, and
+// it ends as soon as the command runs (a goroutine that exits locked
+// takes its thread with it), so no thread of this process shares the
+// command's domain while it runs. It returns the command's PID, or the
+// errno of a failed fork or exec, or the confinement's failure.
+func startConfined(p Plan, abi int, path string, argv, env []string) (int, error) {
+	type result struct {
+		pid int
+		err error
+	}
+	done := make(chan result, 1)
+	start := func() {
+		runtime.LockOSThread()
+		if err := confineThread(p, abi); err != nil {
+			done <- result{err: err}
+			return
+		}
+		pid, err := syscall.ForkExec(path, argv, &syscall.ProcAttr{
+			Env:   env,
+			Files: []uintptr{0, 1, 2},
+			// A session of its own: the terminal is no longer the
+			// command's controlling terminal, so it cannot open
+			// /dev/tty to type into it (seccomp refuses TIOCSTI on
+			// the descriptors it has).
+			Sys: &syscall.SysProcAttr{Setsid: true},
+		})
+		done <- result{pid, err}
+	}
+	go func() {
+		runtime.LockOSThread()
+		if unix.Gettid() != unix.Getpid() {
+			start()
+			return
+		}
+		// The main thread: hold it while another thread does it.
+		held := make(chan struct{})
+		go func() {
+			defer close(held)
+			start()
+		}()
+		<-held
+		runtime.UnlockOSThread()
+	}()
+	r := <-done
+	return r.pid, r.err
+}
+
+// runLandlock runs the command in the Landlock tier, where no namespace
+// can be made: a helper (without namespaces) restricts its thread and
+// execs the command in place, so no thread of gatekeep is in the
+// command's Landlock domain and the scopes keep the command from
+// signalling or ptracing gatekeep (ABI 6 and later). gatekeep is a child
+// subreaper: whatever the command starts stays its descendant, even
+// after a double fork or setsid, and when the command's main process
+// ends, endDescendants kills them all before Run returns. The command
+// gets SIGKILL if gatekeep dies (its parent-death signal), but what it
+// started does not: a kill -9 of gatekeep leaves them running.
+func runLandlock(p Plan, path string, argv, env []string, note func(string)) (int, error) {
+	if abi, err := landlockABI(); err != nil || abi < 1 {
+		return 0, &UnavailableError{Err: errors.New("landlock is not available")}
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+		return 0, &UnavailableError{Err: fmt.Errorf("subreaper: %w", err)}
+	}
+	c, r, err := helperCmd(helperMsg{Plan: p, Path: path, Argv: argv}, env, false)
+	if err != nil {
+		return 0, &UnavailableError{Err: err}
+	}
+	defer r.Close()
+	sigs := notifySignals()
+	if err := startHelper(c, r); err != nil {
+		signal.Stop(sigs)
+		var ue *UnavailableError
+		var ee *ExecError
+		if errors.As(err, &ue) || errors.As(err, &ee) {
+			return 0, err
+		}
+		return 0, &UnavailableError{Err: err}
+	}
+	pid := c.Process.Pid
+	stop := relay(sigs, func(s syscall.Signal) {
+		toCommand(pid, s)
+		stopSelf(s)
+	})
+	// Waited for but not reaped: its PID (and group ID) cannot name
+	// another process until the relay has stopped.
+	var info unix.Siginfo
+	for {
+		if err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil); !errors.Is(err, unix.EINTR) {
+			break
+		}
+	}
+	quit := stop()
+	err = c.Wait()
+	if err := endDescendants(); err != nil {
+		note(fmt.Sprintf("processes the command started may still run: %v", err))
+	}
+	if c.ProcessState == nil {
+		return 0, err
+	}
+	ws, ok := c.ProcessState.Sys().(syscall.WaitStatus)
+	if !ok {
+		return 0, err
+	}
+	if quit {
+		return 128 + int(syscall.SIGQUIT), nil
+	}
+	return exitCode(ws), nil
+}
+
+// endDescendants kills every descendant of this process, a child
+// subreaper, and reaps them. Each round reaps the children that ended;
+// with none left there is no descendant at all (every orphan of the tree
+// is re-parented here), else it kills every descendant /proc lists, by
+// pidfd, and waits for their pidfds to turn readable (they ended). A
+// process forked meanwhile is found in the next round. It gives up when
+// the processes it killed do not end within ten seconds (stuck in the
+// kernel; with SIGKILL pending they run no more code) or /proc lists
+// none while children remain.
+func endDescendants() error {
+	self := os.Getpid()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		for {
+			pid, err := unix.Wait4(-1, nil, unix.WNOHANG|unix.WALL, nil)
+			if errors.Is(err, unix.EINTR) || err == nil && pid > 0 {
+				continue
+			}
+			if errors.Is(err, unix.ECHILD) {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			break
+		}
+		fds := descendantPidfds(self)
+		if len(fds) == 0 {
+			return errors.New("/proc lists none of them")
+		}
+		for _, fd := range fds {
+			unix.PidfdSendSignal(fd, unix.SIGKILL, nil, 0)
+		}
+		err := awaitPidfds(fds, deadline)
+		for _, fd := range fds {
+			unix.Close(fd)
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// awaitPidfds waits until every pidfd is readable (its process ended) or
+// the deadline passes.
+func awaitPidfds(fds []int, deadline time.Time) error {
+	pfds := make([]unix.PollFd, len(fds))
+	for i, fd := range fds {
+		pfds[i] = unix.PollFd{Fd: int32(fd), Events: unix.POLLIN}
+	}
+	for len(pfds) > 0 {
+		left := time.Until(deadline)
+		if left <= 0 {
+			return fmt.Errorf("%d of them did not end", len(pfds))
+		}
+		n, err := unix.Poll(pfds, int(left/time.Millisecond)+1)
+		if errors.Is(err, unix.EINTR) || err == nil && n == 0 {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		kept := pfds[:0]
+		for _, p := range pfds {
+			if p.Revents == 0 {
+				kept = append(kept, p)
+			}
+		}
+		pfds = kept
+	}
+	return nil
+}
+
+// descendantPidfds opens a pidfd on every descendant of self that /proc
+// lists, parents before children. A PID read from /proc may name another
+// process by the time it is opened, so each one counts only when, after
+// its pidfd is open, /proc still gives it the parent it had and that
+// parent has not ended yet (self, or a descendant whose pidfd is open):
+// then the pidfd is of that parent's child.
+func descendantPidfds(self int) []int {
+	children := map[int][]int{}
+	d, err := os.Open("/proc")
+	if err != nil {
+		return nil
+	}
+	names, _ := d.Readdirnames(-1)
+	d.Close()
+	for _, n := range names {
+		pid, err := strconv.Atoi(n)
+		if err != nil {
+			continue
+		}
+		if ppid := parentOf(pid); ppid > 0 {
+			children[ppid] = append(children[ppid], pid)
+		}
+	}
+	var fds []int
+	type node struct{ pid, fd int }
+	queue := []node{{self, -1}}
+	for len(queue) > 0 {
+		parent := queue[0]
+		queue = queue[1:]
+		for _, pid := range children[parent.pid] {
+			fd, err := unix.PidfdOpen(pid, 0)
+			if err != nil {
+				continue
+			}
+			if parentOf(pid) != parent.pid || parent.fd >= 0 && ended(parent.fd) {
+				unix.Close(fd)
+				continue
+			}
+			fds = append(fds, fd)
+			queue = append(queue, node{pid, fd})
+		}
+	}
+	return fds
+}
+
+// parentOf is pid's parent as /proc/PID/stat gives it, 0 when unknown.
+func parentOf(pid int) int {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	// pid (comm) state ppid ...: comm may hold spaces and parens.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 2 {
+		return 0
+	}
+	ppid, _ := strconv.Atoi(f[1])
+	return ppid
+}
+
+// ended reports whether the process of pidfd fd has ended.
+func ended(fd int) bool {
+	p := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+	n, err := unix.Poll(p, 0)
+	return err == nil && n > 0
+}
