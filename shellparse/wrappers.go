@@ -80,6 +80,8 @@ func (p *parser) unwrap(idx int) {
 		p.shellCode(idx)
 	case IsInterpreter(name):
 		p.interpreterCode(idx, name)
+	case isAwk(name):
+		p.awkCode(idx)
 	default:
 		if s, ok := lookupSpec(name, true); ok {
 			p.wrapped(idx, name, s)
@@ -305,6 +307,13 @@ func (p *parser) reparseShell(idx int, code Word, via string) {
 		c.Feeders = p.children(idx)
 		return
 	}
+	p.reparseDialects(idx, code, via, ds)
+}
+
+// reparseDialects parses code in each of the dialects ds, as reparseShell
+// does; a program that runs code with /bin/sh -c (awk's system()) passes
+// shellDialects("sh", ...).
+func (p *parser) reparseDialects(idx int, code Word, via string, ds []Dialect) {
 	if len(ds) > 1 && !code.Dynamic && sameTree(ds[0], ds[1], code.Text) {
 		ds = ds[:1] // one reading: the dialects parse the code alike
 	}
