@@ -563,6 +563,8 @@ func (p *parser) interpreterCode(idx int, name string) {
 				if i+1 < len(c.Args) && c.Args[i+1].Dynamic {
 					p.cmds[idx].Unknown = name + " runs code only known at run time"
 					p.cmds[idx].Feeders = p.children(idx)
+				} else if code, ok := interpCodeWord(c.Args, i, co); ok {
+					p.interpShellCode(idx, family, code)
 				}
 				return
 			}
