@@ -269,6 +269,9 @@ func awkRegex(s string) (n int, ok bool) {
 			inBracket = false
 		case c == '/' && !inBracket:
 			return i + 1, true
+		case c == '/':
+			// BusyBox awk ends the expression here; gawk and mawk do not.
+			return 0, false
 		}
 	}
 	return 0, false

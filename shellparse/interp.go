@@ -180,7 +180,7 @@ func perlOpen(args [][]interpTok, runs []interpShell, unknown, via string) ([]in
 	m := strings.TrimSpace(mode[0].text)
 	switch {
 	case len(args) == 2 && (strings.HasPrefix(m, "|") || strings.HasSuffix(m, "|")):
-		runs = append(runs, interpShell{code: strings.Trim(m, "|"), via: via})
+		runs = append(runs, interpShell{code: strings.TrimSpace(strings.Trim(m, "|")), via: via})
 	case len(args) > 2 && (m == "-|" || m == "|-"):
 		lits, all := interpLiterals(args[2:])
 		switch {
