@@ -315,6 +315,17 @@ func lexInterp(family, src string) []interpTok {
 				return toks
 			}
 			i += 2 + n
+		case c == '$' && family == "perl" && i+1 < len(src) && src[i+1] == '#':
+			toks = append(toks, interpTok{kind: 'v', text: "$#"}) // $#array, not a comment
+			i += 2
+		case c == '/' && (family == "perl" || family == "ruby") && interpRegexOK(toks):
+			// A match: its text is no code, and a # in it starts no comment.
+			body, n, ok := delimited(src[i:])
+			if !ok {
+				return toks
+			}
+			toks = append(toks, interpTok{kind: 'v', text: "/" + body})
+			i += n
 		case c == '"' || c == '\'' || c == '`':
 			t, n := interpString(family, src[i:], "")
 			toks = append(toks, t)
@@ -358,9 +369,13 @@ func lexInterp(family, src string) []interpTok {
 // %x(...) a command line.
 func quoteLike(family, word, rest string) (interpTok, int, bool) {
 	cmd := false
+	bodies := 1
 	switch {
 	case family == "perl" && (word == "q" || word == "qq" || word == "qx"):
 		cmd = word == "qx"
+	case family == "perl" && (word == "m" || word == "qr" || word == "qw"):
+	case family == "perl" && (word == "s" || word == "y" || word == "tr"):
+		bodies = 2
 	default:
 		return interpTok{}, 0, false
 	}
@@ -368,12 +383,33 @@ func quoteLike(family, word, rest string) (interpTok, int, bool) {
 	for k < len(rest) && (rest[k] == ' ' || rest[k] == '\t') {
 		k++
 	}
-	if k >= len(rest) || isAwkNameByte(rest[k]) || rest[k] == ',' || rest[k] == ';' || rest[k] == '=' || rest[k] == ')' {
-		return interpTok{}, 0, false
+	if k >= len(rest) || isAwkNameByte(rest[k]) || strings.IndexByte(",;=)}$@%-", rest[k]) >= 0 ||
+		k > 0 && strings.IndexByte("([{<", rest[k]) < 0 {
+		return interpTok{}, 0, false // `-s $f`, `s => 1`: no quote
 	}
 	body, n, ok := delimited(rest[k:])
 	if !ok {
 		return interpTok{kind: 'v', text: "?"}, len(rest), true
+	}
+	if word != "q" && word != "qq" && word != "qx" {
+		// A match, substitution or word list: no string to run. The
+		// second part of s{a}{b} has delimiters of its own; of s/a/b/
+		// it shares the middle one.
+		if bodies == 2 {
+			end := k + n
+			if strings.IndexByte("([{<", rest[k]) >= 0 {
+				for end < len(rest) && (rest[end] == ' ' || rest[end] == '\t') {
+					end++
+				}
+				if _, m, ok := delimited(rest[end:]); ok {
+					end += m
+				}
+			} else if _, m, ok := delimited(rest[k+n-1:]); ok {
+				end = k + n - 1 + m
+			}
+			n = end - k
+		}
+		return interpTok{kind: 'v', text: word}, k + n, true
 	}
 	single := word == "q" || rest[k] == '\''
 	val, exact := unescapeQuoted(family, body, single)
@@ -566,4 +602,15 @@ func interpCodeWord(args []Word, i int, co string) (Word, bool) {
 		return args[i+1], true
 	}
 	return Word{}, false
+}
+
+// interpRegexOK reports whether a "/" after toks starts a perl or ruby
+// regular expression rather than a division: after an operator or at the
+// start, not after an operand.
+func interpRegexOK(toks []interpTok) bool {
+	if len(toks) == 0 {
+		return true
+	}
+	t := toks[len(toks)-1]
+	return t.kind == 'o' && t.text != ")" && t.text != "]" && t.text != "}"
 }
