@@ -526,30 +526,30 @@ func (a *awkProgram) getline(toks []awkTok, i int) {
 		a.run(via, toks[start:end], toks[end-1:end])
 		return
 	}
-	// getline [lvalue] < file
+	// getline [lvalue] < file: the first < after getline, before the
+	// statement or expression ends, is taken for the redirect (a longer
+	// lvalue than awk allows only makes more reads).
 	j := i + 1
-	if j < len(toks) && toks[j].kind == 'o' && toks[j].text == "$" {
-		j++
-		if j < len(toks) && toks[j].kind == 'o' && toks[j].text == "(" {
-			j = awkClose(toks, j) + 1
-		} else {
-			j++
+	for depth := 0; j < len(toks); j++ {
+		t := toks[j]
+		if t.kind == 'N' || t.kind == 'w' && awkKeywords[t.text] {
+			break
 		}
-	} else if j < len(toks) && toks[j].kind == 'w' && !awkKeywords[toks[j].text] {
-		j++
-		if j < len(toks) && toks[j].kind == 'o' && toks[j].text == "[" {
-			depth := 0
-			for ; j < len(toks); j++ {
-				if toks[j].kind == 'o' && toks[j].text == "[" {
-					depth++
-				} else if toks[j].kind == 'o' && toks[j].text == "]" {
-					depth--
-					if depth == 0 {
-						j++
-						break
-					}
-				}
+		if t.kind != 'o' {
+			continue
+		}
+		if t.text == "(" || t.text == "[" {
+			depth++
+			continue
+		}
+		if t.text == ")" || t.text == "]" {
+			if depth--; depth < 0 {
+				break
 			}
+			continue
+		}
+		if depth == 0 && (t.text == "<" || strings.Contains(";{},|&?:<>=!~", t.text[:1])) {
+			break
 		}
 	}
 	if j >= len(toks) || toks[j].kind != 'o' || toks[j].text != "<" {

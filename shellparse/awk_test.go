@@ -68,6 +68,8 @@ func TestAnalyzeAwk(t *testing.T) {
 		{`BEGIN{while ((getline line < "in") > 0) print line}`, `read:in`},
 		{`BEGIN{getline < "a"; getline x[1] < ("b")}`, `read:a read:b`},
 		{`BEGIN{getline $0 < "c"}`, `read:c`},
+		{`BEGIN{getline $$0 < "e"; getline a[1, "x"] < "g"}`, `read:e read:g`},
+		{`BEGIN{while ((getline line) > 0) n++; if (n < 3) print n}`, ``},
 		{`BEGIN{getline < f}`, `unknown`},
 		{`BEGIN{getline < "d" x}`, `unknown`},
 		// gawk extensions and tricks
