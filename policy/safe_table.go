@@ -31,7 +31,7 @@ type safeEntry struct {
 // name and arguments, change nothing and run nothing else".
 //
 // Left out on purpose: `less`/`more`/`man` (pagers run commands with `!`),
-// `awk`/`perl`/`python` (run arbitrary code: `system()`), `xargs`/`env`
+// `perl`/`python` (run arbitrary code: `system()`), `xargs`/`env`
 // with a command (wrappers, judged through what they run), `hash` (`-p`
 // rebinds a command name), `tee` (writes).
 var safeTable = map[string]safeEntry{
@@ -66,6 +66,13 @@ var safeTable = map[string]safeEntry{
 	// never -i/--in-place, -f (a script the gate cannot see), or the w, W,
 	// e, r, R commands.
 	"sed": {args: sedArgs},
+	// awk(1), gawk(1), mawk(1): only a program the command model reads
+	// whole that runs nothing and writes no file (shellparse awk.go:
+	// system(), print | and > redirects, getline from a command).
+	"awk":  {},
+	"gawk": {},
+	"mawk": {},
+	"nawk": {},
 	// sort(1): -o/--output writes a file, --compress-program runs one.
 	"sort": {},
 	// uniq(1): `uniq IN OUT` writes OUT, so at most one file operand.

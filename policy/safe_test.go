@@ -505,8 +505,26 @@ var safeCases = []struct {
 	{"pip install x", false},
 	{"pip show ../x", false},
 
+	{"awk '{print}' x", true},
+	{"awk -F: '{print $1}' /etc/passwd", true},
+	{"awk 'NR==1' f", true},
+	{"gawk -v n=2 'NR<=n {print $2 > \"/dev/stderr\"}' f", true},
+	{"mawk 'length($0) > 80' f", true},
+	{"awk '{print > \"out\"}' f", false},
+	// the shell code awk runs is judged on its own (as `sh -c 'ls'` is)
+	{"awk '{print $1 | \"sort\"}' f", true},
+	{"awk 'BEGIN{system(\"ls\")}'", true},
+	{"awk 'BEGIN{\"date\" | getline d; print d}'", true},
+	{"awk 'BEGIN{system(\"rm x\")}'", false},
+	{"awk '{print | \"sh\"}' f", false},
+	{"awk -f prog.awk f", false},
+	{"gawk -i inplace '{print}' f", false},
+	{"gawk '@load \"filefuncs\"; BEGIN{chdir(\"/\")}'", false},
+	{"gawk 'BEGIN{f=\"system\"; @f(\"ls\")}'", false},
+	{"awk 'BEGIN{ARGV[1]=\".env\"} {print}' f", false},
+	{"awk \"{print $X}\" f", false},
+
 	// not in the table
-	{"awk '{print}' x", false},
 	{"less x", false},
 	{"more x", false},
 	{"python3 x.py", false},

@@ -213,10 +213,11 @@ var effectTable = specTable{entries: []specEntry{
 
 	// --- do more than change the files named: never writesOnly ---
 
-	// awk(1) (POSIX, gawk, mawk): the program is the first operand unless
-	// -f/-E/-e give it; NAME=value operands are assignments. The program
-	// may write and run anything.
-	{"awk", &awkSpec}, {"gawk", &awkSpec}, {"mawk", &awkSpec}, {"nawk", &awkSpec},
+	// awk(1) (POSIX, gawk, mawk, BusyBox): the program is the first
+	// operand unless -f/-E/-e give it; NAME=value operands are
+	// assignments. What the program does is read in awk.go: one that only
+	// reads its input and prints is read-only.
+	{"awk", &awkSpec}, {"gawk", &awkSpec}, {"mawk", &awkSpec}, {"nawk", &awkSpec}, {"original-awk", &awkSpec},
 	// bash(1) `source FILE [ARGS]` and `. FILE [ARGS]`: run the file.
 	{"source", &spec{kind: acts, stop: true, ops: firstRead}},
 	{".", &spec{kind: acts, stop: true, ops: firstRead}},
@@ -381,8 +382,16 @@ var (
 	hexdumpSpec = spec{complete: true, flags: "canonical help no-squeezing one-byte-char one-byte-octal two-bytes-decimal two-bytes-hex two-bytes-octal version b c d h o v x C V", args: "format length skip e n s", optional: "color L", reads: "f format-file", ops: readAll}
 	sumSpec     = spec{complete: true, flags: "binary check help ignore-missing quiet status strict tag text version warn zero b c t w z", ops: readAll}
 	lsSpec      = spec{complete: true, flags: "all almost-all author context dereference dereference-command-line dereference-command-line-symlink-to-dir directory dired escape file-type full-time group-directories-first help hide-control-chars human-readable ignore-backups inode kibibytes literal no-group numeric-uid-gid quote-name recursive reverse show-control-chars si size version zero a b c d f g h i k l m n o p q r s t u v x A B C D F G H L N Q R S U X Z 1", args: "block-size format hide ignore indicator-style quoting-style sort tabsize time time-style width w I T", optional: "classify color hyperlink"}
-	awkSpec     = spec{kind: acts, stop: true, args: "F field-separator v assign e source W", reads: "f file i include E exec",
-		acts: "l load", ops: awkOps}
+	// awkSpec: the options of gawk 5.2 (`gawk --help`), mawk 1.3.4
+	// (mawk(1): -F -v -f -W, long options as -W names) and BusyBox awk
+	// (-F -v -f -e); option parsing stops at the program.
+	awkSpec = spec{stop: true, complete: true,
+		flags: "b characters-as-bytes c traditional C copyright g gen-pot h help I trace k csv M bignum " +
+			"N use-lc-numeric n non-decimal-data O optimize P posix r re-interval s no-optimize S sandbox " +
+			"t lint-old V version",
+		args: "F field-separator v assign e source W", reads: "f file i include E exec l load",
+		optional: "d dump-variables D debug L lint o pretty-print p profile",
+		acts:     "l load d dump-variables D debug o pretty-print p profile W", ops: awkOps}
 	gzipSpec     = spec{kind: acts, args: "S suffix", flags: "stdout to-stdout test list", ops: compressOps}
 	compressSpec = spec{kind: acts, flags: "stdout test", ops: compressOps}
 	xzSpec       = spec{kind: acts, args: "F format C check T threads M memlimit memory memlimit-compress memlimit-decompress " +
@@ -1059,18 +1068,6 @@ func jqOps(l *cmdline, out *effectList) {
 // jqModules finds a jq module directive (jq manual, Modules): import,
 // include, and modulemeta, which reads a module's metadata.
 var jqModules = lazy[*regexp.Regexp]{build: func() *regexp.Regexp { return regexp.MustCompile(`\b(import|include|modulemeta)\b`) }}
-
-func awkOps(l *cmdline, out *effectList) {
-	ops := l.operands()
-	if !l.has("f", "file", "E", "exec", "e", "source") && len(ops) > 0 {
-		ops = ops[1:]
-	}
-	for _, o := range ops {
-		if !isAssignWord(o.Text) {
-			out.read(o)
-		}
-	}
-}
 
 func pagerOps(l *cmdline, out *effectList) {
 	for _, o := range l.operands() {

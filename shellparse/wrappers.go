@@ -88,6 +88,8 @@ func (p *parser) unwrap(idx int) {
 		p.shellCode(idx)
 	case IsInterpreter(name):
 		p.interpreterCode(idx, name)
+	case isAwk(name):
+		p.awkCode(idx)
 	default:
 		if s, ok := lookupSpec(name, true); ok {
 			p.wrapped(idx, name, s)
@@ -313,6 +315,13 @@ func (p *parser) reparseShell(idx int, code Word, via string) {
 		c.Feeders = p.children(idx)
 		return
 	}
+	p.reparseDialects(idx, code, via, ds)
+}
+
+// reparseDialects parses code in each of the dialects ds, as reparseShell
+// does; a program that runs code with /bin/sh -c (awk's system()) passes
+// shellDialects("sh", ...).
+func (p *parser) reparseDialects(idx int, code Word, via string, ds []Dialect) {
 	if len(ds) > 1 && !code.Dynamic && sameTree(ds[0], ds[1], code.Text) {
 		ds = ds[:1] // one reading: the dialects parse the code alike
 	}
@@ -562,6 +571,8 @@ func (p *parser) interpreterCode(idx int, name string) {
 				if i+1 < len(c.Args) && c.Args[i+1].Dynamic {
 					p.cmds[idx].Unknown = name + " runs code only known at run time"
 					p.cmds[idx].Feeders = p.children(idx)
+				} else if code, ok := interpCodeWord(c.Args, i, co); ok {
+					p.interpShellCode(idx, family, code)
 				}
 				return
 			}
