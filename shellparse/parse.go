@@ -258,10 +258,10 @@ type parser struct {
 	opt       Options
 	top       string
 	cmds      []Command
-	out       *Script  // where the result goes, when reserve allocated it with cmds
-	words     []Word   // the array the commands' words are taken from (wordsFor)
-	funcs     []string // names of the functions defined, in any nested code too
-	forkBombs []string // functions that call themselves asynchronously, twice or more
+	out       *Script             // where the result goes, when reserve allocated it with cmds
+	words     []Word              // the array the commands' words are taken from (wordsFor)
+	funcs     []string            // names of the functions defined, in any nested code too
+	forkBombs []string            // functions that call themselves asynchronously, twice or more
 	values    map[string][]string // Script.Values
 	err       error
 
