@@ -3,365 +3,481 @@
 package config
 
 // defaultSHA256 is the SHA-256 of default.toml, in hex (FileInfo.SHA256).
-const defaultSHA256 = "ab210f1194da957c1a11fe687b0a586b496f2ea06362b5da200b15b7431d1715"
+const defaultSHA256 = "d3ad4594a2974b64318a55febd452e948efbbe775e65c1c271044d970cab0e44"
 
 // defaultEntry is default.toml decoded and validated, in appendEntry's
 // form under defaultKey (default.go).
 const defaultEntry = "" +
 	"\x17gatekeep-config-cache-3\x15embedded:default.toml\x00\x00" +
-	"\x00\x00\x00\x00\x00\x00\x00\x00\x00n\vRead(*.pem)\x00\x1a\x00=private keys and certi" +
-	"ficates outside the project are secrets\x12\x04\x04Read\x05*" +
-	".pem\x00\x04.pem\vRead(*.key)\x00\x1a\x00=private keys and certi" +
-	"ficates outside the project are secrets\x12\x04\x04Read\x05*" +
-	".key\x00\x04.key\fWrite(*.pem)\x00\x1a\x00=private keys and cert" +
-	"ificates outside the project are secrets\x13\x04\x05Write" +
-	"\x05*.pem\x00\x04.pem\fWrite(*.key)\x00\x1a\x00=private keys and ce" +
-	"rtificates outside the project are secrets\x13\x04\x05Wri" +
-	"te\x05*.key\x00\x04.key\x0eRead(**/*.pem)\x02\"\x022key files insid" +
-	"e the project are the project's own\x15\x04\x04Read\b**/*." +
-	"pem\x00\x04.pem\x0eRead(**/*.key)\x02\"\x022key files inside the" +
-	" project are the project's own\x15\x04\x04Read\b**/*.key\x00\x04" +
-	".key\x0fWrite(**/*.pem)\x02\"\x022key files inside the pro" +
-	"ject are the project's own\x16\x04\x05Write\b**/*.pem\x00\x04.pe" +
-	"m\x0fWrite(**/*.key)\x02\"\x022key files inside the projec" +
-	"t are the project's own\x16\x04\x05Write\b**/*.key\x00\x04.key\nR" +
-	"ead(.env)\x00*\x04Kenvironment files hold secrets; sha" +
-	"re settings through .env.example instead\x11\x04\x04Read\x04" +
-	".env\x00\x04.env\fRead(.env.*)\x00*\x04Kenvironment files hol" +
-	"d secrets; share settings through .env.example i" +
-	"nstead\x14\x04\x04Read\x06.env.*\x00\x05.env.\vWrite(.env)\x00*\x04Kenvir" +
-	"onment files hold secrets; share settings throug" +
-	"h .env.example instead\x12\x04\x05Write\x04.env\x00\x04.env\rWrite(" +
-	".env.*)\x00*\x04Kenvironment files hold secrets; share" +
-	" settings through .env.example instead\x15\x04\x05Write\x06." +
-	"env.*\x00\x05.env.\x12Read(.env.example)\x022\x06)example envir" +
-	"onment files hold no secrets!\x04\x04Read\f.env.example" +
-	"\x00\f.env.example\x11Read(.env.sample)\x022\x06)example envi" +
-	"ronment files hold no secrets\x1f\x04\x04Read\v.env.sample" +
-	"\x00\v.env.sample\x13Read(.env.template)\x022\x06)example env" +
-	"ironment files hold no secrets#\x04\x04Read\r.env.templ" +
-	"ate\x00\r.env.template\x13Write(.env.example)\x022\x06)exampl" +
-	"e environment files hold no secrets\"\x04\x05Write\f.env" +
-	".example\x00\f.env.example\x12Write(.env.sample)\x022\x06)exa" +
-	"mple environment files hold no secrets \x04\x05Write\v." +
-	"env.sample\x00\v.env.sample\x14Write(.env.template)\x022\x06)" +
-	"example environment files hold no secrets$\x04\x05Writ" +
-	"e\r.env.template\x00\r.env.template\x0eRead(~/.ssh/*)\x00@\b" +
-	"]~/.ssh holds private keys under any name (ssh-k" +
-	"eygen -f, ssh -i, IdentityFile); use ssh-agent\x15\x04" +
-	"\x04Read\b~/.ssh/*\x00\x04.ssh\x0fWrite(~/.ssh/*)\x00@\b]~/.ssh h" +
-	"olds private keys under any name (ssh-keygen -f," +
-	" ssh -i, IdentityFile); use ssh-agent\x16\x04\x05Write\b~/" +
-	".ssh/*\x00\x04.ssh\x12Read(~/.ssh/*.pub)\x02H\n\x81\x01public keys," +
-	" known host keys, the client config and the auth" +
-	"orized keys are not secret (ssh(1) FILES); chang" +
-	"ing them stays denied\x19\x04\x04Read\f~/.ssh/*.pub\x00\x04.ssh\x18" +
-	"Read(~/.ssh/known_hosts)\x02H\n\x81\x01public keys, known " +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x90\x01\vRead(*.pem)\x00\x1a\x00=private keys and cert" +
+	"ificates outside the project are secrets\x12\x04\x04Read\x05" +
+	"*.pem\x00\x04.pem\vRead(*.key)\x00\x1a\x00=private keys and cert" +
+	"ificates outside the project are secrets\x12\x04\x04Read\x05" +
+	"*.key\x00\x04.key\fWrite(*.pem)\x00\x1a\x00=private keys and cer" +
+	"tificates outside the project are secrets\x13\x04\x05Writ" +
+	"e\x05*.pem\x00\x04.pem\fWrite(*.key)\x00\x1a\x00=private keys and c" +
+	"ertificates outside the project are secrets\x13\x04\x05Wr" +
+	"ite\x05*.key\x00\x04.key\x0eRead(**/*.pem)\x02\"\x022key files insi" +
+	"de the project are the project's own\x15\x04\x04Read\b**/*" +
+	".pem\x00\x04.pem\x0eRead(**/*.key)\x02\"\x022key files inside th" +
+	"e project are the project's own\x15\x04\x04Read\b**/*.key\x00" +
+	"\x04.key\x0fWrite(**/*.pem)\x02\"\x022key files inside the pr" +
+	"oject are the project's own\x16\x04\x05Write\b**/*.pem\x00\x04.p" +
+	"em\x0fWrite(**/*.key)\x02\"\x022key files inside the proje" +
+	"ct are the project's own\x16\x04\x05Write\b**/*.key\x00\x04.key\n" +
+	"Read(.env)\x00*\x04Kenvironment files hold secrets; sh" +
+	"are settings through .env.example instead\x11\x04\x04Read" +
+	"\x04.env\x00\x04.env\fRead(.env.*)\x00*\x04Kenvironment files ho" +
+	"ld secrets; share settings through .env.example " +
+	"instead\x14\x04\x04Read\x06.env.*\x00\x05.env.\vWrite(.env)\x00*\x04Kenvi" +
+	"ronment files hold secrets; share settings throu" +
+	"gh .env.example instead\x12\x04\x05Write\x04.env\x00\x04.env\rWrite" +
+	"(.env.*)\x00*\x04Kenvironment files hold secrets; shar" +
+	"e settings through .env.example instead\x15\x04\x05Write\x06" +
+	".env.*\x00\x05.env.\x12Read(.env.example)\x022\x06)example envi" +
+	"ronment files hold no secrets!\x04\x04Read\f.env.exampl" +
+	"e\x00\f.env.example\x11Read(.env.sample)\x022\x06)example env" +
+	"ironment files hold no secrets\x1f\x04\x04Read\v.env.sampl" +
+	"e\x00\v.env.sample\x13Read(.env.template)\x022\x06)example en" +
+	"vironment files hold no secrets#\x04\x04Read\r.env.temp" +
+	"late\x00\r.env.template\x13Write(.env.example)\x022\x06)examp" +
+	"le environment files hold no secrets\"\x04\x05Write\f.en" +
+	"v.example\x00\f.env.example\x12Write(.env.sample)\x022\x06)ex" +
+	"ample environment files hold no secrets \x04\x05Write\v" +
+	".env.sample\x00\v.env.sample\x14Write(.env.template)\x022\x06" +
+	")example environment files hold no secrets$\x04\x05Wri" +
+	"te\r.env.template\x00\r.env.template\x0eRead(~/.ssh/*)\x00@" +
+	"\b]~/.ssh holds private keys under any name (ssh-" +
+	"keygen -f, ssh -i, IdentityFile); use ssh-agent\x15" +
+	"\x04\x04Read\b~/.ssh/*\x00\x04.ssh\x0fWrite(~/.ssh/*)\x00@\b]~/.ssh " +
+	"holds private keys under any name (ssh-keygen -f" +
+	", ssh -i, IdentityFile); use ssh-agent\x16\x04\x05Write\b~" +
+	"/.ssh/*\x00\x04.ssh\x12Read(~/.ssh/*.pub)\x02H\n\x81\x01public keys" +
+	", known host keys, the client config and the aut" +
+	"horized keys are not secret (ssh(1) FILES); chan" +
+	"ging them stays denied\x19\x04\x04Read\f~/.ssh/*.pub\x00\x04.ssh" +
+	"\x18Read(~/.ssh/known_hosts)\x02H\n\x81\x01public keys, known" +
+	" host keys, the client config and the authorized" +
+	" keys are not secret (ssh(1) FILES); changing th" +
+	"em stays denied&\x04\x04Read\x12~/.ssh/known_hosts\x00\vknown" +
+	"_hosts\x1cRead(~/.ssh/known_hosts.old)\x02H\n\x81\x01public k" +
+	"eys, known host keys, the client config and the " +
+	"authorized keys are not secret (ssh(1) FILES); c" +
+	"hanging them stays denied.\x04\x04Read\x16~/.ssh/known_ho" +
+	"sts.old\x00\x0fknown_hosts.old\x19Read(~/.ssh/known_hosts" +
+	"2)\x02H\n\x81\x01public keys, known host keys, the client " +
+	"config and the authorized keys are not secret (s" +
+	"sh(1) FILES); changing them stays denied(\x04\x04Read\x13" +
+	"~/.ssh/known_hosts2\x00\fknown_hosts2\x13Read(~/.ssh/co" +
+	"nfig)\x02H\n\x81\x01public keys, known host keys, the clie" +
+	"nt config and the authorized keys are not secret" +
+	" (ssh(1) FILES); changing them stays denied\x1c\x04\x04Re" +
+	"ad\r~/.ssh/config\x00\x06config\x1cRead(~/.ssh/authorized_" +
+	"keys)\x02H\n\x81\x01public keys, known host keys, the clie" +
+	"nt config and the authorized keys are not secret" +
+	" (ssh(1) FILES); changing them stays denied.\x04\x04Re" +
+	"ad\x16~/.ssh/authorized_keys\x00\x0fauthorized_keys\x1dRead(" +
+	"~/.ssh/authorized_keys2)\x02H\n\x81\x01public keys, known " +
 	"host keys, the client config and the authorized " +
 	"keys are not secret (ssh(1) FILES); changing the" +
-	"m stays denied&\x04\x04Read\x12~/.ssh/known_hosts\x00\vknown_" +
-	"hosts\x1cRead(~/.ssh/known_hosts.old)\x02H\n\x81\x01public ke" +
-	"ys, known host keys, the client config and the a" +
-	"uthorized keys are not secret (ssh(1) FILES); ch" +
-	"anging them stays denied.\x04\x04Read\x16~/.ssh/known_hos" +
-	"ts.old\x00\x0fknown_hosts.old\x19Read(~/.ssh/known_hosts2" +
-	")\x02H\n\x81\x01public keys, known host keys, the client c" +
-	"onfig and the authorized keys are not secret (ss" +
-	"h(1) FILES); changing them stays denied(\x04\x04Read\x13~" +
-	"/.ssh/known_hosts2\x00\fknown_hosts2\x13Read(~/.ssh/con" +
-	"fig)\x02H\n\x81\x01public keys, known host keys, the clien" +
-	"t config and the authorized keys are not secret " +
-	"(ssh(1) FILES); changing them stays denied\x1c\x04\x04Rea" +
-	"d\r~/.ssh/config\x00\x06config\x1cRead(~/.ssh/authorized_k" +
-	"eys)\x02H\n\x81\x01public keys, known host keys, the clien" +
-	"t config and the authorized keys are not secret " +
-	"(ssh(1) FILES); changing them stays denied.\x04\x04Rea" +
-	"d\x16~/.ssh/authorized_keys\x00\x0fauthorized_keys\x1dRead(~" +
-	"/.ssh/authorized_keys2)\x02H\n\x81\x01public keys, known h" +
-	"ost keys, the client config and the authorized k" +
-	"eys are not secret (ssh(1) FILES); changing them" +
-	" stays denied0\x04\x04Read\x17~/.ssh/authorized_keys2\x00\x10au" +
-	"thorized_keys2\x11Read(~/.ssh/id_*)\x00V\f;ssh private " +
-	"keys must not be read or changed; use ssh-agent\x18" +
-	"\x04\x04Read\v~/.ssh/id_*\x00\x04.ssh\x12Write(~/.ssh/id_*)\x00V\f;s" +
-	"sh private keys must not be read or changed; use" +
-	" ssh-agent\x19\x04\x05Write\v~/.ssh/id_*\x00\x04.ssh\x15Read(~/.ssh" +
-	"/id_*.pub)\x02^\x0e\x1apublic keys are not secret\x1c\x04\x04Read\x0f" +
-	"~/.ssh/id_*.pub\x00\x04.ssh\x16Write(~/.ssh/id_*.pub)\x02^\x0e\x1a" +
-	"public keys are not secret\x1d\x04\x05Write\x0f~/.ssh/id_*.p" +
-	"ub\x00\x04.ssh\x18Read(~/.aws/credentials)\x00f\x10Pcredential " +
-	"files hold tokens for other systems; use the too" +
-	"l's own login instead&\x04\x04Read\x12~/.aws/credentials\x00" +
-	"\vcredentials\x19Write(~/.aws/credentials)\x00f\x10Pcreden" +
-	"tial files hold tokens for other systems; use th" +
-	"e tool's own login instead'\x04\x05Write\x12~/.aws/creden" +
-	"tials\x00\vcredentials\x0eRead(~/.netrc)\x00f\x10Pcredential " +
-	"files hold tokens for other systems; use the too" +
-	"l's own login instead\x17\x04\x04Read\b~/.netrc\x00\x06.netrc\x0fWr" +
-	"ite(~/.netrc)\x00f\x10Pcredential files hold tokens fo" +
-	"r other systems; use the tool's own login instea" +
-	"d\x18\x04\x05Write\b~/.netrc\x00\x06.netrc\x18Read(~/.git-credentia" +
-	"ls)\x00f\x10Pcredential files hold tokens for other sy" +
-	"stems; use the tool's own login instead+\x04\x04Read\x12~" +
-	"/.git-credentials\x00\x10.git-credentials\x19Write(~/.git" +
-	"-credentials)\x00f\x10Pcredential files hold tokens fo" +
-	"r other systems; use the tool's own login instea" +
-	"d,\x04\x05Write\x12~/.git-credentials\x00\x10.git-credentials\x1bR" +
-	"ead(~/.docker/config.json)\x00f\x10Pcredential files h" +
-	"old tokens for other systems; use the tool's own" +
-	" login instead)\x04\x04Read\x15~/.docker/config.json\x00\vcon" +
-	"fig.json\x1cWrite(~/.docker/config.json)\x00f\x10Pcredent" +
-	"ial files hold tokens for other systems; use the" +
-	" tool's own login instead*\x04\x05Write\x15~/.docker/conf" +
-	"ig.json\x00\vconfig.json\x14Read(~/.kube/config)\x00f\x10Pcre" +
-	"dential files hold tokens for other systems; use" +
-	" the tool's own login instead\x1d\x04\x04Read\x0e~/.kube/con" +
-	"fig\x00\x06config\x15Write(~/.kube/config)\x00f\x10Pcredential " +
-	"files hold tokens for other systems; use the too" +
-	"l's own login instead\x1e\x04\x05Write\x0e~/.kube/config\x00\x06co" +
-	"nfig\x1cRead(~/.config/gh/hosts.yml)\x00f\x10Pcredential " +
-	"files hold tokens for other systems; use the too" +
-	"l's own login instead(\x04\x04Read\x16~/.config/gh/hosts." +
-	"yml\x00\thosts.yml\x1dWrite(~/.config/gh/hosts.yml)\x00f\x10P" +
-	"credential files hold tokens for other systems; " +
-	"use the tool's own login instead)\x04\x05Write\x16~/.conf" +
-	"ig/gh/hosts.yml\x00\thosts.yml\x1fRead(~/.config/git/cr" +
-	"edentials)\x00f\x10Pcredential files hold tokens for o" +
-	"ther systems; use the tool's own login instead-\x04" +
-	"\x04Read\x19~/.config/git/credentials\x00\vcredentials Wri" +
-	"te(~/.config/git/credentials)\x00f\x10Pcredential file" +
-	"s hold tokens for other systems; use the tool's " +
-	"own login instead.\x04\x05Write\x19~/.config/git/credenti" +
-	"als\x00\vcredentials\x0fRead(~/.pgpass)\x00f\x10Pcredential f" +
-	"iles hold tokens for other systems; use the tool" +
-	"'s own login instead\x19\x04\x04Read\t~/.pgpass\x00\a.pgpass\x10W" +
-	"rite(~/.pgpass)\x00f\x10Pcredential files hold tokens " +
-	"for other systems; use the tool's own login inst" +
-	"ead\x1a\x04\x05Write\t~/.pgpass\x00\a.pgpass Read(~/.cache/hug" +
-	"gingface/token)\x00f\x10Pcredential files hold tokens " +
-	"for other systems; use the tool's own login inst" +
-	"ead.\x04\x04Read\x1a~/.cache/huggingface/token\x00\vhuggingfa" +
-	"ce!Write(~/.cache/huggingface/token)\x00f\x10Pcredenti" +
-	"al files hold tokens for other systems; use the " +
-	"tool's own login instead/\x04\x05Write\x1a~/.cache/huggin" +
-	"gface/token\x00\vhuggingface\x1aRead(~/.huggingface/tok" +
-	"en)\x00f\x10Pcredential files hold tokens for other sy" +
-	"stems; use the tool's own login instead)\x04\x04Read\x14~" +
-	"/.huggingface/token\x00\f.huggingface\x1bWrite(~/.huggi" +
-	"ngface/token)\x00f\x10Pcredential files hold tokens fo" +
-	"r other systems; use the tool's own login instea" +
-	"d*\x04\x05Write\x14~/.huggingface/token\x00\f.huggingface\x14Rea" +
-	"d(~/.vault-token)\x00f\x10Pcredential files hold token" +
-	"s for other systems; use the tool's own login in" +
-	"stead#\x04\x04Read\x0e~/.vault-token\x00\f.vault-token\x15Write(" +
-	"~/.vault-token)\x00f\x10Pcredential files hold tokens " +
-	"for other systems; use the tool's own login inst" +
-	"ead$\x04\x05Write\x0e~/.vault-token\x00\f.vault-token\"Read(~/" +
-	".config/rclone/rclone.conf)\x00f\x10Pcredential files " +
+	"m stays denied0\x04\x04Read\x17~/.ssh/authorized_keys2\x00\x10a" +
+	"uthorized_keys2\x11Read(~/.ssh/id_*)\x00V\f;ssh private" +
+	" keys must not be read or changed; use ssh-agent" +
+	"\x18\x04\x04Read\v~/.ssh/id_*\x00\x04.ssh\x12Write(~/.ssh/id_*)\x00V\f;" +
+	"ssh private keys must not be read or changed; us" +
+	"e ssh-agent\x19\x04\x05Write\v~/.ssh/id_*\x00\x04.ssh\x15Read(~/.ss" +
+	"h/id_*.pub)\x02^\x0e\x1apublic keys are not secret\x1c\x04\x04Read" +
+	"\x0f~/.ssh/id_*.pub\x00\x04.ssh\x16Write(~/.ssh/id_*.pub)\x02^\x0e" +
+	"\x1apublic keys are not secret\x1d\x04\x05Write\x0f~/.ssh/id_*." +
+	"pub\x00\x04.ssh\x18Read(~/.aws/credentials)\x00f\x10Pcredential" +
+	" files hold tokens for other systems; use the to" +
+	"ol's own login instead&\x04\x04Read\x12~/.aws/credentials" +
+	"\x00\vcredentials\x19Write(~/.aws/credentials)\x00f\x10Pcrede" +
+	"ntial files hold tokens for other systems; use t" +
+	"he tool's own login instead'\x04\x05Write\x12~/.aws/crede" +
+	"ntials\x00\vcredentials\x0eRead(~/.netrc)\x00f\x10Pcredential" +
+	" files hold tokens for other systems; use the to" +
+	"ol's own login instead\x17\x04\x04Read\b~/.netrc\x00\x06.netrc\x0fW" +
+	"rite(~/.netrc)\x00f\x10Pcredential files hold tokens f" +
+	"or other systems; use the tool's own login inste" +
+	"ad\x18\x04\x05Write\b~/.netrc\x00\x06.netrc\x18Read(~/.git-credenti" +
+	"als)\x00f\x10Pcredential files hold tokens for other s" +
+	"ystems; use the tool's own login instead+\x04\x04Read\x12" +
+	"~/.git-credentials\x00\x10.git-credentials\x19Write(~/.gi" +
+	"t-credentials)\x00f\x10Pcredential files hold tokens f" +
+	"or other systems; use the tool's own login inste" +
+	"ad,\x04\x05Write\x12~/.git-credentials\x00\x10.git-credentials\x1b" +
+	"Read(~/.docker/config.json)\x00f\x10Pcredential files " +
 	"hold tokens for other systems; use the tool's ow" +
-	"n login instead0\x04\x04Read\x1c~/.config/rclone/rclone.c" +
-	"onf\x00\vrclone.conf#Write(~/.config/rclone/rclone.c" +
-	"onf)\x00f\x10Pcredential files hold tokens for other s" +
-	"ystems; use the tool's own login instead1\x04\x05Write" +
-	"\x1c~/.config/rclone/rclone.conf\x00\vrclone.conf*Read(" +
-	"~/.terraform.d/credentials.tfrc.json)\x00f\x10Pcredent" +
+	"n login instead)\x04\x04Read\x15~/.docker/config.json\x00\vco" +
+	"nfig.json\x1cWrite(~/.docker/config.json)\x00f\x10Pcreden" +
+	"tial files hold tokens for other systems; use th" +
+	"e tool's own login instead*\x04\x05Write\x15~/.docker/con" +
+	"fig.json\x00\vconfig.json\x14Read(~/.kube/config)\x00f\x10Pcr" +
+	"edential files hold tokens for other systems; us" +
+	"e the tool's own login instead\x1d\x04\x04Read\x0e~/.kube/co" +
+	"nfig\x00\x06config\x15Write(~/.kube/config)\x00f\x10Pcredential" +
+	" files hold tokens for other systems; use the to" +
+	"ol's own login instead\x1e\x04\x05Write\x0e~/.kube/config\x00\x06c" +
+	"onfig\x1cRead(~/.config/gh/hosts.yml)\x00f\x10Pcredential" +
+	" files hold tokens for other systems; use the to" +
+	"ol's own login instead(\x04\x04Read\x16~/.config/gh/hosts" +
+	".yml\x00\thosts.yml\x1dWrite(~/.config/gh/hosts.yml)\x00f\x10" +
+	"Pcredential files hold tokens for other systems;" +
+	" use the tool's own login instead)\x04\x05Write\x16~/.con" +
+	"fig/gh/hosts.yml\x00\thosts.yml\x1fRead(~/.config/git/c" +
+	"redentials)\x00f\x10Pcredential files hold tokens for " +
+	"other systems; use the tool's own login instead-" +
+	"\x04\x04Read\x19~/.config/git/credentials\x00\vcredentials Wr" +
+	"ite(~/.config/git/credentials)\x00f\x10Pcredential fil" +
+	"es hold tokens for other systems; use the tool's" +
+	" own login instead.\x04\x05Write\x19~/.config/git/credent" +
+	"ials\x00\vcredentials\x0fRead(~/.pgpass)\x00f\x10Pcredential " +
+	"files hold tokens for other systems; use the too" +
+	"l's own login instead\x19\x04\x04Read\t~/.pgpass\x00\a.pgpass\x10" +
+	"Write(~/.pgpass)\x00f\x10Pcredential files hold tokens" +
+	" for other systems; use the tool's own login ins" +
+	"tead\x1a\x04\x05Write\t~/.pgpass\x00\a.pgpass Read(~/.cache/hu" +
+	"ggingface/token)\x00f\x10Pcredential files hold tokens" +
+	" for other systems; use the tool's own login ins" +
+	"tead.\x04\x04Read\x1a~/.cache/huggingface/token\x00\vhuggingf" +
+	"ace!Write(~/.cache/huggingface/token)\x00f\x10Pcredent" +
 	"ial files hold tokens for other systems; use the" +
-	" tool's own login insteadB\x04\x04Read$~/.terraform.d/" +
-	"credentials.tfrc.json\x00\x15credentials.tfrc.json+Wri" +
-	"te(~/.terraform.d/credentials.tfrc.json)\x00f\x10Pcred" +
-	"ential files hold tokens for other systems; use " +
-	"the tool's own login insteadC\x04\x05Write$~/.terrafor" +
-	"m.d/credentials.tfrc.json\x00\x15credentials.tfrc.json" +
-	"\x0eRead(~/.s3cfg)\x00f\x10Pcredential files hold tokens " +
-	"for other systems; use the tool's own login inst" +
-	"ead\x17\x04\x04Read\b~/.s3cfg\x00\x06.s3cfg\x0fWrite(~/.s3cfg)\x00f\x10Pc" +
-	"redential files hold tokens for other systems; u" +
-	"se the tool's own login instead\x18\x04\x05Write\b~/.s3cfg" +
-	"\x00\x06.s3cfg\rRead(~/.boto)\x00f\x10Pcredential files hold " +
-	"tokens for other systems; use the tool's own log" +
-	"in instead\x15\x04\x04Read\a~/.boto\x00\x05.boto\x0eWrite(~/.boto)\x00" +
-	"f\x10Pcredential files hold tokens for other system" +
-	"s; use the tool's own login instead\x16\x04\x05Write\a~/.b" +
-	"oto\x00\x05.boto!Read(~/.claude/.credentials.json)\x00\xa0\x01\x12" +
-	"Wthe coding agents' own login tokens; an agent n" +
-	"ever needs to read another's, or its own5\x04\x04Read\x1b" +
-	"~/.claude/.credentials.json\x00\x11.credentials.json\"W" +
-	"rite(~/.claude/.credentials.json)\x00\xa0\x01\x12Wthe coding" +
-	" agents' own login tokens; an agent never needs " +
-	"to read another's, or its own6\x04\x05Write\x1b~/.claude/" +
-	".credentials.json\x00\x11.credentials.json\x18Read(~/.cod" +
-	"ex/auth.json)\x00\xa0\x01\x12Wthe coding agents' own login t" +
-	"okens; an agent never needs to read another's, o" +
-	"r its own$\x04\x04Read\x12~/.codex/auth.json\x00\tauth.json\x19W" +
-	"rite(~/.codex/auth.json)\x00\xa0\x01\x12Wthe coding agents' " +
-	"own login tokens; an agent never needs to read a" +
-	"nother's, or its own%\x04\x05Write\x12~/.codex/auth.json\x00" +
-	"\tauth.json Read(~/.gemini/oauth_creds.json)\x00\xa0\x01\x12W" +
-	"the coding agents' own login tokens; an agent ne" +
-	"ver needs to read another's, or its own3\x04\x04Read\x1a~" +
-	"/.gemini/oauth_creds.json\x00\x10oauth_creds.json!Writ" +
-	"e(~/.gemini/oauth_creds.json)\x00\xa0\x01\x12Wthe coding age" +
+	" tool's own login instead/\x04\x05Write\x1a~/.cache/huggi" +
+	"ngface/token\x00\vhuggingface\x1aRead(~/.huggingface/to" +
+	"ken)\x00f\x10Pcredential files hold tokens for other s" +
+	"ystems; use the tool's own login instead)\x04\x04Read\x14" +
+	"~/.huggingface/token\x00\f.huggingface\x1bWrite(~/.hugg" +
+	"ingface/token)\x00f\x10Pcredential files hold tokens f" +
+	"or other systems; use the tool's own login inste" +
+	"ad*\x04\x05Write\x14~/.huggingface/token\x00\f.huggingface\x14Re" +
+	"ad(~/.vault-token)\x00f\x10Pcredential files hold toke" +
+	"ns for other systems; use the tool's own login i" +
+	"nstead#\x04\x04Read\x0e~/.vault-token\x00\f.vault-token\x15Write" +
+	"(~/.vault-token)\x00f\x10Pcredential files hold tokens" +
+	" for other systems; use the tool's own login ins" +
+	"tead$\x04\x05Write\x0e~/.vault-token\x00\f.vault-token\"Read(~" +
+	"/.config/rclone/rclone.conf)\x00f\x10Pcredential files" +
+	" hold tokens for other systems; use the tool's o" +
+	"wn login instead0\x04\x04Read\x1c~/.config/rclone/rclone." +
+	"conf\x00\vrclone.conf#Write(~/.config/rclone/rclone." +
+	"conf)\x00f\x10Pcredential files hold tokens for other " +
+	"systems; use the tool's own login instead1\x04\x05Writ" +
+	"e\x1c~/.config/rclone/rclone.conf\x00\vrclone.conf*Read" +
+	"(~/.terraform.d/credentials.tfrc.json)\x00f\x10Pcreden" +
+	"tial files hold tokens for other systems; use th" +
+	"e tool's own login insteadB\x04\x04Read$~/.terraform.d" +
+	"/credentials.tfrc.json\x00\x15credentials.tfrc.json+Wr" +
+	"ite(~/.terraform.d/credentials.tfrc.json)\x00f\x10Pcre" +
+	"dential files hold tokens for other systems; use" +
+	" the tool's own login insteadC\x04\x05Write$~/.terrafo" +
+	"rm.d/credentials.tfrc.json\x00\x15credentials.tfrc.jso" +
+	"n\x0eRead(~/.s3cfg)\x00f\x10Pcredential files hold tokens" +
+	" for other systems; use the tool's own login ins" +
+	"tead\x17\x04\x04Read\b~/.s3cfg\x00\x06.s3cfg\x0fWrite(~/.s3cfg)\x00f\x10P" +
+	"credential files hold tokens for other systems; " +
+	"use the tool's own login instead\x18\x04\x05Write\b~/.s3cf" +
+	"g\x00\x06.s3cfg\rRead(~/.boto)\x00f\x10Pcredential files hold" +
+	" tokens for other systems; use the tool's own lo" +
+	"gin instead\x15\x04\x04Read\a~/.boto\x00\x05.boto\x0eWrite(~/.boto)" +
+	"\x00f\x10Pcredential files hold tokens for other syste" +
+	"ms; use the tool's own login instead\x16\x04\x05Write\a~/." +
+	"boto\x00\x05.boto\x0fRead(~/.my.cnf)\x00\xa0\x01\x12ecredential files" +
+	" and token caches hold live access to other syst" +
+	"ems; use the tool's own login instead\x19\x04\x04Read\t~/." +
+	"my.cnf\x00\a.my.cnf\x10Write(~/.my.cnf)\x00\xa0\x01\x12ecredential " +
+	"files and token caches hold live access to other" +
+	" systems; use the tool's own login instead\x1a\x04\x05Wri" +
+	"te\t~/.my.cnf\x00\a.my.cnf\x14Read(~/.mylogin.cnf)\x00\xa0\x01\x12ec" +
+	"redential files and token caches hold live acces" +
+	"s to other systems; use the tool's own login ins" +
+	"tead#\x04\x04Read\x0e~/.mylogin.cnf\x00\f.mylogin.cnf\x15Write(~" +
+	"/.mylogin.cnf)\x00\xa0\x01\x12ecredential files and token ca" +
+	"ches hold live access to other systems; use the " +
+	"tool's own login instead$\x04\x05Write\x0e~/.mylogin.cnf\x00" +
+	"\f.mylogin.cnf\x19Read(~/.aws/sso/cache/**)\x00\xa0\x01\x12ecred" +
+	"ential files and token caches hold live access t" +
+	"o other systems; use the tool's own login instea" +
+	"d!\x04\x04Read\x13~/.aws/sso/cache/**\x00\x05cache\x1aWrite(~/.aws" +
+	"/sso/cache/**)\x00\xa0\x01\x12ecredential files and token ca" +
+	"ches hold live access to other systems; use the " +
+	"tool's own login instead\"\x04\x05Write\x13~/.aws/sso/cach" +
+	"e/**\x00\x05cache\x19Read(~/.aws/cli/cache/**)\x00\xa0\x01\x12ecreden" +
+	"tial files and token caches hold live access to " +
+	"other systems; use the tool's own login instead!" +
+	"\x04\x04Read\x13~/.aws/cli/cache/**\x00\x05cache\x1aWrite(~/.aws/c" +
+	"li/cache/**)\x00\xa0\x01\x12ecredential files and token cach" +
+	"es hold live access to other systems; use the to" +
+	"ol's own login instead\"\x04\x05Write\x13~/.aws/cli/cache/" +
+	"**\x00\x05cache!Read(~/.config/github-copilot/**)\x00\xa0\x01\x12e" +
+	"credential files and token caches hold live acce" +
+	"ss to other systems; use the tool's own login in" +
+	"stead2\x04\x04Read\x1b~/.config/github-copilot/**\x00\x0egithub" +
+	"-copilot\"Write(~/.config/github-copilot/**)\x00\xa0\x01\x12e" +
+	"credential files and token caches hold live acce" +
+	"ss to other systems; use the tool's own login in" +
+	"stead3\x04\x05Write\x1b~/.config/github-copilot/**\x00\x0egithu" +
+	"b-copilot(Read(~/.cache/huggingface/stored_token" +
+	"s)\x00\xa0\x01\x12ecredential files and token caches hold li" +
+	"ve access to other systems; use the tool's own l" +
+	"ogin instead8\x04\x04Read\"~/.cache/huggingface/stored_" +
+	"tokens\x00\rstored_tokens)Write(~/.cache/huggingface" +
+	"/stored_tokens)\x00\xa0\x01\x12ecredential files and token c" +
+	"aches hold live access to other systems; use the" +
+	" tool's own login instead9\x04\x05Write\"~/.cache/huggi" +
+	"ngface/stored_tokens\x00\rstored_tokens\x14Read(~/.olla" +
+	"ma/id_*)\x00\xc8\x01\x14nollama's private key (~/.ollama/id_" +
+	"ed25519) signs its requests to ollama.com and pu" +
+	"shes models under your name\x1e\x04\x04Read\x0e~/.ollama/id_" +
+	"*\x00\a.ollama\x15Write(~/.ollama/id_*)\x00\xc8\x01\x14nollama's pr" +
+	"ivate key (~/.ollama/id_ed25519) signs its reque" +
+	"sts to ollama.com and pushes models under your n" +
+	"ame\x1f\x04\x05Write\x0e~/.ollama/id_*\x00\a.ollama\x18Read(~/.olla" +
+	"ma/id_*.pub)\x02\xd0\x01\x16\x1apublic keys are not secret\"\x04\x04Re" +
+	"ad\x12~/.ollama/id_*.pub\x00\a.ollama\fRead(id_rsa)\x00\xd8\x01\x18\x80" +
+	"\x01ssh private keys keep ssh-keygen's default name" +
+	"s (ssh-keygen(1) FILES) wherever they are copied" +
+	"; their .pub halves stay readable\x15\x04\x04Read\x06id_rsa\x00" +
+	"\x06id_rsa\x10Read(id_ed25519)\x00\xd8\x01\x18\x80\x01ssh private keys k" +
+	"eep ssh-keygen's default names (ssh-keygen(1) FI" +
+	"LES) wherever they are copied; their .pub halves" +
+	" stay readable\x1d\x04\x04Read\nid_ed25519\x00\nid_ed25519\x0eRea" +
+	"d(id_ecdsa)\x00\xd8\x01\x18\x80\x01ssh private keys keep ssh-keyge" +
+	"n's default names (ssh-keygen(1) FILES) wherever" +
+	" they are copied; their .pub halves stay readabl" +
+	"e\x19\x04\x04Read\bid_ecdsa\x00\bid_ecdsa\fRead(id_dsa)\x00\xd8\x01\x18\x80\x01ss" +
+	"h private keys keep ssh-keygen's default names (" +
+	"ssh-keygen(1) FILES) wherever they are copied; t" +
+	"heir .pub halves stay readable\x15\x04\x04Read\x06id_dsa\x00\x06id" +
+	"_dsa\x13Read(id_ed25519_sk)\x00\xd8\x01\x18\x80\x01ssh private keys k" +
+	"eep ssh-keygen's default names (ssh-keygen(1) FI" +
+	"LES) wherever they are copied; their .pub halves" +
+	" stay readable#\x04\x04Read\rid_ed25519_sk\x00\rid_ed25519_" +
+	"sk\x11Read(id_ecdsa_sk)\x00\xd8\x01\x18\x80\x01ssh private keys keep " +
+	"ssh-keygen's default names (ssh-keygen(1) FILES)" +
+	" wherever they are copied; their .pub halves sta" +
+	"y readable\x1f\x04\x04Read\vid_ecdsa_sk\x00\vid_ecdsa_sk\fRead(" +
+	".envrc)\x00\xe4\x01\x1ardirenv's .envrc exports the project'" +
+	"s secrets into the shell (direnv(1)); direnv run" +
+	"s it, nothing needs to read it\x15\x04\x04Read\x06.envrc\x00\x06.e" +
+	"nvrc\x13Read(.bash_history)\x00\xf0\x01\x1c[shell and REPL hist" +
+	"ory files hold the passwords and tokens typed or" +
+	" pasted on command lines#\x04\x04Read\r.bash_history\x00\r." +
+	"bash_history\x12Read(.zsh_history)\x00\xf0\x01\x1c[shell and RE" +
+	"PL history files hold the passwords and tokens t" +
+	"yped or pasted on command lines!\x04\x04Read\f.zsh_hist" +
+	"ory\x00\f.zsh_history\x0fRead(.zhistory)\x00\xf0\x01\x1c[shell and " +
+	"REPL history files hold the passwords and tokens" +
+	" typed or pasted on command lines\x1b\x04\x04Read\t.zhisto" +
+	"ry\x00\t.zhistory\x0fRead(.histfile)\x00\xf0\x01\x1c[shell and REPL" +
+	" history files hold the passwords and tokens typ" +
+	"ed or pasted on command lines\x1b\x04\x04Read\t.histfile\x00\t" +
+	".histfile\x15Read(.python_history)\x00\xf0\x01\x1c[shell and RE" +
+	"PL history files hold the passwords and tokens t" +
+	"yped or pasted on command lines'\x04\x04Read\x0f.python_h" +
+	"istory\x00\x0f.python_history\x18Read(.node_repl_history)" +
+	"\x00\xf0\x01\x1c[shell and REPL history files hold the passw" +
+	"ords and tokens typed or pasted on command lines" +
+	"-\x04\x04Read\x12.node_repl_history\x00\x12.node_repl_history\x13R" +
+	"ead(.psql_history)\x00\xf0\x01\x1c[shell and REPL history fi" +
+	"les hold the passwords and tokens typed or paste" +
+	"d on command lines#\x04\x04Read\r.psql_history\x00\r.psql_h" +
+	"istory\x14Read(.mysql_history)\x00\xf0\x01\x1c[shell and REPL h" +
+	"istory files hold the passwords and tokens typed" +
+	" or pasted on command lines%\x04\x04Read\x0e.mysql_histor" +
+	"y\x00\x0e.mysql_history\x15Read(.sqlite_history)\x00\xf0\x01\x1c[shel" +
+	"l and REPL history files hold the passwords and " +
+	"tokens typed or pasted on command lines'\x04\x04Read\x0f." +
+	"sqlite_history\x00\x0f.sqlite_history\x12Read(.irb_histor" +
+	"y)\x00\xf0\x01\x1c[shell and REPL history files hold the pas" +
+	"swords and tokens typed or pasted on command lin" +
+	"es!\x04\x04Read\f.irb_history\x00\f.irb_history\x0eRead(.lessh" +
+	"st)\x00\xf0\x01\x1c[shell and REPL history files hold the pa" +
+	"sswords and tokens typed or pasted on command li" +
+	"nes\x19\x04\x04Read\b.lesshst\x00\b.lesshst&Read(~/.local/shar" +
+	"e/fish/fish_history)\x00\xf0\x01\x1c[shell and REPL history " +
+	"files hold the passwords and tokens typed or pas" +
+	"ted on command lines5\x04\x04Read ~/.local/share/fish/" +
+	"fish_history\x00\ffish_history!Read(~/.claude/.crede" +
+	"ntials.json)\x00\x88\x02\x1eWthe coding agents' own login to" +
+	"kens; an agent never needs to read another's, or" +
+	" its own5\x04\x04Read\x1b~/.claude/.credentials.json\x00\x11.cr" +
+	"edentials.json\"Write(~/.claude/.credentials.json" +
+	")\x00\x88\x02\x1eWthe coding agents' own login tokens; an ag" +
+	"ent never needs to read another's, or its own6\x04\x05" +
+	"Write\x1b~/.claude/.credentials.json\x00\x11.credentials." +
+	"json\x18Read(~/.codex/auth.json)\x00\x88\x02\x1eWthe coding age" +
 	"nts' own login tokens; an agent never needs to r" +
-	"ead another's, or its own4\x04\x05Write\x1a~/.gemini/oaut" +
-	"h_creds.json\x00\x10oauth_creds.json\x0eRead(~/.npmrc)\x00\xb0\x01" +
-	"\x14cpackage registry credentials can publish packa" +
-	"ges under your name; use the registry's login co" +
-	"mmand\x17\x04\x04Read\b~/.npmrc\x00\x06.npmrc\x0fWrite(~/.npmrc)\x00\xb0\x01" +
-	"\x14cpackage registry credentials can publish packa" +
-	"ges under your name; use the registry's login co" +
-	"mmand\x18\x04\x05Write\b~/.npmrc\x00\x06.npmrc\x0fRead(~/.pypirc)\x00\xb0" +
-	"\x01\x14cpackage registry credentials can publish pack" +
-	"ages under your name; use the registry's login c" +
-	"ommand\x19\x04\x04Read\t~/.pypirc\x00\a.pypirc\x10Write(~/.pypirc" +
-	")\x00\xb0\x01\x14cpackage registry credentials can publish p" +
-	"ackages under your name; use the registry's logi" +
-	"n command\x1a\x04\x05Write\t~/.pypirc\x00\a.pypirc\x1fRead(~/.car" +
-	"go/credentials.toml)\x00\xb0\x01\x14cpackage registry creden" +
-	"tials can publish packages under your name; use " +
-	"the registry's login command2\x04\x04Read\x19~/.cargo/cre" +
-	"dentials.toml\x00\x10credentials.toml Write(~/.cargo/c" +
-	"redentials.toml)\x00\xb0\x01\x14cpackage registry credential" +
-	"s can publish packages under your name; use the " +
-	"registry's login command3\x04\x05Write\x19~/.cargo/creden" +
-	"tials.toml\x00\x10credentials.toml\x1aRead(~/.cargo/crede" +
-	"ntials)\x00\xb0\x01\x14cpackage registry credentials can pub" +
-	"lish packages under your name; use the registry'" +
-	"s login command(\x04\x04Read\x14~/.cargo/credentials\x00\vcre" +
-	"dentials\x1bWrite(~/.cargo/credentials)\x00\xb0\x01\x14cpackage" +
-	" registry credentials can publish packages under" +
-	" your name; use the registry's login command)\x04\x05W" +
-	"rite\x14~/.cargo/credentials\x00\vcredentials\x18Read(~/.g" +
-	"em/credentials)\x00\xb0\x01\x14cpackage registry credentials" +
-	" can publish packages under your name; use the r" +
-	"egistry's login command&\x04\x04Read\x12~/.gem/credential" +
-	"s\x00\vcredentials\x19Write(~/.gem/credentials)\x00\xb0\x01\x14cpac" +
-	"kage registry credentials can publish packages u" +
-	"nder your name; use the registry's login command" +
-	"'\x04\x05Write\x12~/.gem/credentials\x00\vcredentials\x18Read(~/" +
-	".m2/settings.xml)\x00\xb0\x01\x14cpackage registry credentia" +
+	"ead another's, or its own$\x04\x04Read\x12~/.codex/auth.j" +
+	"son\x00\tauth.json\x19Write(~/.codex/auth.json)\x00\x88\x02\x1eWthe" +
+	" coding agents' own login tokens; an agent never" +
+	" needs to read another's, or its own%\x04\x05Write\x12~/." +
+	"codex/auth.json\x00\tauth.json Read(~/.gemini/oauth_" +
+	"creds.json)\x00\x88\x02\x1eWthe coding agents' own login tok" +
+	"ens; an agent never needs to read another's, or " +
+	"its own3\x04\x04Read\x1a~/.gemini/oauth_creds.json\x00\x10oauth" +
+	"_creds.json!Write(~/.gemini/oauth_creds.json)\x00\x88\x02" +
+	"\x1eWthe coding agents' own login tokens; an agent " +
+	"never needs to read another's, or its own4\x04\x05Writ" +
+	"e\x1a~/.gemini/oauth_creds.json\x00\x10oauth_creds.json\x0eR" +
+	"ead(~/.npmrc)\x00\x98\x02 cpackage registry credentials c" +
+	"an publish packages under your name; use the reg" +
+	"istry's login command\x17\x04\x04Read\b~/.npmrc\x00\x06.npmrc\x0fWr" +
+	"ite(~/.npmrc)\x00\x98\x02 cpackage registry credentials c" +
+	"an publish packages under your name; use the reg" +
+	"istry's login command\x18\x04\x05Write\b~/.npmrc\x00\x06.npmrc\x0fR" +
+	"ead(~/.pypirc)\x00\x98\x02 cpackage registry credentials " +
+	"can publish packages under your name; use the re" +
+	"gistry's login command\x19\x04\x04Read\t~/.pypirc\x00\a.pypirc" +
+	"\x10Write(~/.pypirc)\x00\x98\x02 cpackage registry credentia" +
 	"ls can publish packages under your name; use the" +
-	" registry's login command'\x04\x04Read\x12~/.m2/settings." +
-	"xml\x00\fsettings.xml\x19Write(~/.m2/settings.xml)\x00\xb0\x01\x14c" +
-	"package registry credentials can publish package" +
-	"s under your name; use the registry's login comm" +
-	"and(\x04\x05Write\x12~/.m2/settings.xml\x00\fsettings.xml!Rea" +
-	"d(~/.m2/settings-security.xml)\x00\xb0\x01\x14cpackage regis" +
-	"try credentials can publish packages under your " +
-	"name; use the registry's login command9\x04\x04Read\x1b~/" +
-	".m2/settings-security.xml\x00\x15settings-security.xml" +
-	"\"Write(~/.m2/settings-security.xml)\x00\xb0\x01\x14cpackage " +
-	"registry credentials can publish packages under " +
-	"your name; use the registry's login command:\x04\x05Wr" +
-	"ite\x1b~/.m2/settings-security.xml\x00\x15settings-securi" +
-	"ty.xml!Read(~/.gradle/gradle.properties)\x00\xb0\x01\x14cpac" +
-	"kage registry credentials can publish packages u" +
-	"nder your name; use the registry's login command" +
-	"5\x04\x04Read\x1b~/.gradle/gradle.properties\x00\x11gradle.prop" +
-	"erties\"Write(~/.gradle/gradle.properties)\x00\xb0\x01\x14cpa" +
-	"ckage registry credentials can publish packages " +
-	"under your name; use the registry's login comman" +
-	"d6\x04\x05Write\x1b~/.gradle/gradle.properties\x00\x11gradle.pr" +
-	"operties\x13Read(~/.yarnrc.yml)\x00\xb0\x01\x14cpackage registr" +
-	"y credentials can publish packages under your na" +
-	"me; use the registry's login command!\x04\x04Read\r~/.y" +
-	"arnrc.yml\x00\v.yarnrc.yml\x14Write(~/.yarnrc.yml)\x00\xb0\x01\x14c" +
-	"package registry credentials can publish package" +
-	"s under your name; use the registry's login comm" +
-	"and\"\x04\x05Write\r~/.yarnrc.yml\x00\v.yarnrc.yml%Read(~/.c" +
-	"onfig/gcloud/credentials.db)\x00\xde\x01\x16`cloud credentia" +
-	"l and token caches hold live access to your acco" +
-	"unts; use gcloud or az themselves6\x04\x04Read\x1f~/.conf" +
-	"ig/gcloud/credentials.db\x00\x0ecredentials.db&Write(~" +
-	"/.config/gcloud/credentials.db)\x00\xde\x01\x16`cloud creden" +
-	"tial and token caches hold live access to your a" +
-	"ccounts; use gcloud or az themselves7\x04\x05Write\x1f~/." +
-	"config/gcloud/credentials.db\x00\x0ecredentials.db'Rea" +
-	"d(~/.config/gcloud/access_tokens.db)\x00\xde\x01\x16`cloud c" +
-	"redential and token caches hold live access to y" +
-	"our accounts; use gcloud or az themselves:\x04\x04Read" +
-	"!~/.config/gcloud/access_tokens.db\x00\x10access_token" +
-	"s.db(Write(~/.config/gcloud/access_tokens.db)\x00\xde\x01" +
-	"\x16`cloud credential and token caches hold live ac" +
-	"cess to your accounts; use gcloud or az themselv" +
-	"es;\x04\x05Write!~/.config/gcloud/access_tokens.db\x00\x10ac" +
-	"cess_tokens.db;Read(~/.config/gcloud/application" +
-	"_default_credentials.json)\x00\xde\x01\x16`cloud credential " +
-	"and token caches hold live access to your accoun" +
-	"ts; use gcloud or az themselvesb\x04\x04Read5~/.config" +
-	"/gcloud/application_default_credentials.json\x00$ap" +
-	"plication_default_credentials.json<Write(~/.conf" +
-	"ig/gcloud/application_default_credentials.json)\x00" +
-	"\xde\x01\x16`cloud credential and token caches hold live " +
+	" registry's login command\x1a\x04\x05Write\t~/.pypirc\x00\a.py" +
+	"pirc\x1fRead(~/.cargo/credentials.toml)\x00\x98\x02 cpackage" +
+	" registry credentials can publish packages under" +
+	" your name; use the registry's login command2\x04\x04R" +
+	"ead\x19~/.cargo/credentials.toml\x00\x10credentials.toml " +
+	"Write(~/.cargo/credentials.toml)\x00\x98\x02 cpackage reg" +
+	"istry credentials can publish packages under you" +
+	"r name; use the registry's login command3\x04\x05Write" +
+	"\x19~/.cargo/credentials.toml\x00\x10credentials.toml\x1aRea" +
+	"d(~/.cargo/credentials)\x00\x98\x02 cpackage registry cre" +
+	"dentials can publish packages under your name; u" +
+	"se the registry's login command(\x04\x04Read\x14~/.cargo/" +
+	"credentials\x00\vcredentials\x1bWrite(~/.cargo/credenti" +
+	"als)\x00\x98\x02 cpackage registry credentials can publis" +
+	"h packages under your name; use the registry's l" +
+	"ogin command)\x04\x05Write\x14~/.cargo/credentials\x00\vcrede" +
+	"ntials\x18Read(~/.gem/credentials)\x00\x98\x02 cpackage regi" +
+	"stry credentials can publish packages under your" +
+	" name; use the registry's login command&\x04\x04Read\x12~" +
+	"/.gem/credentials\x00\vcredentials\x19Write(~/.gem/cred" +
+	"entials)\x00\x98\x02 cpackage registry credentials can pu" +
+	"blish packages under your name; use the registry" +
+	"'s login command'\x04\x05Write\x12~/.gem/credentials\x00\vcre" +
+	"dentials\x18Read(~/.m2/settings.xml)\x00\x98\x02 cpackage re" +
+	"gistry credentials can publish packages under yo" +
+	"ur name; use the registry's login command'\x04\x04Read" +
+	"\x12~/.m2/settings.xml\x00\fsettings.xml\x19Write(~/.m2/se" +
+	"ttings.xml)\x00\x98\x02 cpackage registry credentials can" +
+	" publish packages under your name; use the regis" +
+	"try's login command(\x04\x05Write\x12~/.m2/settings.xml\x00\f" +
+	"settings.xml!Read(~/.m2/settings-security.xml)\x00\x98" +
+	"\x02 cpackage registry credentials can publish pack" +
+	"ages under your name; use the registry's login c" +
+	"ommand9\x04\x04Read\x1b~/.m2/settings-security.xml\x00\x15setti" +
+	"ngs-security.xml\"Write(~/.m2/settings-security.x" +
+	"ml)\x00\x98\x02 cpackage registry credentials can publish" +
+	" packages under your name; use the registry's lo" +
+	"gin command:\x04\x05Write\x1b~/.m2/settings-security.xml\x00" +
+	"\x15settings-security.xml!Read(~/.gradle/gradle.pro" +
+	"perties)\x00\x98\x02 cpackage registry credentials can pu" +
+	"blish packages under your name; use the registry" +
+	"'s login command5\x04\x04Read\x1b~/.gradle/gradle.propert" +
+	"ies\x00\x11gradle.properties\"Write(~/.gradle/gradle.pr" +
+	"operties)\x00\x98\x02 cpackage registry credentials can p" +
+	"ublish packages under your name; use the registr" +
+	"y's login command6\x04\x05Write\x1b~/.gradle/gradle.prope" +
+	"rties\x00\x11gradle.properties\x13Read(~/.yarnrc.yml)\x00\x98\x02 " +
+	"cpackage registry credentials can publish packag" +
+	"es under your name; use the registry's login com" +
+	"mand!\x04\x04Read\r~/.yarnrc.yml\x00\v.yarnrc.yml\x14Write(~/." +
+	"yarnrc.yml)\x00\x98\x02 cpackage registry credentials can" +
+	" publish packages under your name; use the regis" +
+	"try's login command\"\x04\x05Write\r~/.yarnrc.yml\x00\v.yarn" +
+	"rc.yml%Read(~/.config/gcloud/credentials.db)\x00\xc6\x02\"" +
+	"`cloud credential and token caches hold live acc" +
+	"ess to your accounts; use gcloud or az themselve" +
+	"s6\x04\x04Read\x1f~/.config/gcloud/credentials.db\x00\x0ecreden" +
+	"tials.db&Write(~/.config/gcloud/credentials.db)\x00" +
+	"\xc6\x02\"`cloud credential and token caches hold live " +
 	"access to your accounts; use gcloud or az themse" +
-	"lvesc\x04\x05Write5~/.config/gcloud/application_defaul" +
-	"t_credentials.json\x00$application_default_credenti" +
-	"als.json)Read(~/.config/gcloud/legacy_credential" +
-	"s)\x00\xde\x01\x16`cloud credential and token caches hold li" +
-	"ve access to your accounts; use gcloud or az the" +
-	"mselves>\x04\x04Read#~/.config/gcloud/legacy_credentia" +
-	"ls\x00\x12legacy_credentials*Write(~/.config/gcloud/le" +
-	"gacy_credentials)\x00\xde\x01\x16`cloud credential and token" +
-	" caches hold live access to your accounts; use g" +
-	"cloud or az themselves?\x04\x05Write#~/.config/gcloud/" +
-	"legacy_credentials\x00\x12legacy_credentials!Read(~/.a" +
-	"zure/msal_token_cache.*)\x00\xde\x01\x16`cloud credential an" +
-	"d token caches hold live access to your accounts" +
-	"; use gcloud or az themselves5\x04\x04Read\x1b~/.azure/ms" +
-	"al_token_cache.*\x00\x11msal_token_cache.\"Write(~/.azu" +
-	"re/msal_token_cache.*)\x00\xde\x01\x16`cloud credential and " +
-	"token caches hold live access to your accounts; " +
-	"use gcloud or az themselves6\x04\x05Write\x1b~/.azure/msa" +
-	"l_token_cache.*\x00\x11msal_token_cache. Read(~/.azure" +
-	"/accessTokens.json)\x00\xde\x01\x16`cloud credential and tok" +
-	"en caches hold live access to your accounts; use" +
-	" gcloud or az themselves4\x04\x04Read\x1a~/.azure/accessT" +
-	"okens.json\x00\x11accesstokens.json!Write(~/.azure/acc" +
-	"essTokens.json)\x00\xde\x01\x16`cloud credential and token c" +
+	"lves7\x04\x05Write\x1f~/.config/gcloud/credentials.db\x00\x0ecr" +
+	"edentials.db'Read(~/.config/gcloud/access_tokens" +
+	".db)\x00\xc6\x02\"`cloud credential and token caches hold " +
+	"live access to your accounts; use gcloud or az t" +
+	"hemselves:\x04\x04Read!~/.config/gcloud/access_tokens." +
+	"db\x00\x10access_tokens.db(Write(~/.config/gcloud/acce" +
+	"ss_tokens.db)\x00\xc6\x02\"`cloud credential and token cac" +
+	"hes hold live access to your accounts; use gclou" +
+	"d or az themselves;\x04\x05Write!~/.config/gcloud/acce" +
+	"ss_tokens.db\x00\x10access_tokens.db;Read(~/.config/gc" +
+	"loud/application_default_credentials.json)\x00\xc6\x02\"`c" +
+	"loud credential and token caches hold live acces" +
+	"s to your accounts; use gcloud or az themselvesb" +
+	"\x04\x04Read5~/.config/gcloud/application_default_cred" +
+	"entials.json\x00$application_default_credentials.js" +
+	"on<Write(~/.config/gcloud/application_default_cr" +
+	"edentials.json)\x00\xc6\x02\"`cloud credential and token c" +
 	"aches hold live access to your accounts; use gcl" +
-	"oud or az themselves5\x04\x05Write\x1a~/.azure/accessToke" +
-	"ns.json\x00\x11accesstokens.json*Read(~/.azure/service" +
-	"_principal_entries.*)\x00\xde\x01\x16`cloud credential and t" +
-	"oken caches hold live access to your accounts; u" +
-	"se gcloud or az themselvesG\x04\x04Read$~/.azure/servi" +
-	"ce_principal_entries.*\x00\x1aservice_principal_entrie" +
-	"s.+Write(~/.azure/service_principal_entries.*)\x00\xde" +
-	"\x01\x16`cloud credential and token caches hold live a" +
-	"ccess to your accounts; use gcloud or az themsel" +
-	"vesH\x04\x05Write$~/.azure/service_principal_entries.*" +
-	"\x00\x1aservice_principal_entries. Read(~/.gnupg/priva" +
-	"te-keys-v1.d)\x00\xf6\x01\x18;gpg private keys must not be r" +
-	"ead or changed; use gpg-agent4\x04\x04Read\x1a~/.gnupg/pr" +
-	"ivate-keys-v1.d\x00\x11private-keys-v1.d!Write(~/.gnup" +
-	"g/private-keys-v1.d)\x00\xf6\x01\x18;gpg private keys must n" +
-	"ot be read or changed; use gpg-agent5\x04\x05Write\x1a~/." +
-	"gnupg/private-keys-v1.d\x00\x11private-keys-v1.d\x1aRead(" +
-	"~/.gnupg/secring.gpg)\x00\xf6\x01\x18;gpg private keys must " +
-	"not be read or changed; use gpg-agent(\x04\x04Read\x14~/." +
-	"gnupg/secring.gpg\x00\vsecring.gpg\x1bWrite(~/.gnupg/se" +
-	"cring.gpg)\x00\xf6\x01\x18;gpg private keys must not be read" +
-	" or changed; use gpg-agent)\x04\x05Write\x14~/.gnupg/secr" +
-	"ing.gpg\x00\vsecring.gpg\x11Read(/etc/shadow)\x00\x84\x02\x1aepassw" +
-	"ord hashes (shadow(5), gshadow(5)) and ssh host " +
-	"private keys (sshd(8)) are the machine's secrets" +
-	"\x1a\x04\x04Read\v/etc/shadow\x00\x06shadow\x12Read(/etc/shadow-)\x00\x84" +
-	"\x02\x1aepassword hashes (shadow(5), gshadow(5)) and s" +
-	"sh host private keys (sshd(8)) are the machine's" +
-	" secrets\x1c\x04\x04Read\f/etc/shadow-\x00\ashadow-\x12Read(/etc/" +
-	"gshadow)\x00\x84\x02\x1aepassword hashes (shadow(5), gshadow" +
-	"(5)) and ssh host private keys (sshd(8)) are the" +
-	" machine's secrets\x1c\x04\x04Read\f/etc/gshadow\x00\agshadow\x13" +
-	"Read(/etc/gshadow-)\x00\x84\x02\x1aepassword hashes (shadow(" +
-	"5), gshadow(5)) and ssh host private keys (sshd(" +
-	"8)) are the machine's secrets\x1e\x04\x04Read\r/etc/gshado" +
-	"w-\x00\bgshadow-\x1dRead(/etc/ssh/ssh_host_*_key)\x00\x84\x02\x1aep" +
-	"assword hashes (shadow(5), gshadow(5)) and ssh h" +
-	"ost private keys (sshd(8)) are the machine's sec" +
-	"rets)\x04\x04Read\x17/etc/ssh/ssh_host_*_key\x00\tssh_host_\x1aR" +
-	"ead(/proc/[0-9]*/environ)\x00\x92\x02\x1c^another process's " +
-	"environment holds its secrets (tokens, keys); /p" +
-	"roc/self/environ is your own!\x04\x04Read\x14/proc/[0-9]*" +
-	"/environ\x00\x04proc!Read(/proc/[0-9]*/task/*/environ)" +
-	"\x00\x92\x02\x1c^another process's environment holds its sec" +
-	"rets (tokens, keys); /proc/self/environ is your " +
-	"own(\x04\x04Read\x1b/proc/[0-9]*/task/*/environ\x00\x04proc\x00\x00\x00\x00" +
-	"\x00\x00\x00\x00\x00"
+	"oud or az themselvesc\x04\x05Write5~/.config/gcloud/ap" +
+	"plication_default_credentials.json\x00$application_" +
+	"default_credentials.json)Read(~/.config/gcloud/l" +
+	"egacy_credentials)\x00\xc6\x02\"`cloud credential and toke" +
+	"n caches hold live access to your accounts; use " +
+	"gcloud or az themselves>\x04\x04Read#~/.config/gcloud/" +
+	"legacy_credentials\x00\x12legacy_credentials*Write(~/." +
+	"config/gcloud/legacy_credentials)\x00\xc6\x02\"`cloud cred" +
+	"ential and token caches hold live access to your" +
+	" accounts; use gcloud or az themselves?\x04\x05Write#~" +
+	"/.config/gcloud/legacy_credentials\x00\x12legacy_crede" +
+	"ntials!Read(~/.azure/msal_token_cache.*)\x00\xc6\x02\"`clo" +
+	"ud credential and token caches hold live access " +
+	"to your accounts; use gcloud or az themselves5\x04\x04" +
+	"Read\x1b~/.azure/msal_token_cache.*\x00\x11msal_token_cac" +
+	"he.\"Write(~/.azure/msal_token_cache.*)\x00\xc6\x02\"`cloud" +
+	" credential and token caches hold live access to" +
+	" your accounts; use gcloud or az themselves6\x04\x05Wr" +
+	"ite\x1b~/.azure/msal_token_cache.*\x00\x11msal_token_cach" +
+	"e. Read(~/.azure/accessTokens.json)\x00\xc6\x02\"`cloud cr" +
+	"edential and token caches hold live access to yo" +
+	"ur accounts; use gcloud or az themselves4\x04\x04Read\x1a" +
+	"~/.azure/accessTokens.json\x00\x11accesstokens.json!Wr" +
+	"ite(~/.azure/accessTokens.json)\x00\xc6\x02\"`cloud creden" +
+	"tial and token caches hold live access to your a" +
+	"ccounts; use gcloud or az themselves5\x04\x05Write\x1a~/." +
+	"azure/accessTokens.json\x00\x11accesstokens.json*Read(" +
+	"~/.azure/service_principal_entries.*)\x00\xc6\x02\"`cloud " +
+	"credential and token caches hold live access to " +
+	"your accounts; use gcloud or az themselvesG\x04\x04Rea" +
+	"d$~/.azure/service_principal_entries.*\x00\x1aservice_" +
+	"principal_entries.+Write(~/.azure/service_princi" +
+	"pal_entries.*)\x00\xc6\x02\"`cloud credential and token ca" +
+	"ches hold live access to your accounts; use gclo" +
+	"ud or az themselvesH\x04\x05Write$~/.azure/service_pri" +
+	"ncipal_entries.*\x00\x1aservice_principal_entries. Rea" +
+	"d(~/.gnupg/private-keys-v1.d)\x00\xde\x02$;gpg private ke" +
+	"ys must not be read or changed; use gpg-agent4\x04\x04" +
+	"Read\x1a~/.gnupg/private-keys-v1.d\x00\x11private-keys-v1" +
+	".d!Write(~/.gnupg/private-keys-v1.d)\x00\xde\x02$;gpg pri" +
+	"vate keys must not be read or changed; use gpg-a" +
+	"gent5\x04\x05Write\x1a~/.gnupg/private-keys-v1.d\x00\x11private" +
+	"-keys-v1.d\x1aRead(~/.gnupg/secring.gpg)\x00\xde\x02$;gpg pr" +
+	"ivate keys must not be read or changed; use gpg-" +
+	"agent(\x04\x04Read\x14~/.gnupg/secring.gpg\x00\vsecring.gpg\x1bW" +
+	"rite(~/.gnupg/secring.gpg)\x00\xde\x02$;gpg private keys " +
+	"must not be read or changed; use gpg-agent)\x04\x05Wri" +
+	"te\x14~/.gnupg/secring.gpg\x00\vsecring.gpg\x11Read(/etc/s" +
+	"hadow)\x00\xec\x02&epassword hashes (shadow(5), gshadow(5" +
+	")) and ssh host private keys (sshd(8)) are the m" +
+	"achine's secrets\x1a\x04\x04Read\v/etc/shadow\x00\x06shadow\x12Read" +
+	"(/etc/shadow-)\x00\xec\x02&epassword hashes (shadow(5), g" +
+	"shadow(5)) and ssh host private keys (sshd(8)) a" +
+	"re the machine's secrets\x1c\x04\x04Read\f/etc/shadow-\x00\ash" +
+	"adow-\x12Read(/etc/gshadow)\x00\xec\x02&epassword hashes (sh" +
+	"adow(5), gshadow(5)) and ssh host private keys (" +
+	"sshd(8)) are the machine's secrets\x1c\x04\x04Read\f/etc/g" +
+	"shadow\x00\agshadow\x13Read(/etc/gshadow-)\x00\xec\x02&epassword" +
+	" hashes (shadow(5), gshadow(5)) and ssh host pri" +
+	"vate keys (sshd(8)) are the machine's secrets\x1e\x04\x04" +
+	"Read\r/etc/gshadow-\x00\bgshadow-\x1dRead(/etc/ssh/ssh_h" +
+	"ost_*_key)\x00\xec\x02&epassword hashes (shadow(5), gshad" +
+	"ow(5)) and ssh host private keys (sshd(8)) are t" +
+	"he machine's secrets)\x04\x04Read\x17/etc/ssh/ssh_host_*_" +
+	"key\x00\tssh_host_\x1aRead(/proc/[0-9]*/environ)\x00\xfa\x02(^an" +
+	"other process's environment holds its secrets (t" +
+	"okens, keys); /proc/self/environ is your own!\x04\x04R" +
+	"ead\x14/proc/[0-9]*/environ\x00\x04proc!Read(/proc/[0-9]*" +
+	"/task/*/environ)\x00\xfa\x02(^another process's environme" +
+	"nt holds its secrets (tokens, keys); /proc/self/" +
+	"environ is your own(\x04\x04Read\x1b/proc/[0-9]*/task/*/e" +
+	"nviron\x00\x04proc\x00\x00\x00\x00\x00\x00\x00\x00\x00"
