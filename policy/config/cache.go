@@ -44,7 +44,7 @@ import (
 // keeps it read-only.
 
 // cacheFormat changes whenever the entry's form does (appendEntry).
-const cacheFormat = "gatekeep-config-cache-3"
+const cacheFormat = "gatekeep-config-cache-4"
 
 // maxCacheEntry bounds an entry read (an entry is about the size of the
 // file it stands for, which is at most MaxConfigSize).
@@ -200,6 +200,7 @@ func appendEntry(b []byte, key string, f *fileConfig) []byte {
 	w.optBool(e.autoAllow)
 	w.strings(e.writable)
 	w.bool(e.writableSet)
+	w.strings(e.readable)
 	w.uvarint(uint64(len(e.unconfined)))
 	for _, r := range e.unconfined {
 		w.ref(r.Ref)
@@ -268,6 +269,7 @@ func (c *compiler) decodeEntry(body, key, source, path string) *fileConfig {
 	e.network, e.autoAllow = d.optBool(), d.optBool()
 	e.writable = d.strings()
 	e.writableSet = d.bool()
+	e.readable = d.strings()
 	for range d.count() {
 		ref := d.ref(source, path)
 		if d.bad {

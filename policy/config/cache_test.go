@@ -105,6 +105,7 @@ const cacheSample = `mode = "acceptEdits"
 allow_dirs = ["/opt/x"]
 unconfined = ["Bash(ssh *)"]
 writable = ["~/.cache/go-build"]
+readable = ["~/.config/gh"]
 network = false
 [plan]
 file = "PLAN.md"
@@ -263,7 +264,7 @@ func someRules(n int) string {
 // enforceFile fails this test until appendEntry and decodeEntry carry it
 // (and cacheFormat changes).
 func TestCacheEntryRoundTrip(t *testing.T) {
-	if n, m := reflect.TypeOf(fileConfig{}).NumField(), reflect.TypeOf(enforceFile{}).NumField(); n != 18 || m != 7 {
+	if n, m := reflect.TypeOf(fileConfig{}).NumField(), reflect.TypeOf(enforceFile{}).NumField(); n != 18 || m != 8 {
 		t.Fatalf("fileConfig has %d fields, enforceFile %d: carry the new ones in appendEntry and decodeEntry, change cacheFormat, and update this count", n, m)
 	}
 	v := newCfgEnv(t)

@@ -8,7 +8,7 @@ const defaultSHA256 = "d3ad4594a2974b64318a55febd452e948efbbe775e65c1c271044d970
 // defaultEntry is default.toml decoded and validated, in appendEntry's
 // form under defaultKey (default.go).
 const defaultEntry = "" +
-	"\x17gatekeep-config-cache-3\x15embedded:default.toml\x00\x00" +
+	"\x17gatekeep-config-cache-4\x15embedded:default.toml\x00\x00" +
 	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x90\x01\vRead(*.pem)\x00\x1a\x00=private keys and cert" +
 	"ificates outside the project are secrets\x12\x04\x04Read\x05" +
 	"*.pem\x00\x04.pem\vRead(*.key)\x00\x1a\x00=private keys and cert" +
@@ -480,4 +480,4 @@ const defaultEntry = "" +
 	"/task/*/environ)\x00\xfa\x02(^another process's environme" +
 	"nt holds its secrets (tokens, keys); /proc/self/" +
 	"environ is your own(\x04\x04Read\x1b/proc/[0-9]*/task/*/e" +
-	"nviron\x00\x04proc\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+	"nviron\x00\x04proc\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
