@@ -20,9 +20,14 @@ import (
 // path of p name now: a static form made absolute, a glob form as it
 // matches on disk. A form that still holds an expansion is left to
 // runtimeName.
-func (e *evaluation) spelledFiles(p *part, s *subject) {
+func (e *evaluation) spelledFiles(p *part, s *subject, kind ruleKind) {
 	if p.script == nil {
 		return
+	}
+	add := func(abs, real string) {
+		if e.ruledAlone(kind, abs) || real != "" && real != abs && e.ruledAlone(kind, real) {
+			s.expanded = append(s.expanded, [2]string{abs, real})
+		}
 	}
 	forms := e.pathForms(p, p.path)
 	forms = append(forms, e.findExecForms(p)...)
@@ -37,8 +42,7 @@ func (e *evaluation) spelledFiles(p *part, s *subject) {
 			continue
 		}
 		if !hasGlob(t) {
-			abs, real := e.resolveFile(p.dir, t)
-			s.expanded = append(s.expanded, [2]string{abs, real})
+			add(e.resolveFile(p.dir, t))
 			continue
 		}
 		matches, ok := e.globNames(p, t)
@@ -46,10 +50,27 @@ func (e *evaluation) spelledFiles(p *part, s *subject) {
 			continue
 		}
 		for _, m := range matches {
-			abs, real := e.resolveFile(p.dir, m)
-			s.expanded = append(s.expanded, [2]string{abs, real})
+			add(e.resolveFile(p.dir, m))
 		}
 	}
+}
+
+// ruledAlone reports whether a deny or ask rule decides the file path
+// (absolute) when a call names it as it is: a spelling of
+// `~/.ssh/known_hosts` meets the default exception for it, as the plain
+// path does, rather than the deny of `~/.ssh/*` alone. (Its own
+// evaluation: subjectOf's subject is p's.)
+func (e *evaluation) ruledAlone(kind ruleKind, path string) bool {
+	if path == "" {
+		return false
+	}
+	tool, access, cat := ToolRead, shellparse.Read, CatRead
+	if kind == kindWrite {
+		tool, access, cat = ToolWrite, shellparse.Write, CatWrite
+	}
+	x := &evaluation{cfg: e.cfg, req: Request{Tool: tool, Path: path}, cwd: filepath.Dir(path)}
+	q := &part{subject: path, category: cat, access: access, path: path, dir: x.cwd, tool: tool, offset: -1}
+	return x.ruleVerdict(q, Deny, Ask).ok
 }
 
 // findExecForms are the texts the `{}` of p's word stands for when p's

@@ -90,7 +90,7 @@ func findTests(c *Command, execs bool) (FindOutput, bool) {
 	printed, acted := false, false
 	for ; i < len(args); i++ {
 		t := args[i].Text
-		if printed {
+		if printed && !execs {
 			return out, false
 		}
 		switch t {
@@ -106,15 +106,15 @@ func findTests(c *Command, execs bool) (FindOutput, bool) {
 			acted = true
 			continue
 		}
-		if acted && t != "-print" {
+		if acted && t != "-print" && t != "-print0" {
 			// A test after an action narrows only what comes after it.
 			return out, false
 		}
 		switch t {
 		case "-print":
-			printed = true
+			printed, acted = true, execs
 		case "-print0":
-			printed, out.Null = true, true
+			printed, out.Null, acted = true, true, execs
 		case "-a", "-and":
 		case "-name", "-iname", "-type", "-path", "-ipath", "-wholename", "-iwholename", "-maxdepth", "-mindepth":
 			if i+1 >= len(args) {
