@@ -349,7 +349,7 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 				inHome = appendUnique(inHome, real)
 			}
 		}
-		p.Limits = append(p.Limits, fmt.Sprintf("in the home directory %s only these can be read or run (every dir can be listed; [sandbox] readable adds more): %s", realHome, strings.Join(inHome, ", ")))
+		p.Limits = append(p.Limits, fmt.Sprintf("in the home directory %s only the project, the writable dirs and these can be read or run (every dir can be listed; [sandbox] readable adds more): %s", realHome, strings.Join(inHome, ", ")))
 	}
 	if tier != enforce.TierFull || p.Incomplete {
 		p.Repos = nil
