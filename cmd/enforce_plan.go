@@ -282,6 +282,13 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 			// mounts.
 			continue
 		}
+		if dir, ok := strings.CutSuffix(g, "/**"); ok && !strings.ContainsAny(dir, "*?[{\\") {
+			// A whole directory (`~/.aws/sso/cache/**`): hidden as one.
+			if real, err := filepath.EvalSymlinks(dir); err == nil && policy.ReadDenied(cfg, filepath.Join(dir, "x")) {
+				p.Hidden = appendUnique(p.Hidden, real)
+			}
+			continue
+		}
 		if strings.Contains(g, "**") {
 			p.Limits = append(p.Limits, fmt.Sprintf("the secret pattern %s is not searched (it spans directories)", g))
 			continue
@@ -370,17 +377,14 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 		// Reads: everything but the home directory, and in it the
 		// project, the writable dirs (already) and the toolchains'.
 		p.Readable = outsideOf(realHome)
-		for _, d := range append(cfg.Guard.Roots(), homeReadable(os.Getenv, home)...) {
+		var inHome []string
+		for _, d := range slices.Concat(cfg.Guard.Roots(), homeReadable(os.Getenv, home), s.Readable, pathguard.DefaultConfigDirs(home)) {
 			if real, err := filepath.EvalSymlinks(d); err == nil && within(realHome, real) && real != realHome {
 				p.Readable = appendUnique(p.Readable, real)
+				inHome = appendUnique(inHome, real)
 			}
 		}
-		for _, d := range pathguard.DefaultConfigDirs(home) {
-			if real, err := filepath.EvalSymlinks(d); err == nil && within(realHome, real) {
-				p.Readable = appendUnique(p.Readable, real)
-			}
-		}
-		p.Limits = append(p.Limits, fmt.Sprintf("in the home directory %s only the project, the writable dirs and the toolchains' dirs and settings (%s) can be read or run (every dir can be listed)", realHome, strings.Join(homeReadableNames, ", ")))
+		p.Limits = append(p.Limits, fmt.Sprintf("in the home directory %s only the project, the writable dirs and these can be read or run (every dir can be listed; [sandbox] readable adds more): %s", realHome, strings.Join(inHome, ", ")))
 	}
 	if tier != enforce.TierFull || p.Incomplete {
 		p.Repos = nil
@@ -446,14 +450,25 @@ func walkProject(root string, fn func(path string, d fs.DirEntry) error) {
 // directory besides the project and the writable dirs: the toolchains'
 // installs and caches and the settings they read that hold no secrets.
 // Left out on purpose: ~/.ssh, ~/.aws, ~/.config (but git's, go's and
-// gatekeep's), ~/.npmrc, ~/.pypirc, ~/.netrc, ~/.docker, ~/.kube, the
-// shell rc files (tokens are exported there), ~/.cargo/credentials*, the
-// agents' dirs.
-var homeReadableNames = []string{".cache", "go", ".npm", ".cargo/bin", ".cargo/registry", ".cargo/git", ".cargo/env",
+// gatekeep's), ~/.cache (but cacheNames), ~/.npmrc, ~/.pypirc, ~/.netrc,
+// ~/.docker, ~/.kube, the shell rc files (tokens are exported there),
+// ~/.cargo/credentials*, the agents' dirs.
+var homeReadableNames = []string{"go", ".npm", ".cargo/bin", ".cargo/registry", ".cargo/git", ".cargo/env",
 	".cargo/config.toml", ".cargo/config", ".rustup", ".local/bin", ".local/lib", ".local/share/uv", ".local/share/pnpm",
 	".local/pipx", ".nvm", ".pyenv", ".rbenv", ".rye", ".bun", ".deno", ".volta", ".sdkman", ".m2/repository",
 	".gradle/caches", ".gradle/wrapper", ".gem", ".dotnet", ".nuget/packages", ".gitconfig", ".config/git", ".config/go",
 	".gitignore_global", ".terminfo"}
+
+// cacheNames are the tools' own dirs in the user cache dir
+// ($XDG_CACHE_HOME, else ~/.cache) a confined command may read: pip, uv,
+// poetry, pipenv, go build (GOCACHE), gopls, golangci-lint, staticcheck,
+// yarn, pnpm, node-gyp, Playwright's and Puppeteer's browsers, Cypress,
+// electron, pre-commit, bazel, deno, sccache. The rest of the cache dir
+// is not readable: tools keep tokens there too
+// (~/.cache/huggingface/stored_tokens). npm's _cacache is ~/.npm and
+// cargo's is ~/.cargo (homeReadableNames).
+var cacheNames = []string{"pip", "uv", "pypoetry", "pipenv", "go-build", "gopls", "golangci-lint", "staticcheck",
+	"yarn", "pnpm", "node-gyp", "ms-playwright", "puppeteer", "Cypress", "electron", "pre-commit", "bazel", "deno", "sccache"}
 
 // homeReadable is homeReadableNames in home, and the toolchains' own
 // places where their environment variables move them.
@@ -465,7 +480,14 @@ func homeReadable(getenv func(string) string, home string) []string {
 	for _, n := range homeReadableNames {
 		out = append(out, filepath.Join(home, n))
 	}
-	for _, env := range []string{"GOPATH", "GOROOT", "GOCACHE", "GOMODCACHE", "CARGO_HOME", "RUSTUP_HOME", "XDG_CACHE_HOME",
+	cache := filepath.Join(home, ".cache")
+	if v := getenv("XDG_CACHE_HOME"); filepath.IsAbs(v) {
+		cache = filepath.Clean(v)
+	}
+	for _, n := range cacheNames {
+		out = append(out, filepath.Join(cache, n))
+	}
+	for _, env := range []string{"GOPATH", "GOROOT", "GOCACHE", "GOMODCACHE", "CARGO_HOME", "RUSTUP_HOME",
 		"PYENV_ROOT", "NVM_DIR", "VOLTA_HOME", "BUN_INSTALL", "npm_config_cache", "npm_config_prefix", "PIP_CACHE_DIR", "UV_CACHE_DIR"} {
 		for _, v := range filepath.SplitList(getenv(env)) {
 			if filepath.IsAbs(v) {

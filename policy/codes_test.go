@@ -19,7 +19,7 @@ var codeShape = regexp.MustCompile(`^(safe|danger|sandbox|rule|mode|plan|ask|inp
 // keys named in error messages, file names.
 var notCodes = map[string]bool{
 	"config.toml": true, "config.worktree": true, "plan.tools": true,
-	"sandbox.allow_dirs": true, "sandbox.writable": true, "sandbox.unconfined": true,
+	"sandbox.allow_dirs": true, "sandbox.writable": true, "sandbox.readable": true, "sandbox.unconfined": true,
 	"sandbox.enforce": true,
 }
 

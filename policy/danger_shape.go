@@ -261,6 +261,12 @@ func scriptValues(s *shellparse.Script) map[string][]string {
 			vals[name] = append(vals[name], val)
 		}
 	}
+	// for lists, arrays and read from a here-string (Script.Values).
+	for name, vs := range s.Values {
+		for _, v := range vs {
+			add(name, v)
+		}
+	}
 	for j := range s.Commands {
 		c := &s.Commands[j]
 		if len(c.Args) == 0 {
@@ -301,11 +307,13 @@ func isVarName(s string) bool {
 	return s != ""
 }
 
-// varRefRe matches a reference to a variable: `$NAME`, `${NAME}`, or
-// `${NAME:-WORD}` (also `-`, `:=`, `=`) with a WORD that holds no
-// expansion, which is the value when NAME is unset or empty.
+// varRefRe matches a reference to a variable: `$NAME`, `${NAME}`, an
+// array's element or elements `${NAME[i]}`, `${NAME[@]}` (each element
+// of the array is a value of NAME), or `${NAME:-WORD}` (also `-`, `:=`,
+// `=`) with a WORD that holds no expansion, which is the value when NAME
+// is unset or empty.
 var varRefRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile("\\$(?:\\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-=])([^}$`]*))?\\}|([A-Za-z_][A-Za-z0-9_]*))")
+	return regexp.MustCompile("\\$(?:\\{([A-Za-z_][A-Za-z0-9_]*)(?:\\[[^]}$`]*\\])?(?:(:?[-=])([^}$`]*))?\\}|([A-Za-z_][A-Za-z0-9_]*))")
 })
 
 // valueForms returns the forms of c with the script's literal values put

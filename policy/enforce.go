@@ -65,6 +65,10 @@ type EnforceSettings struct {
 	// trusted file sets it, and the default cache set applies.
 	Writable    []string
 	WritableSet bool
+	// Readable are the `readable` dirs of every trusted file, made
+	// absolute (`~` expanded): in the home directory a confined command
+	// may read them besides the toolchains' dirs.
+	Readable []string
 	// AutoAllow is true when a trusted file sets `auto_allow = true` and
 	// no file sets false.
 	AutoAllow bool

@@ -38,6 +38,13 @@ func (e *evaluation) feedPaths(s *shellparse.Script, c *shellparse.Command) ([]s
 	if !ok || !filepath.IsAbs(dir) {
 		return nil, false
 	}
+	return findPaths(disk, fo, dir, c.FeedNull)
+}
+
+// findPaths lists the paths find prints for fo in dir (absolute), as
+// feedPaths says, walking disk; with null false a path xargs would split
+// or change makes ok false.
+func findPaths(disk Disk, fo shellparse.FindOutput, dir string, null bool) ([]string, bool) {
 	var names []*regexp.Regexp
 	for _, n := range fo.Names {
 		mode := pattern.EntireString | pattern.GlobLeadingDot
@@ -66,7 +73,7 @@ func (e *evaluation) feedPaths(s *shellparse.Script, c *shellparse.Command) ([]s
 			match = match && re.MatchString(base)
 		}
 		if match {
-			if !c.FeedNull && strings.ContainsAny(printed, " \t\n\v\f\r'\"\\") {
+			if !null && strings.ContainsAny(printed, " \t\n\v\f\r'\"\\") {
 				return false
 			}
 			if len(out) == maxGlobMatches {

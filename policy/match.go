@@ -412,6 +412,7 @@ func (e *evaluation) fileSubject(p *part, kind ruleKind) *subject {
 	// A path only known at run time: no allow rule matches it, but a glob
 	// written in it is expanded against the disk as it is now, so that
 	// `cat .en?` still meets `deny Read(.env)`.
+	e.spelledFiles(p, s, kind)
 	dirDynamic := p.script != nil && p.index >= 0 && p.index < len(p.script.Commands) && p.script.Commands[p.index].DirDynamic
 	if dirDynamic || strings.ContainsAny(p.path, "$`") || strings.Contains(p.path, "<(") || !filepath.IsAbs(p.dir) {
 		return s

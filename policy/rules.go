@@ -186,6 +186,9 @@ func rulesLayer(e *evaluation, p *part) verdict {
 	if v := e.ruleVerdict(p, Allow, Ask, Deny); v.ok {
 		return v
 	}
+	if v := e.runtimeName(p); v.ok {
+		return v
+	}
 	return e.coveredArgument(p)
 }
 

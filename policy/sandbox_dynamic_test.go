@@ -92,7 +92,7 @@ func TestRuntimeDelete(t *testing.T) {
 	for _, m := range Modes {
 		cfg, root, _ := sandboxEnv(t, m)
 		for _, cmd := range []string{`rm -rf "$(echo ~)"`, "rm -rf `echo ~`", "printf %s ~ | xargs -0 rm -rf",
-			"xargs rm -rf <<< ~", `read d <<< ~; rm -rf "$d"`, `for d in ~; do rm -rf "$d"; done`, "rm -rf ~-/x",
+			"xargs rm -rf <<< ~", "rm -rf ~-/x",
 			`find "$X" -delete`, `rsync -a --delete a/ "$X"`, `rm -R "$X"`, `rm --recursive "$X"`, `rm $OPT "$X"`,
 			`rmdir -p "$X"`, `echo hi > "$Y"; rm -rf "$X"`, `rm -rf "$X"; echo hi > "$Y"`} {
 			d := Evaluate(cfg, Request{Tool: ToolBash, Command: cmd, Cwd: root})
@@ -104,6 +104,13 @@ func TestRuntimeDelete(t *testing.T) {
 			}
 			if d.Effect != Ask || !d.Final || d.Code != CodeSandboxRuntimeDelete {
 				t.Errorf("%s: %q: %v final=%v %s (%s), want final ask %s", m, cmd, d.Effect, d.Final, d.Code, d.Message, CodeSandboxRuntimeDelete)
+			}
+		}
+		// The value a for list or a here-string gives is known
+		// (Script.Values): the delete of the home directory it names.
+		for _, cmd := range []string{`read d <<< ~; rm -rf "$d"`, `for d in ~; do rm -rf "$d"; done`} {
+			if d := Evaluate(cfg, Request{Tool: ToolBash, Command: cmd, Cwd: root}); d.Effect != Deny || m != ModePlan && d.Code != CodeDangerRmHome {
+				t.Errorf("%s: %q: %v %s (%s), want deny %s", m, cmd, d.Effect, d.Code, d.Message, CodeDangerRmHome)
 			}
 		}
 		for _, cmd := range []string{`rm -f "$X"`, `echo x > "$X"`, `rmdir "$X"`, `find "$X" -name y`} {

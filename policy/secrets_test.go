@@ -26,10 +26,17 @@ func TestDefaultSecrets(t *testing.T) {
 		".gradle/gradle.properties", ".yarnrc.yml", ".s3cfg", ".boto",
 		// ssh private keys under any name.
 		".ssh/deploy_key", ".ssh/github_ed25519", ".ssh/keys/prod.pem", ".ssh/ID_RSA.pub",
+		// issue 26's table, private keys by name, histories.
+		".my.cnf", ".mylogin.cnf", ".aws/sso/cache/0a1b.json", ".aws/cli/cache/role.json", ".config/github-copilot/apps.json",
+		".config/github-copilot/hosts.json", ".cache/huggingface/stored_tokens", ".ollama/id_ed25519",
+		"backup/id_rsa", "work/deploy/id_ed25519", "id_ecdsa", "old/id_dsa",
+		".bash_history", ".zsh_history", ".python_history", ".node_repl_history", ".psql_history", ".mysql_history",
+		".sqlite_history", ".irb_history", ".lesshst", ".local/share/fish/fish_history", "work/p/.envrc",
 	}
 	plain := []string{".claude/settings.json", ".codex/config.toml", ".gemini/GEMINI.md", ".config/gcloud/configurations/config_default", ".gnupg/pubring.kbx",
 		".ssh/known_hosts", ".ssh/config", ".ssh/deploy_key.pub", ".ssh/id_ed25519.pub", ".ssh/authorized_keys",
-		".cargo/config.toml", ".m2/repository/x.pom", ".gradle/init.gradle", ".config/git/config"}
+		".cargo/config.toml", ".m2/repository/x.pom", ".gradle/init.gradle", ".config/git/config",
+		".ollama/id_ed25519.pub", "backup/id_rsa.pub", ".aws/config", ".cache/huggingface/hub/x.json", ".local/share/fish/fish_variables"}
 	for _, f := range append(append([]string(nil), secrets...), plain...) {
 		v.write(filepath.Join(v.home, f), "x")
 	}
@@ -77,6 +84,55 @@ func TestDefaultSecrets(t *testing.T) {
 		// gatekeep's pid.
 		if d := v.bash(cfg, "cat /proc/self/environ"); d.Effect != Allow {
 			t.Errorf("cat /proc/self/environ: %v %s (%s), want allow", d.Effect, d.Code, d.Message)
+		}
+	}
+}
+
+// TestReadDenySpellings (issue 26): every spelling of a secret's path
+// that the danger and sandbox layers see meets the Read deny rules, in
+// every mode; a read of a run-time name in a directory a deny rule
+// covers is a final ask; the same spellings of a plain file are not
+// denied.
+func TestReadDenySpellings(t *testing.T) {
+	v := newCfgEnv(t)
+	v.write(filepath.Join(v.home, ".ssh", "id_rsa"), "x")
+	v.write(filepath.Join(v.root, ".env"), "x")
+	v.write(filepath.Join(v.root, "README"), "x")
+	v.write(filepath.Join(v.root, "sub", ".env"), "x")
+	denied := []string{
+		"cat ~/.ssh/id_rsa{,}", "x=.env; cat $x", "cat .e{n,}v", `for f in ~/.ssh/id_rsa; do cat "$f"; done`,
+		"find . -name .env -exec cat {} +", `find . -name .env -execdir cat {} \;`, "find sub -name .env -ok cat {} ';'",
+		"find . -name .env -print -exec cat {} +", "cat $PWD/.env", "cat ${PWD}/.env", "cat ~+/.env", "cat $HOME/.ssh/id_rsa",
+		"read f <<< .env; cat $f", "read -r a b <<< 'README .env'; cat $b", "read -a arr <<< 'x .env'; cat ${arr[1]}",
+		`a=(README .env); cat "${a[@]}"`, "a=(.env); cat $a", `for f in ~/.ssh/*; do cat "$f"; done`,
+		"echo .env | xargs cat", "find . -name .env | xargs cat", "x=~/.ssh; cat $x/id_rsa", "d=sub; cp $d/.env copy",
+	}
+	for _, m := range Modes {
+		cfg := v.config(v.load(), m)
+		for _, c := range denied {
+			if d := v.bash(cfg, c); d.Effect != Deny || d.Code != CodeRuleDeny {
+				t.Errorf("%s: %s: %v %s (%s), want deny %s", m, c, d.Effect, d.Code, d.Message, CodeRuleDeny)
+			}
+		}
+		for _, c := range []string{"cat ~/.ssh/$x", `cat "$HOME/.ssh/$(ls ~/.ssh | head -1)"`, "grep -r k ~/.ssh/$x"} {
+			d := v.bash(cfg, c)
+			if m == ModePlan {
+				if d.Effect != Deny {
+					t.Errorf("plan: %s: %v %s, want deny", c, d.Effect, d.Code)
+				}
+				continue
+			}
+			if d.Effect != Ask || !d.Final || d.Code != CodeRuleDenyRuntimeName {
+				t.Errorf("%s: %s: %v final=%v %s (%s), want final ask %s", m, c, d.Effect, d.Final, d.Code, d.Message, CodeRuleDenyRuntimeName)
+			}
+		}
+	}
+	cfg := v.config(v.load(), ModeBypass)
+	for _, c := range []string{"x=README; cat $x", "cat READ{ME,}", "for f in README; do cat \"$f\"; done",
+		"find . -name README -exec cat {} +", "cat $PWD/README", "cat ~/$x", "cat $x", "cat ~/.ssh/known_hosts{,}",
+		"find . -name '*.go' -exec grep -l TODO {} +"} {
+		if d := v.bash(cfg, c); d.Effect != Allow {
+			t.Errorf("bypassPermissions: %s: %v %s (%s), want allow", c, d.Effect, d.Code, d.Message)
 		}
 	}
 }

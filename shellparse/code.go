@@ -754,6 +754,9 @@ func (p *parser) builtinCode(idx int) {
 			sets = append(sets, Word{Text: "REPLY"})
 		}
 		sets = append(sets, ops...)
+		if ok && same {
+			p.readValues(c, ops, opts)
+		}
 	case "mapfile", "readarray":
 		ops, opts, ok := getopts(c.Args, "dnOsuCc")
 		if !ok {

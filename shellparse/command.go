@@ -260,6 +260,14 @@ type Script struct {
 	// itself at least twice, at least once in the background or as a
 	// stage of a pipeline: `:(){ :|:& };:`.
 	ForkBombs []string
+	// Values are literal words the script gives a variable other than by
+	// a `NAME=value` assignment (whose Assign says it): each word of a
+	// `for NAME in WORDS` list, each element of an array assignment
+	// `NAME=(WORDS)`, and what `read NAME...` takes from a here-string of
+	// static text (bash(1) SHELL BUILTIN COMMANDS, read: split at blanks,
+	// the last name taking the rest). A word holding an expansion other
+	// than a brace list, a glob or `~` is left out. Nil when there is none.
+	Values map[string][]string
 
 	// globs are the parsed forms of the glob words (Word.glob).
 	globs []*syntax.Word

@@ -57,6 +57,20 @@ type FindOutput struct {
 // only lists more paths than find prints. Any other word (an action, an
 // operator, a dynamic word, a global option) makes ok false.
 func FindPrints(c *Command) (FindOutput, bool) {
+	return findTests(c, false)
+}
+
+// FindSelects reports, as FindPrints does, the paths c selects when its
+// expression ANDs the same narrowing tests and then runs commands on
+// them: any number of -exec, -execdir, -ok and -okdir actions (each up
+// to its `;` or `+`), or -print. The paths are what `{}` stands for in
+// those commands.
+func FindSelects(c *Command) (FindOutput, bool) {
+	return findTests(c, true)
+}
+
+// findTests is FindPrints, and with execs FindSelects.
+func findTests(c *Command, execs bool) (FindOutput, bool) {
 	out := FindOutput{MaxDepth: -1}
 	if len(c.Args) == 0 || c.Args[0].Dynamic || c.Name() != "find" || c.Unknown != "" || c.HasDynamic(1) {
 		return out, false
@@ -73,17 +87,34 @@ func FindPrints(c *Command) (FindOutput, bool) {
 	if len(out.Starts) == 0 {
 		out.Starts = []string{"."}
 	}
-	printed := false
+	printed, acted := false, false
 	for ; i < len(args); i++ {
 		t := args[i].Text
-		if printed {
+		if printed && !execs {
+			return out, false
+		}
+		switch t {
+		case "-exec", "-execdir", "-ok", "-okdir":
+			if !execs {
+				return out, false
+			}
+			for i++; i < len(args) && args[i].Text != ";" && args[i].Text != "+"; i++ {
+			}
+			if i == len(args) {
+				return out, false
+			}
+			acted = true
+			continue
+		}
+		if acted && t != "-print" && t != "-print0" {
+			// A test after an action narrows only what comes after it.
 			return out, false
 		}
 		switch t {
 		case "-print":
-			printed = true
+			printed, acted = true, execs
 		case "-print0":
-			printed, out.Null = true, true
+			printed, out.Null, acted = true, true, execs
 		case "-a", "-and":
 		case "-name", "-iname", "-type", "-path", "-ipath", "-wholename", "-iwholename", "-maxdepth", "-mindepth":
 			if i+1 >= len(args) {

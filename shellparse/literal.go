@@ -2,6 +2,7 @@ package shellparse
 
 import (
 	"strings"
+	"unicode"
 )
 
 // A literal script fed to a shell is code (issue 18): when every command
@@ -166,4 +167,73 @@ func (p *parser) stdinLiteral() ([]string, bool) {
 		return text, true
 	}
 	return p.literalOutput(p.prevStage)
+}
+
+// maxValues bounds the literal values Script.Values keeps per variable.
+const maxValues = 16
+
+// addValue notes w as a value the script gives the variable name
+// (Script.Values), when its text is known up to brace lists, globs and
+// `~`, which the reader of Values expands as it needs.
+func (p *parser) addValue(name string, w Word) {
+	if w.Dynamic && (strings.ContainsAny(w.Text, "$`") || strings.Contains(w.Text, "<(") || strings.HasPrefix(w.Text, "~")) {
+		return
+	}
+	if p.values == nil {
+		p.values = map[string][]string{}
+	}
+	if vs := p.values[name]; len(vs) < maxValues && !containsStr(vs, w.Text) {
+		p.values[name] = append(vs, w.Text)
+	}
+}
+
+// readValues notes what `read [-r] NAME...` or `read -a NAME` takes
+// from a here-string of static text (bash(1) read): the first line split
+// at blanks, each name a field and the last one the rest; with -a every
+// field an element. Other options (-d, -n, -N ...) or a backslash in the
+// text (without -r it escapes) leave the values unknown.
+func (p *parser) readValues(c *Command, ops []Word, opts map[byte]Word) {
+	var text string
+	found := false
+	for _, r := range c.Redirects {
+		if r.Op == "<<<" && (r.Fd == -1 || r.Fd == 0) && !r.Target.Dynamic {
+			text, found = r.Target.Text, true
+		}
+	}
+	for o := range opts {
+		if o != 'r' && o != 'a' {
+			found = false
+		}
+	}
+	if !found || strings.Contains(text, `\`) {
+		return
+	}
+	line, _, _ := strings.Cut(text, "\n")
+	fields := strings.Fields(line)
+	if a, ok := opts['a']; ok {
+		if len(ops) == 0 && !a.Dynamic {
+			for _, f := range fields {
+				p.addValue(a.Text, Word{Text: f})
+			}
+		}
+		return
+	}
+	if len(ops) == 0 {
+		ops = []Word{{Text: "REPLY"}}
+	}
+	for i, w := range ops {
+		if w.Dynamic || i >= len(fields) {
+			return
+		}
+		v := fields[i]
+		if i == len(ops)-1 {
+			// The last name takes the rest of the line, inner blanks kept.
+			v = strings.TrimLeftFunc(line, unicode.IsSpace)
+			for _, f := range fields[:i] {
+				v = strings.TrimLeftFunc(v[len(f):], unicode.IsSpace)
+			}
+			v = strings.TrimRightFunc(v, unicode.IsSpace)
+		}
+		p.addValue(w.Text, Word{Text: v})
+	}
 }

@@ -123,7 +123,7 @@ func (p *parser) script() *Script {
 	if s == nil {
 		s = new(Script)
 	}
-	*s = Script{Source: p.top, Commands: p.cmds, Funcs: p.funcs, ForkBombs: p.forkBombs, globs: p.globs}
+	*s = Script{Source: p.top, Commands: p.cmds, Funcs: p.funcs, ForkBombs: p.forkBombs, Values: p.values, globs: p.globs}
 	return s
 }
 
@@ -258,10 +258,11 @@ type parser struct {
 	opt       Options
 	top       string
 	cmds      []Command
-	out       *Script  // where the result goes, when reserve allocated it with cmds
-	words     []Word   // the array the commands' words are taken from (wordsFor)
-	funcs     []string // names of the functions defined, in any nested code too
-	forkBombs []string // functions that call themselves asynchronously, twice or more
+	out       *Script             // where the result goes, when reserve allocated it with cmds
+	words     []Word              // the array the commands' words are taken from (wordsFor)
+	funcs     []string            // names of the functions defined, in any nested code too
+	forkBombs []string            // functions that call themselves asynchronously, twice or more
+	values    map[string][]string // Script.Values
 	err       error
 
 	// per nested text being walked
@@ -911,7 +912,7 @@ func (p *parser) forClause(c *syntax.ForClause) {
 		numeric := l.InPos.IsValid()
 		var deps []string
 		for _, w := range l.Items {
-			p.nested(w, p.parent)
+			p.addValue(l.Name.Value, p.nested(w, p.parent))
 			ok, d := p.numericValue(w)
 			numeric = numeric && ok
 			deps = append(deps, d...)
@@ -1087,6 +1088,11 @@ func (p *parser) assignIn(a *syntax.Assign, parent int) (Assign, bool, []string)
 		as.Dynamic = true
 		as.Value = p.src(a.Array.Pos(), a.Array.End())
 		p.nested(a.Array, parent)
+		for _, el := range a.Array.Elems {
+			if el.Index == nil && el.Value != nil {
+				p.addValue(as.Name, p.word(el.Value))
+			}
+		}
 		numeric = false
 	case a.Value != nil:
 		w := p.nested(a.Value, parent)

@@ -55,7 +55,7 @@ import (
 // maxCacheBytes bytes, the entries written longest ago.
 
 // cacheFormat changes whenever the entry's form does (appendEntry).
-const cacheFormat = "gatekeep-config-cache-4"
+const cacheFormat = "gatekeep-config-cache-5"
 
 // maxCacheEntry bounds an entry read (an entry is about the size of the
 // file it stands for, which is at most MaxConfigSize).
@@ -305,6 +305,7 @@ func appendEntry(b []byte, key, sum string, f *fileConfig) []byte {
 	w.optBool(e.autoAllow)
 	w.strings(e.writable)
 	w.bool(e.writableSet)
+	w.strings(e.readable)
 	w.uvarint(uint64(len(e.unconfined)))
 	for _, r := range e.unconfined {
 		w.ref(r.Ref)
@@ -375,6 +376,7 @@ func (c *compiler) decodeEntry(body, key, sum, source, path string) *fileConfig 
 	e.network, e.autoAllow = d.optBool(), d.optBool()
 	e.writable = d.strings()
 	e.writableSet = d.bool()
+	e.readable = d.strings()
 	for range d.count() {
 		ref := d.ref(source, path)
 		if d.bad {

@@ -106,6 +106,8 @@ const cacheSample = `mode = "acceptEdits"
 allow_dirs = ["/opt/x"]
 unconfined = ["Bash(ssh *)"]
 writable = ["~/.cache/go-build"]
+readable = ["~/.config/gh"]
+bypass = "off"
 network = false
 [plan]
 file = "PLAN.md"
@@ -265,7 +267,7 @@ func someRules(n int) string {
 // enforceFile fails this test until appendEntry and decodeEntry carry it
 // (and cacheFormat changes).
 func TestCacheEntryRoundTrip(t *testing.T) {
-	if n, m := reflect.TypeOf(fileConfig{}).NumField(), reflect.TypeOf(enforceFile{}).NumField(); n != 18 || m != 7 {
+	if n, m := reflect.TypeOf(fileConfig{}).NumField(), reflect.TypeOf(enforceFile{}).NumField(); n != 18 || m != 9 {
 		t.Fatalf("fileConfig has %d fields, enforceFile %d: carry the new ones in appendEntry and decodeEntry, change cacheFormat, and update this count", n, m)
 	}
 	v := newCfgEnv(t)
@@ -316,7 +318,8 @@ func TestCacheEntryRoundTrip(t *testing.T) {
 		t.Errorf("settings:\n%+v\nwant\n%+v", got, want)
 	}
 	if want.trustAgent == nil || want.enforce.network == nil || want.promptTimeout == 0 || len(want.tests) == 0 || want.planFile == "" ||
-		want.dialect == "" || !want.planToolsSet || !want.enforce.writableSet || want.auditFile == "" || !want.modeSet {
+		want.dialect == "" || !want.planToolsSet || !want.enforce.writableSet || want.auditFile == "" || !want.modeSet ||
+		want.enforce.bypassOff == nil {
 		t.Errorf("cacheSample leaves a setting unset: %+v", want)
 	}
 }

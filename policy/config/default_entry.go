@@ -3,366 +3,482 @@
 package config
 
 // defaultSHA256 is the SHA-256 of default.toml, in hex (FileInfo.SHA256).
-const defaultSHA256 = "ab210f1194da957c1a11fe687b0a586b496f2ea06362b5da200b15b7431d1715"
+const defaultSHA256 = "d3ad4594a2974b64318a55febd452e948efbbe775e65c1c271044d970cab0e44"
 
 // defaultEntry is default.toml decoded and validated, in appendEntry's
 // form under defaultKey (default.go).
 const defaultEntry = "" +
-	"\x17gatekeep-config-cache-4\x15embedded:default.toml@a" +
-	"b210f1194da957c1a11fe687b0a586b496f2ea06362b5da2" +
-	"00b15b7431d1715\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00n\vRead(*.pem)\x00\x1a\x00=priva" +
-	"te keys and certificates outside the project are" +
-	" secrets\x12\x04\x04Read\x05*.pem\x00\x04.pem\vRead(*.key)\x00\x1a\x00=priva" +
-	"te keys and certificates outside the project are" +
-	" secrets\x12\x04\x04Read\x05*.key\x00\x04.key\fWrite(*.pem)\x00\x1a\x00=priv" +
+	"\x17gatekeep-config-cache-5\x15embedded:default.toml@d" +
+	"3ad4594a2974b64318a55febd452e948efbbe775e65c1c27" +
+	"1044d970cab0e44\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x90\x01\vRead(*.pem)\x00\x1a\x00=priv" +
 	"ate keys and certificates outside the project ar" +
-	"e secrets\x13\x04\x05Write\x05*.pem\x00\x04.pem\fWrite(*.key)\x00\x1a\x00=pr" +
-	"ivate keys and certificates outside the project " +
-	"are secrets\x13\x04\x05Write\x05*.key\x00\x04.key\x0eRead(**/*.pem)\x02\"" +
-	"\x022key files inside the project are the project's" +
-	" own\x15\x04\x04Read\b**/*.pem\x00\x04.pem\x0eRead(**/*.key)\x02\"\x022key" +
-	" files inside the project are the project's own\x15" +
-	"\x04\x04Read\b**/*.key\x00\x04.key\x0fWrite(**/*.pem)\x02\"\x022key fil" +
-	"es inside the project are the project's own\x16\x04\x05Wr" +
-	"ite\b**/*.pem\x00\x04.pem\x0fWrite(**/*.key)\x02\"\x022key files " +
-	"inside the project are the project's own\x16\x04\x05Write" +
-	"\b**/*.key\x00\x04.key\nRead(.env)\x00*\x04Kenvironment files " +
-	"hold secrets; share settings through .env.exampl" +
-	"e instead\x11\x04\x04Read\x04.env\x00\x04.env\fRead(.env.*)\x00*\x04Kenvi" +
-	"ronment files hold secrets; share settings throu" +
-	"gh .env.example instead\x14\x04\x04Read\x06.env.*\x00\x05.env.\vWri" +
-	"te(.env)\x00*\x04Kenvironment files hold secrets; shar" +
-	"e settings through .env.example instead\x12\x04\x05Write\x04" +
-	".env\x00\x04.env\rWrite(.env.*)\x00*\x04Kenvironment files ho" +
-	"ld secrets; share settings through .env.example " +
-	"instead\x15\x04\x05Write\x06.env.*\x00\x05.env.\x12Read(.env.example)" +
-	"\x022\x06)example environment files hold no secrets!\x04\x04" +
-	"Read\f.env.example\x00\f.env.example\x11Read(.env.sample" +
-	")\x022\x06)example environment files hold no secrets\x1f\x04" +
-	"\x04Read\v.env.sample\x00\v.env.sample\x13Read(.env.templat" +
-	"e)\x022\x06)example environment files hold no secrets#" +
-	"\x04\x04Read\r.env.template\x00\r.env.template\x13Write(.env.e" +
-	"xample)\x022\x06)example environment files hold no sec" +
-	"rets\"\x04\x05Write\f.env.example\x00\f.env.example\x12Write(.e" +
-	"nv.sample)\x022\x06)example environment files hold no " +
-	"secrets \x04\x05Write\v.env.sample\x00\v.env.sample\x14Write(." +
-	"env.template)\x022\x06)example environment files hold " +
-	"no secrets$\x04\x05Write\r.env.template\x00\r.env.template\x0e" +
-	"Read(~/.ssh/*)\x00@\b]~/.ssh holds private keys unde" +
-	"r any name (ssh-keygen -f, ssh -i, IdentityFile)" +
-	"; use ssh-agent\x15\x04\x04Read\b~/.ssh/*\x00\x04.ssh\x0fWrite(~/.s" +
-	"sh/*)\x00@\b]~/.ssh holds private keys under any nam" +
-	"e (ssh-keygen -f, ssh -i, IdentityFile); use ssh" +
-	"-agent\x16\x04\x05Write\b~/.ssh/*\x00\x04.ssh\x12Read(~/.ssh/*.pub)" +
-	"\x02H\n\x81\x01public keys, known host keys, the client co" +
-	"nfig and the authorized keys are not secret (ssh" +
-	"(1) FILES); changing them stays denied\x19\x04\x04Read\f~/" +
-	".ssh/*.pub\x00\x04.ssh\x18Read(~/.ssh/known_hosts)\x02H\n\x81\x01pu" +
+	"e secrets\x12\x04\x04Read\x05*.pem\x00\x04.pem\vRead(*.key)\x00\x1a\x00=priv" +
+	"ate keys and certificates outside the project ar" +
+	"e secrets\x12\x04\x04Read\x05*.key\x00\x04.key\fWrite(*.pem)\x00\x1a\x00=pri" +
+	"vate keys and certificates outside the project a" +
+	"re secrets\x13\x04\x05Write\x05*.pem\x00\x04.pem\fWrite(*.key)\x00\x1a\x00=p" +
+	"rivate keys and certificates outside the project" +
+	" are secrets\x13\x04\x05Write\x05*.key\x00\x04.key\x0eRead(**/*.pem)\x02" +
+	"\"\x022key files inside the project are the project'" +
+	"s own\x15\x04\x04Read\b**/*.pem\x00\x04.pem\x0eRead(**/*.key)\x02\"\x022ke" +
+	"y files inside the project are the project's own" +
+	"\x15\x04\x04Read\b**/*.key\x00\x04.key\x0fWrite(**/*.pem)\x02\"\x022key fi" +
+	"les inside the project are the project's own\x16\x04\x05W" +
+	"rite\b**/*.pem\x00\x04.pem\x0fWrite(**/*.key)\x02\"\x022key files" +
+	" inside the project are the project's own\x16\x04\x05Writ" +
+	"e\b**/*.key\x00\x04.key\nRead(.env)\x00*\x04Kenvironment files" +
+	" hold secrets; share settings through .env.examp" +
+	"le instead\x11\x04\x04Read\x04.env\x00\x04.env\fRead(.env.*)\x00*\x04Kenv" +
+	"ironment files hold secrets; share settings thro" +
+	"ugh .env.example instead\x14\x04\x04Read\x06.env.*\x00\x05.env.\vWr" +
+	"ite(.env)\x00*\x04Kenvironment files hold secrets; sha" +
+	"re settings through .env.example instead\x12\x04\x05Write" +
+	"\x04.env\x00\x04.env\rWrite(.env.*)\x00*\x04Kenvironment files h" +
+	"old secrets; share settings through .env.example" +
+	" instead\x15\x04\x05Write\x06.env.*\x00\x05.env.\x12Read(.env.example" +
+	")\x022\x06)example environment files hold no secrets!\x04" +
+	"\x04Read\f.env.example\x00\f.env.example\x11Read(.env.sampl" +
+	"e)\x022\x06)example environment files hold no secrets\x1f" +
+	"\x04\x04Read\v.env.sample\x00\v.env.sample\x13Read(.env.templa" +
+	"te)\x022\x06)example environment files hold no secrets" +
+	"#\x04\x04Read\r.env.template\x00\r.env.template\x13Write(.env." +
+	"example)\x022\x06)example environment files hold no se" +
+	"crets\"\x04\x05Write\f.env.example\x00\f.env.example\x12Write(." +
+	"env.sample)\x022\x06)example environment files hold no" +
+	" secrets \x04\x05Write\v.env.sample\x00\v.env.sample\x14Write(" +
+	".env.template)\x022\x06)example environment files hold" +
+	" no secrets$\x04\x05Write\r.env.template\x00\r.env.template" +
+	"\x0eRead(~/.ssh/*)\x00@\b]~/.ssh holds private keys und" +
+	"er any name (ssh-keygen -f, ssh -i, IdentityFile" +
+	"); use ssh-agent\x15\x04\x04Read\b~/.ssh/*\x00\x04.ssh\x0fWrite(~/." +
+	"ssh/*)\x00@\b]~/.ssh holds private keys under any na" +
+	"me (ssh-keygen -f, ssh -i, IdentityFile); use ss" +
+	"h-agent\x16\x04\x05Write\b~/.ssh/*\x00\x04.ssh\x12Read(~/.ssh/*.pub" +
+	")\x02H\n\x81\x01public keys, known host keys, the client c" +
+	"onfig and the authorized keys are not secret (ss" +
+	"h(1) FILES); changing them stays denied\x19\x04\x04Read\f~" +
+	"/.ssh/*.pub\x00\x04.ssh\x18Read(~/.ssh/known_hosts)\x02H\n\x81\x01p" +
+	"ublic keys, known host keys, the client config a" +
+	"nd the authorized keys are not secret (ssh(1) FI" +
+	"LES); changing them stays denied&\x04\x04Read\x12~/.ssh/k" +
+	"nown_hosts\x00\vknown_hosts\x1cRead(~/.ssh/known_hosts." +
+	"old)\x02H\n\x81\x01public keys, known host keys, the clien" +
+	"t config and the authorized keys are not secret " +
+	"(ssh(1) FILES); changing them stays denied.\x04\x04Rea" +
+	"d\x16~/.ssh/known_hosts.old\x00\x0fknown_hosts.old\x19Read(~" +
+	"/.ssh/known_hosts2)\x02H\n\x81\x01public keys, known host " +
+	"keys, the client config and the authorized keys " +
+	"are not secret (ssh(1) FILES); changing them sta" +
+	"ys denied(\x04\x04Read\x13~/.ssh/known_hosts2\x00\fknown_host" +
+	"s2\x13Read(~/.ssh/config)\x02H\n\x81\x01public keys, known ho" +
+	"st keys, the client config and the authorized ke" +
+	"ys are not secret (ssh(1) FILES); changing them " +
+	"stays denied\x1c\x04\x04Read\r~/.ssh/config\x00\x06config\x1cRead(~" +
+	"/.ssh/authorized_keys)\x02H\n\x81\x01public keys, known ho" +
+	"st keys, the client config and the authorized ke" +
+	"ys are not secret (ssh(1) FILES); changing them " +
+	"stays denied.\x04\x04Read\x16~/.ssh/authorized_keys\x00\x0fauth" +
+	"orized_keys\x1dRead(~/.ssh/authorized_keys2)\x02H\n\x81\x01pu" +
 	"blic keys, known host keys, the client config an" +
 	"d the authorized keys are not secret (ssh(1) FIL" +
-	"ES); changing them stays denied&\x04\x04Read\x12~/.ssh/kn" +
-	"own_hosts\x00\vknown_hosts\x1cRead(~/.ssh/known_hosts.o" +
-	"ld)\x02H\n\x81\x01public keys, known host keys, the client" +
-	" config and the authorized keys are not secret (" +
-	"ssh(1) FILES); changing them stays denied.\x04\x04Read" +
-	"\x16~/.ssh/known_hosts.old\x00\x0fknown_hosts.old\x19Read(~/" +
-	".ssh/known_hosts2)\x02H\n\x81\x01public keys, known host k" +
-	"eys, the client config and the authorized keys a" +
-	"re not secret (ssh(1) FILES); changing them stay" +
-	"s denied(\x04\x04Read\x13~/.ssh/known_hosts2\x00\fknown_hosts" +
-	"2\x13Read(~/.ssh/config)\x02H\n\x81\x01public keys, known hos" +
-	"t keys, the client config and the authorized key" +
-	"s are not secret (ssh(1) FILES); changing them s" +
-	"tays denied\x1c\x04\x04Read\r~/.ssh/config\x00\x06config\x1cRead(~/" +
-	".ssh/authorized_keys)\x02H\n\x81\x01public keys, known hos" +
-	"t keys, the client config and the authorized key" +
-	"s are not secret (ssh(1) FILES); changing them s" +
-	"tays denied.\x04\x04Read\x16~/.ssh/authorized_keys\x00\x0fautho" +
-	"rized_keys\x1dRead(~/.ssh/authorized_keys2)\x02H\n\x81\x01pub" +
-	"lic keys, known host keys, the client config and" +
-	" the authorized keys are not secret (ssh(1) FILE" +
-	"S); changing them stays denied0\x04\x04Read\x17~/.ssh/aut" +
-	"horized_keys2\x00\x10authorized_keys2\x11Read(~/.ssh/id_*" +
-	")\x00V\f;ssh private keys must not be read or change" +
-	"d; use ssh-agent\x18\x04\x04Read\v~/.ssh/id_*\x00\x04.ssh\x12Write(" +
-	"~/.ssh/id_*)\x00V\f;ssh private keys must not be rea" +
-	"d or changed; use ssh-agent\x19\x04\x05Write\v~/.ssh/id_*\x00" +
-	"\x04.ssh\x15Read(~/.ssh/id_*.pub)\x02^\x0e\x1apublic keys are n" +
-	"ot secret\x1c\x04\x04Read\x0f~/.ssh/id_*.pub\x00\x04.ssh\x16Write(~/." +
-	"ssh/id_*.pub)\x02^\x0e\x1apublic keys are not secret\x1d\x04\x05Wr" +
-	"ite\x0f~/.ssh/id_*.pub\x00\x04.ssh\x18Read(~/.aws/credential" +
-	"s)\x00f\x10Pcredential files hold tokens for other sys" +
-	"tems; use the tool's own login instead&\x04\x04Read\x12~/" +
-	".aws/credentials\x00\vcredentials\x19Write(~/.aws/crede" +
-	"ntials)\x00f\x10Pcredential files hold tokens for othe" +
-	"r systems; use the tool's own login instead'\x04\x05Wr" +
-	"ite\x12~/.aws/credentials\x00\vcredentials\x0eRead(~/.netr" +
-	"c)\x00f\x10Pcredential files hold tokens for other sys" +
-	"tems; use the tool's own login instead\x17\x04\x04Read\b~/" +
-	".netrc\x00\x06.netrc\x0fWrite(~/.netrc)\x00f\x10Pcredential fil" +
-	"es hold tokens for other systems; use the tool's" +
-	" own login instead\x18\x04\x05Write\b~/.netrc\x00\x06.netrc\x18Read" +
-	"(~/.git-credentials)\x00f\x10Pcredential files hold to" +
-	"kens for other systems; use the tool's own login" +
-	" instead+\x04\x04Read\x12~/.git-credentials\x00\x10.git-credent" +
-	"ials\x19Write(~/.git-credentials)\x00f\x10Pcredential fil" +
-	"es hold tokens for other systems; use the tool's" +
-	" own login instead,\x04\x05Write\x12~/.git-credentials\x00\x10." +
-	"git-credentials\x1bRead(~/.docker/config.json)\x00f\x10Pc" +
-	"redential files hold tokens for other systems; u" +
-	"se the tool's own login instead)\x04\x04Read\x15~/.docker" +
-	"/config.json\x00\vconfig.json\x1cWrite(~/.docker/config" +
-	".json)\x00f\x10Pcredential files hold tokens for other" +
-	" systems; use the tool's own login instead*\x04\x05Wri" +
-	"te\x15~/.docker/config.json\x00\vconfig.json\x14Read(~/.ku" +
-	"be/config)\x00f\x10Pcredential files hold tokens for o" +
-	"ther systems; use the tool's own login instead\x1d\x04" +
-	"\x04Read\x0e~/.kube/config\x00\x06config\x15Write(~/.kube/confi" +
-	"g)\x00f\x10Pcredential files hold tokens for other sys" +
-	"tems; use the tool's own login instead\x1e\x04\x05Write\x0e~" +
-	"/.kube/config\x00\x06config\x1cRead(~/.config/gh/hosts.ym" +
-	"l)\x00f\x10Pcredential files hold tokens for other sys" +
-	"tems; use the tool's own login instead(\x04\x04Read\x16~/" +
-	".config/gh/hosts.yml\x00\thosts.yml\x1dWrite(~/.config/" +
-	"gh/hosts.yml)\x00f\x10Pcredential files hold tokens fo" +
-	"r other systems; use the tool's own login instea" +
-	"d)\x04\x05Write\x16~/.config/gh/hosts.yml\x00\thosts.yml\x1fRead" +
-	"(~/.config/git/credentials)\x00f\x10Pcredential files " +
-	"hold tokens for other systems; use the tool's ow" +
-	"n login instead-\x04\x04Read\x19~/.config/git/credentials" +
-	"\x00\vcredentials Write(~/.config/git/credentials)\x00f" +
-	"\x10Pcredential files hold tokens for other systems" +
-	"; use the tool's own login instead.\x04\x05Write\x19~/.co" +
-	"nfig/git/credentials\x00\vcredentials\x0fRead(~/.pgpass" +
-	")\x00f\x10Pcredential files hold tokens for other syst" +
-	"ems; use the tool's own login instead\x19\x04\x04Read\t~/." +
-	"pgpass\x00\a.pgpass\x10Write(~/.pgpass)\x00f\x10Pcredential f" +
-	"iles hold tokens for other systems; use the tool" +
-	"'s own login instead\x1a\x04\x05Write\t~/.pgpass\x00\a.pgpass " +
-	"Read(~/.cache/huggingface/token)\x00f\x10Pcredential f" +
-	"iles hold tokens for other systems; use the tool" +
-	"'s own login instead.\x04\x04Read\x1a~/.cache/huggingface" +
-	"/token\x00\vhuggingface!Write(~/.cache/huggingface/t" +
-	"oken)\x00f\x10Pcredential files hold tokens for other " +
-	"systems; use the tool's own login instead/\x04\x05Writ" +
-	"e\x1a~/.cache/huggingface/token\x00\vhuggingface\x1aRead(~" +
-	"/.huggingface/token)\x00f\x10Pcredential files hold to" +
-	"kens for other systems; use the tool's own login" +
-	" instead)\x04\x04Read\x14~/.huggingface/token\x00\f.huggingfa" +
-	"ce\x1bWrite(~/.huggingface/token)\x00f\x10Pcredential fil" +
-	"es hold tokens for other systems; use the tool's" +
-	" own login instead*\x04\x05Write\x14~/.huggingface/token\x00" +
-	"\f.huggingface\x14Read(~/.vault-token)\x00f\x10Pcredential" +
-	" files hold tokens for other systems; use the to" +
-	"ol's own login instead#\x04\x04Read\x0e~/.vault-token\x00\f.v" +
-	"ault-token\x15Write(~/.vault-token)\x00f\x10Pcredential f" +
-	"iles hold tokens for other systems; use the tool" +
-	"'s own login instead$\x04\x05Write\x0e~/.vault-token\x00\f.va" +
-	"ult-token\"Read(~/.config/rclone/rclone.conf)\x00f\x10P" +
-	"credential files hold tokens for other systems; " +
-	"use the tool's own login instead0\x04\x04Read\x1c~/.confi" +
-	"g/rclone/rclone.conf\x00\vrclone.conf#Write(~/.confi" +
-	"g/rclone/rclone.conf)\x00f\x10Pcredential files hold t" +
+	"ES); changing them stays denied0\x04\x04Read\x17~/.ssh/au" +
+	"thorized_keys2\x00\x10authorized_keys2\x11Read(~/.ssh/id_" +
+	"*)\x00V\f;ssh private keys must not be read or chang" +
+	"ed; use ssh-agent\x18\x04\x04Read\v~/.ssh/id_*\x00\x04.ssh\x12Write" +
+	"(~/.ssh/id_*)\x00V\f;ssh private keys must not be re" +
+	"ad or changed; use ssh-agent\x19\x04\x05Write\v~/.ssh/id_*" +
+	"\x00\x04.ssh\x15Read(~/.ssh/id_*.pub)\x02^\x0e\x1apublic keys are " +
+	"not secret\x1c\x04\x04Read\x0f~/.ssh/id_*.pub\x00\x04.ssh\x16Write(~/" +
+	".ssh/id_*.pub)\x02^\x0e\x1apublic keys are not secret\x1d\x04\x05W" +
+	"rite\x0f~/.ssh/id_*.pub\x00\x04.ssh\x18Read(~/.aws/credentia" +
+	"ls)\x00f\x10Pcredential files hold tokens for other sy" +
+	"stems; use the tool's own login instead&\x04\x04Read\x12~" +
+	"/.aws/credentials\x00\vcredentials\x19Write(~/.aws/cred" +
+	"entials)\x00f\x10Pcredential files hold tokens for oth" +
+	"er systems; use the tool's own login instead'\x04\x05W" +
+	"rite\x12~/.aws/credentials\x00\vcredentials\x0eRead(~/.net" +
+	"rc)\x00f\x10Pcredential files hold tokens for other sy" +
+	"stems; use the tool's own login instead\x17\x04\x04Read\b~" +
+	"/.netrc\x00\x06.netrc\x0fWrite(~/.netrc)\x00f\x10Pcredential fi" +
+	"les hold tokens for other systems; use the tool'" +
+	"s own login instead\x18\x04\x05Write\b~/.netrc\x00\x06.netrc\x18Rea" +
+	"d(~/.git-credentials)\x00f\x10Pcredential files hold t" +
 	"okens for other systems; use the tool's own logi" +
-	"n instead1\x04\x05Write\x1c~/.config/rclone/rclone.conf\x00\v" +
-	"rclone.conf*Read(~/.terraform.d/credentials.tfrc" +
-	".json)\x00f\x10Pcredential files hold tokens for other" +
-	" systems; use the tool's own login insteadB\x04\x04Rea" +
-	"d$~/.terraform.d/credentials.tfrc.json\x00\x15credenti" +
-	"als.tfrc.json+Write(~/.terraform.d/credentials.t" +
-	"frc.json)\x00f\x10Pcredential files hold tokens for ot" +
-	"her systems; use the tool's own login insteadC\x04\x05" +
-	"Write$~/.terraform.d/credentials.tfrc.json\x00\x15cred" +
-	"entials.tfrc.json\x0eRead(~/.s3cfg)\x00f\x10Pcredential f" +
-	"iles hold tokens for other systems; use the tool" +
-	"'s own login instead\x17\x04\x04Read\b~/.s3cfg\x00\x06.s3cfg\x0fWri" +
-	"te(~/.s3cfg)\x00f\x10Pcredential files hold tokens for" +
-	" other systems; use the tool's own login instead" +
-	"\x18\x04\x05Write\b~/.s3cfg\x00\x06.s3cfg\rRead(~/.boto)\x00f\x10Pcrede" +
-	"ntial files hold tokens for other systems; use t" +
-	"he tool's own login instead\x15\x04\x04Read\a~/.boto\x00\x05.bot" +
-	"o\x0eWrite(~/.boto)\x00f\x10Pcredential files hold tokens" +
-	" for other systems; use the tool's own login ins" +
-	"tead\x16\x04\x05Write\a~/.boto\x00\x05.boto!Read(~/.claude/.cred" +
-	"entials.json)\x00\xa0\x01\x12Wthe coding agents' own login t" +
-	"okens; an agent never needs to read another's, o" +
-	"r its own5\x04\x04Read\x1b~/.claude/.credentials.json\x00\x11.c" +
-	"redentials.json\"Write(~/.claude/.credentials.jso" +
-	"n)\x00\xa0\x01\x12Wthe coding agents' own login tokens; an a" +
-	"gent never needs to read another's, or its own6\x04" +
-	"\x05Write\x1b~/.claude/.credentials.json\x00\x11.credentials" +
-	".json\x18Read(~/.codex/auth.json)\x00\xa0\x01\x12Wthe coding ag" +
-	"ents' own login tokens; an agent never needs to " +
-	"read another's, or its own$\x04\x04Read\x12~/.codex/auth." +
-	"json\x00\tauth.json\x19Write(~/.codex/auth.json)\x00\xa0\x01\x12Wth" +
-	"e coding agents' own login tokens; an agent neve" +
-	"r needs to read another's, or its own%\x04\x05Write\x12~/" +
-	".codex/auth.json\x00\tauth.json Read(~/.gemini/oauth" +
-	"_creds.json)\x00\xa0\x01\x12Wthe coding agents' own login to" +
-	"kens; an agent never needs to read another's, or" +
-	" its own3\x04\x04Read\x1a~/.gemini/oauth_creds.json\x00\x10oaut" +
-	"h_creds.json!Write(~/.gemini/oauth_creds.json)\x00\xa0" +
-	"\x01\x12Wthe coding agents' own login tokens; an agent" +
-	" never needs to read another's, or its own4\x04\x05Wri" +
-	"te\x1a~/.gemini/oauth_creds.json\x00\x10oauth_creds.json\x0e" +
-	"Read(~/.npmrc)\x00\xb0\x01\x14cpackage registry credentials " +
-	"can publish packages under your name; use the re" +
-	"gistry's login command\x17\x04\x04Read\b~/.npmrc\x00\x06.npmrc\x0fW" +
-	"rite(~/.npmrc)\x00\xb0\x01\x14cpackage registry credentials " +
-	"can publish packages under your name; use the re" +
-	"gistry's login command\x18\x04\x05Write\b~/.npmrc\x00\x06.npmrc\x0f" +
-	"Read(~/.pypirc)\x00\xb0\x01\x14cpackage registry credentials" +
-	" can publish packages under your name; use the r" +
-	"egistry's login command\x19\x04\x04Read\t~/.pypirc\x00\a.pypir" +
-	"c\x10Write(~/.pypirc)\x00\xb0\x01\x14cpackage registry credenti" +
-	"als can publish packages under your name; use th" +
-	"e registry's login command\x1a\x04\x05Write\t~/.pypirc\x00\a.p" +
-	"ypirc\x1fRead(~/.cargo/credentials.toml)\x00\xb0\x01\x14cpackag" +
-	"e registry credentials can publish packages unde" +
-	"r your name; use the registry's login command2\x04\x04" +
-	"Read\x19~/.cargo/credentials.toml\x00\x10credentials.toml" +
-	" Write(~/.cargo/credentials.toml)\x00\xb0\x01\x14cpackage re" +
-	"gistry credentials can publish packages under yo" +
-	"ur name; use the registry's login command3\x04\x05Writ" +
-	"e\x19~/.cargo/credentials.toml\x00\x10credentials.toml\x1aRe" +
-	"ad(~/.cargo/credentials)\x00\xb0\x01\x14cpackage registry cr" +
-	"edentials can publish packages under your name; " +
-	"use the registry's login command(\x04\x04Read\x14~/.cargo" +
-	"/credentials\x00\vcredentials\x1bWrite(~/.cargo/credent" +
-	"ials)\x00\xb0\x01\x14cpackage registry credentials can publi" +
-	"sh packages under your name; use the registry's " +
-	"login command)\x04\x05Write\x14~/.cargo/credentials\x00\vcred" +
-	"entials\x18Read(~/.gem/credentials)\x00\xb0\x01\x14cpackage reg" +
-	"istry credentials can publish packages under you" +
-	"r name; use the registry's login command&\x04\x04Read\x12" +
-	"~/.gem/credentials\x00\vcredentials\x19Write(~/.gem/cre" +
-	"dentials)\x00\xb0\x01\x14cpackage registry credentials can p" +
-	"ublish packages under your name; use the registr" +
-	"y's login command'\x04\x05Write\x12~/.gem/credentials\x00\vcr" +
-	"edentials\x18Read(~/.m2/settings.xml)\x00\xb0\x01\x14cpackage r" +
+	"n instead+\x04\x04Read\x12~/.git-credentials\x00\x10.git-creden" +
+	"tials\x19Write(~/.git-credentials)\x00f\x10Pcredential fi" +
+	"les hold tokens for other systems; use the tool'" +
+	"s own login instead,\x04\x05Write\x12~/.git-credentials\x00\x10" +
+	".git-credentials\x1bRead(~/.docker/config.json)\x00f\x10P" +
+	"credential files hold tokens for other systems; " +
+	"use the tool's own login instead)\x04\x04Read\x15~/.docke" +
+	"r/config.json\x00\vconfig.json\x1cWrite(~/.docker/confi" +
+	"g.json)\x00f\x10Pcredential files hold tokens for othe" +
+	"r systems; use the tool's own login instead*\x04\x05Wr" +
+	"ite\x15~/.docker/config.json\x00\vconfig.json\x14Read(~/.k" +
+	"ube/config)\x00f\x10Pcredential files hold tokens for " +
+	"other systems; use the tool's own login instead\x1d" +
+	"\x04\x04Read\x0e~/.kube/config\x00\x06config\x15Write(~/.kube/conf" +
+	"ig)\x00f\x10Pcredential files hold tokens for other sy" +
+	"stems; use the tool's own login instead\x1e\x04\x05Write\x0e" +
+	"~/.kube/config\x00\x06config\x1cRead(~/.config/gh/hosts.y" +
+	"ml)\x00f\x10Pcredential files hold tokens for other sy" +
+	"stems; use the tool's own login instead(\x04\x04Read\x16~" +
+	"/.config/gh/hosts.yml\x00\thosts.yml\x1dWrite(~/.config" +
+	"/gh/hosts.yml)\x00f\x10Pcredential files hold tokens f" +
+	"or other systems; use the tool's own login inste" +
+	"ad)\x04\x05Write\x16~/.config/gh/hosts.yml\x00\thosts.yml\x1fRea" +
+	"d(~/.config/git/credentials)\x00f\x10Pcredential files" +
+	" hold tokens for other systems; use the tool's o" +
+	"wn login instead-\x04\x04Read\x19~/.config/git/credential" +
+	"s\x00\vcredentials Write(~/.config/git/credentials)\x00" +
+	"f\x10Pcredential files hold tokens for other system" +
+	"s; use the tool's own login instead.\x04\x05Write\x19~/.c" +
+	"onfig/git/credentials\x00\vcredentials\x0fRead(~/.pgpas" +
+	"s)\x00f\x10Pcredential files hold tokens for other sys" +
+	"tems; use the tool's own login instead\x19\x04\x04Read\t~/" +
+	".pgpass\x00\a.pgpass\x10Write(~/.pgpass)\x00f\x10Pcredential " +
+	"files hold tokens for other systems; use the too" +
+	"l's own login instead\x1a\x04\x05Write\t~/.pgpass\x00\a.pgpass" +
+	" Read(~/.cache/huggingface/token)\x00f\x10Pcredential " +
+	"files hold tokens for other systems; use the too" +
+	"l's own login instead.\x04\x04Read\x1a~/.cache/huggingfac" +
+	"e/token\x00\vhuggingface!Write(~/.cache/huggingface/" +
+	"token)\x00f\x10Pcredential files hold tokens for other" +
+	" systems; use the tool's own login instead/\x04\x05Wri" +
+	"te\x1a~/.cache/huggingface/token\x00\vhuggingface\x1aRead(" +
+	"~/.huggingface/token)\x00f\x10Pcredential files hold t" +
+	"okens for other systems; use the tool's own logi" +
+	"n instead)\x04\x04Read\x14~/.huggingface/token\x00\f.huggingf" +
+	"ace\x1bWrite(~/.huggingface/token)\x00f\x10Pcredential fi" +
+	"les hold tokens for other systems; use the tool'" +
+	"s own login instead*\x04\x05Write\x14~/.huggingface/token" +
+	"\x00\f.huggingface\x14Read(~/.vault-token)\x00f\x10Pcredentia" +
+	"l files hold tokens for other systems; use the t" +
+	"ool's own login instead#\x04\x04Read\x0e~/.vault-token\x00\f." +
+	"vault-token\x15Write(~/.vault-token)\x00f\x10Pcredential " +
+	"files hold tokens for other systems; use the too" +
+	"l's own login instead$\x04\x05Write\x0e~/.vault-token\x00\f.v" +
+	"ault-token\"Read(~/.config/rclone/rclone.conf)\x00f\x10" +
+	"Pcredential files hold tokens for other systems;" +
+	" use the tool's own login instead0\x04\x04Read\x1c~/.conf" +
+	"ig/rclone/rclone.conf\x00\vrclone.conf#Write(~/.conf" +
+	"ig/rclone/rclone.conf)\x00f\x10Pcredential files hold " +
+	"tokens for other systems; use the tool's own log" +
+	"in instead1\x04\x05Write\x1c~/.config/rclone/rclone.conf\x00" +
+	"\vrclone.conf*Read(~/.terraform.d/credentials.tfr" +
+	"c.json)\x00f\x10Pcredential files hold tokens for othe" +
+	"r systems; use the tool's own login insteadB\x04\x04Re" +
+	"ad$~/.terraform.d/credentials.tfrc.json\x00\x15credent" +
+	"ials.tfrc.json+Write(~/.terraform.d/credentials." +
+	"tfrc.json)\x00f\x10Pcredential files hold tokens for o" +
+	"ther systems; use the tool's own login insteadC\x04" +
+	"\x05Write$~/.terraform.d/credentials.tfrc.json\x00\x15cre" +
+	"dentials.tfrc.json\x0eRead(~/.s3cfg)\x00f\x10Pcredential " +
+	"files hold tokens for other systems; use the too" +
+	"l's own login instead\x17\x04\x04Read\b~/.s3cfg\x00\x06.s3cfg\x0fWr" +
+	"ite(~/.s3cfg)\x00f\x10Pcredential files hold tokens fo" +
+	"r other systems; use the tool's own login instea" +
+	"d\x18\x04\x05Write\b~/.s3cfg\x00\x06.s3cfg\rRead(~/.boto)\x00f\x10Pcred" +
+	"ential files hold tokens for other systems; use " +
+	"the tool's own login instead\x15\x04\x04Read\a~/.boto\x00\x05.bo" +
+	"to\x0eWrite(~/.boto)\x00f\x10Pcredential files hold token" +
+	"s for other systems; use the tool's own login in" +
+	"stead\x16\x04\x05Write\a~/.boto\x00\x05.boto\x0fRead(~/.my.cnf)\x00\xa0\x01\x12" +
+	"ecredential files and token caches hold live acc" +
+	"ess to other systems; use the tool's own login i" +
+	"nstead\x19\x04\x04Read\t~/.my.cnf\x00\a.my.cnf\x10Write(~/.my.cnf" +
+	")\x00\xa0\x01\x12ecredential files and token caches hold liv" +
+	"e access to other systems; use the tool's own lo" +
+	"gin instead\x1a\x04\x05Write\t~/.my.cnf\x00\a.my.cnf\x14Read(~/.m" +
+	"ylogin.cnf)\x00\xa0\x01\x12ecredential files and token cache" +
+	"s hold live access to other systems; use the too" +
+	"l's own login instead#\x04\x04Read\x0e~/.mylogin.cnf\x00\f.my" +
+	"login.cnf\x15Write(~/.mylogin.cnf)\x00\xa0\x01\x12ecredential f" +
+	"iles and token caches hold live access to other " +
+	"systems; use the tool's own login instead$\x04\x05Writ" +
+	"e\x0e~/.mylogin.cnf\x00\f.mylogin.cnf\x19Read(~/.aws/sso/c" +
+	"ache/**)\x00\xa0\x01\x12ecredential files and token caches h" +
+	"old live access to other systems; use the tool's" +
+	" own login instead!\x04\x04Read\x13~/.aws/sso/cache/**\x00\x05c" +
+	"ache\x1aWrite(~/.aws/sso/cache/**)\x00\xa0\x01\x12ecredential f" +
+	"iles and token caches hold live access to other " +
+	"systems; use the tool's own login instead\"\x04\x05Writ" +
+	"e\x13~/.aws/sso/cache/**\x00\x05cache\x19Read(~/.aws/cli/cac" +
+	"he/**)\x00\xa0\x01\x12ecredential files and token caches hol" +
+	"d live access to other systems; use the tool's o" +
+	"wn login instead!\x04\x04Read\x13~/.aws/cli/cache/**\x00\x05cac" +
+	"he\x1aWrite(~/.aws/cli/cache/**)\x00\xa0\x01\x12ecredential fil" +
+	"es and token caches hold live access to other sy" +
+	"stems; use the tool's own login instead\"\x04\x05Write\x13" +
+	"~/.aws/cli/cache/**\x00\x05cache!Read(~/.config/github" +
+	"-copilot/**)\x00\xa0\x01\x12ecredential files and token cach" +
+	"es hold live access to other systems; use the to" +
+	"ol's own login instead2\x04\x04Read\x1b~/.config/github-c" +
+	"opilot/**\x00\x0egithub-copilot\"Write(~/.config/github" +
+	"-copilot/**)\x00\xa0\x01\x12ecredential files and token cach" +
+	"es hold live access to other systems; use the to" +
+	"ol's own login instead3\x04\x05Write\x1b~/.config/github-" +
+	"copilot/**\x00\x0egithub-copilot(Read(~/.cache/hugging" +
+	"face/stored_tokens)\x00\xa0\x01\x12ecredential files and tok" +
+	"en caches hold live access to other systems; use" +
+	" the tool's own login instead8\x04\x04Read\"~/.cache/hu" +
+	"ggingface/stored_tokens\x00\rstored_tokens)Write(~/." +
+	"cache/huggingface/stored_tokens)\x00\xa0\x01\x12ecredential " +
+	"files and token caches hold live access to other" +
+	" systems; use the tool's own login instead9\x04\x05Wri" +
+	"te\"~/.cache/huggingface/stored_tokens\x00\rstored_to" +
+	"kens\x14Read(~/.ollama/id_*)\x00\xc8\x01\x14nollama's private k" +
+	"ey (~/.ollama/id_ed25519) signs its requests to " +
+	"ollama.com and pushes models under your name\x1e\x04\x04R" +
+	"ead\x0e~/.ollama/id_*\x00\a.ollama\x15Write(~/.ollama/id_*" +
+	")\x00\xc8\x01\x14nollama's private key (~/.ollama/id_ed25519" +
+	") signs its requests to ollama.com and pushes mo" +
+	"dels under your name\x1f\x04\x05Write\x0e~/.ollama/id_*\x00\a.ol" +
+	"lama\x18Read(~/.ollama/id_*.pub)\x02\xd0\x01\x16\x1apublic keys ar" +
+	"e not secret\"\x04\x04Read\x12~/.ollama/id_*.pub\x00\a.ollama\f" +
+	"Read(id_rsa)\x00\xd8\x01\x18\x80\x01ssh private keys keep ssh-keyg" +
+	"en's default names (ssh-keygen(1) FILES) whereve" +
+	"r they are copied; their .pub halves stay readab" +
+	"le\x15\x04\x04Read\x06id_rsa\x00\x06id_rsa\x10Read(id_ed25519)\x00\xd8\x01\x18\x80\x01s" +
+	"sh private keys keep ssh-keygen's default names " +
+	"(ssh-keygen(1) FILES) wherever they are copied; " +
+	"their .pub halves stay readable\x1d\x04\x04Read\nid_ed2551" +
+	"9\x00\nid_ed25519\x0eRead(id_ecdsa)\x00\xd8\x01\x18\x80\x01ssh private ke" +
+	"ys keep ssh-keygen's default names (ssh-keygen(1" +
+	") FILES) wherever they are copied; their .pub ha" +
+	"lves stay readable\x19\x04\x04Read\bid_ecdsa\x00\bid_ecdsa\fRea" +
+	"d(id_dsa)\x00\xd8\x01\x18\x80\x01ssh private keys keep ssh-keygen'" +
+	"s default names (ssh-keygen(1) FILES) wherever t" +
+	"hey are copied; their .pub halves stay readable\x15" +
+	"\x04\x04Read\x06id_dsa\x00\x06id_dsa\x13Read(id_ed25519_sk)\x00\xd8\x01\x18\x80\x01s" +
+	"sh private keys keep ssh-keygen's default names " +
+	"(ssh-keygen(1) FILES) wherever they are copied; " +
+	"their .pub halves stay readable#\x04\x04Read\rid_ed2551" +
+	"9_sk\x00\rid_ed25519_sk\x11Read(id_ecdsa_sk)\x00\xd8\x01\x18\x80\x01ssh p" +
+	"rivate keys keep ssh-keygen's default names (ssh" +
+	"-keygen(1) FILES) wherever they are copied; thei" +
+	"r .pub halves stay readable\x1f\x04\x04Read\vid_ecdsa_sk\x00\v" +
+	"id_ecdsa_sk\fRead(.envrc)\x00\xe4\x01\x1ardirenv's .envrc exp" +
+	"orts the project's secrets into the shell (diren" +
+	"v(1)); direnv runs it, nothing needs to read it\x15" +
+	"\x04\x04Read\x06.envrc\x00\x06.envrc\x13Read(.bash_history)\x00\xf0\x01\x1c[sh" +
+	"ell and REPL history files hold the passwords an" +
+	"d tokens typed or pasted on command lines#\x04\x04Read" +
+	"\r.bash_history\x00\r.bash_history\x12Read(.zsh_history)" +
+	"\x00\xf0\x01\x1c[shell and REPL history files hold the passw" +
+	"ords and tokens typed or pasted on command lines" +
+	"!\x04\x04Read\f.zsh_history\x00\f.zsh_history\x0fRead(.zhistor" +
+	"y)\x00\xf0\x01\x1c[shell and REPL history files hold the pas" +
+	"swords and tokens typed or pasted on command lin" +
+	"es\x1b\x04\x04Read\t.zhistory\x00\t.zhistory\x0fRead(.histfile)\x00\xf0" +
+	"\x01\x1c[shell and REPL history files hold the passwor" +
+	"ds and tokens typed or pasted on command lines\x1b\x04" +
+	"\x04Read\t.histfile\x00\t.histfile\x15Read(.python_history)" +
+	"\x00\xf0\x01\x1c[shell and REPL history files hold the passw" +
+	"ords and tokens typed or pasted on command lines" +
+	"'\x04\x04Read\x0f.python_history\x00\x0f.python_history\x18Read(.n" +
+	"ode_repl_history)\x00\xf0\x01\x1c[shell and REPL history fil" +
+	"es hold the passwords and tokens typed or pasted" +
+	" on command lines-\x04\x04Read\x12.node_repl_history\x00\x12.no" +
+	"de_repl_history\x13Read(.psql_history)\x00\xf0\x01\x1c[shell an" +
+	"d REPL history files hold the passwords and toke" +
+	"ns typed or pasted on command lines#\x04\x04Read\r.psql" +
+	"_history\x00\r.psql_history\x14Read(.mysql_history)\x00\xf0\x01\x1c" +
+	"[shell and REPL history files hold the passwords" +
+	" and tokens typed or pasted on command lines%\x04\x04R" +
+	"ead\x0e.mysql_history\x00\x0e.mysql_history\x15Read(.sqlite_" +
+	"history)\x00\xf0\x01\x1c[shell and REPL history files hold t" +
+	"he passwords and tokens typed or pasted on comma" +
+	"nd lines'\x04\x04Read\x0f.sqlite_history\x00\x0f.sqlite_history" +
+	"\x12Read(.irb_history)\x00\xf0\x01\x1c[shell and REPL history f" +
+	"iles hold the passwords and tokens typed or past" +
+	"ed on command lines!\x04\x04Read\f.irb_history\x00\f.irb_hi" +
+	"story\x0eRead(.lesshst)\x00\xf0\x01\x1c[shell and REPL history " +
+	"files hold the passwords and tokens typed or pas" +
+	"ted on command lines\x19\x04\x04Read\b.lesshst\x00\b.lesshst&R" +
+	"ead(~/.local/share/fish/fish_history)\x00\xf0\x01\x1c[shell " +
+	"and REPL history files hold the passwords and to" +
+	"kens typed or pasted on command lines5\x04\x04Read ~/." +
+	"local/share/fish/fish_history\x00\ffish_history!Read" +
+	"(~/.claude/.credentials.json)\x00\x88\x02\x1eWthe coding age" +
+	"nts' own login tokens; an agent never needs to r" +
+	"ead another's, or its own5\x04\x04Read\x1b~/.claude/.cred" +
+	"entials.json\x00\x11.credentials.json\"Write(~/.claude/" +
+	".credentials.json)\x00\x88\x02\x1eWthe coding agents' own lo" +
+	"gin tokens; an agent never needs to read another" +
+	"'s, or its own6\x04\x05Write\x1b~/.claude/.credentials.js" +
+	"on\x00\x11.credentials.json\x18Read(~/.codex/auth.json)\x00\x88" +
+	"\x02\x1eWthe coding agents' own login tokens; an agent" +
+	" never needs to read another's, or its own$\x04\x04Rea" +
+	"d\x12~/.codex/auth.json\x00\tauth.json\x19Write(~/.codex/a" +
+	"uth.json)\x00\x88\x02\x1eWthe coding agents' own login token" +
+	"s; an agent never needs to read another's, or it" +
+	"s own%\x04\x05Write\x12~/.codex/auth.json\x00\tauth.json Read" +
+	"(~/.gemini/oauth_creds.json)\x00\x88\x02\x1eWthe coding agen" +
+	"ts' own login tokens; an agent never needs to re" +
+	"ad another's, or its own3\x04\x04Read\x1a~/.gemini/oauth_" +
+	"creds.json\x00\x10oauth_creds.json!Write(~/.gemini/oau" +
+	"th_creds.json)\x00\x88\x02\x1eWthe coding agents' own login " +
+	"tokens; an agent never needs to read another's, " +
+	"or its own4\x04\x05Write\x1a~/.gemini/oauth_creds.json\x00\x10o" +
+	"auth_creds.json\x0eRead(~/.npmrc)\x00\x98\x02 cpackage regis" +
+	"try credentials can publish packages under your " +
+	"name; use the registry's login command\x17\x04\x04Read\b~/" +
+	".npmrc\x00\x06.npmrc\x0fWrite(~/.npmrc)\x00\x98\x02 cpackage regis" +
+	"try credentials can publish packages under your " +
+	"name; use the registry's login command\x18\x04\x05Write\b~" +
+	"/.npmrc\x00\x06.npmrc\x0fRead(~/.pypirc)\x00\x98\x02 cpackage regi" +
+	"stry credentials can publish packages under your" +
+	" name; use the registry's login command\x19\x04\x04Read\t~" +
+	"/.pypirc\x00\a.pypirc\x10Write(~/.pypirc)\x00\x98\x02 cpackage r" +
 	"egistry credentials can publish packages under y" +
-	"our name; use the registry's login command'\x04\x04Rea" +
-	"d\x12~/.m2/settings.xml\x00\fsettings.xml\x19Write(~/.m2/s" +
-	"ettings.xml)\x00\xb0\x01\x14cpackage registry credentials ca" +
-	"n publish packages under your name; use the regi" +
-	"stry's login command(\x04\x05Write\x12~/.m2/settings.xml\x00" +
-	"\fsettings.xml!Read(~/.m2/settings-security.xml)\x00" +
-	"\xb0\x01\x14cpackage registry credentials can publish pac" +
-	"kages under your name; use the registry's login " +
-	"command9\x04\x04Read\x1b~/.m2/settings-security.xml\x00\x15sett" +
-	"ings-security.xml\"Write(~/.m2/settings-security." +
-	"xml)\x00\xb0\x01\x14cpackage registry credentials can publis" +
-	"h packages under your name; use the registry's l" +
-	"ogin command:\x04\x05Write\x1b~/.m2/settings-security.xml" +
-	"\x00\x15settings-security.xml!Read(~/.gradle/gradle.pr" +
-	"operties)\x00\xb0\x01\x14cpackage registry credentials can p" +
-	"ublish packages under your name; use the registr" +
-	"y's login command5\x04\x04Read\x1b~/.gradle/gradle.proper" +
-	"ties\x00\x11gradle.properties\"Write(~/.gradle/gradle.p" +
-	"roperties)\x00\xb0\x01\x14cpackage registry credentials can " +
-	"publish packages under your name; use the regist" +
-	"ry's login command6\x04\x05Write\x1b~/.gradle/gradle.prop" +
-	"erties\x00\x11gradle.properties\x13Read(~/.yarnrc.yml)\x00\xb0\x01" +
-	"\x14cpackage registry credentials can publish packa" +
-	"ges under your name; use the registry's login co" +
-	"mmand!\x04\x04Read\r~/.yarnrc.yml\x00\v.yarnrc.yml\x14Write(~/" +
-	".yarnrc.yml)\x00\xb0\x01\x14cpackage registry credentials ca" +
-	"n publish packages under your name; use the regi" +
-	"stry's login command\"\x04\x05Write\r~/.yarnrc.yml\x00\v.yar" +
-	"nrc.yml%Read(~/.config/gcloud/credentials.db)\x00\xde\x01" +
-	"\x16`cloud credential and token caches hold live ac" +
-	"cess to your accounts; use gcloud or az themselv" +
-	"es6\x04\x04Read\x1f~/.config/gcloud/credentials.db\x00\x0ecrede" +
-	"ntials.db&Write(~/.config/gcloud/credentials.db)" +
-	"\x00\xde\x01\x16`cloud credential and token caches hold live" +
-	" access to your accounts; use gcloud or az thems" +
-	"elves7\x04\x05Write\x1f~/.config/gcloud/credentials.db\x00\x0ec" +
-	"redentials.db'Read(~/.config/gcloud/access_token" +
-	"s.db)\x00\xde\x01\x16`cloud credential and token caches hold" +
-	" live access to your accounts; use gcloud or az " +
-	"themselves:\x04\x04Read!~/.config/gcloud/access_tokens" +
-	".db\x00\x10access_tokens.db(Write(~/.config/gcloud/acc" +
-	"ess_tokens.db)\x00\xde\x01\x16`cloud credential and token ca" +
-	"ches hold live access to your accounts; use gclo" +
-	"ud or az themselves;\x04\x05Write!~/.config/gcloud/acc" +
-	"ess_tokens.db\x00\x10access_tokens.db;Read(~/.config/g" +
-	"cloud/application_default_credentials.json)\x00\xde\x01\x16`" +
-	"cloud credential and token caches hold live acce" +
-	"ss to your accounts; use gcloud or az themselves" +
-	"b\x04\x04Read5~/.config/gcloud/application_default_cre" +
-	"dentials.json\x00$application_default_credentials.j" +
-	"son<Write(~/.config/gcloud/application_default_c" +
-	"redentials.json)\x00\xde\x01\x16`cloud credential and token " +
+	"our name; use the registry's login command\x1a\x04\x05Wri" +
+	"te\t~/.pypirc\x00\a.pypirc\x1fRead(~/.cargo/credentials." +
+	"toml)\x00\x98\x02 cpackage registry credentials can publi" +
+	"sh packages under your name; use the registry's " +
+	"login command2\x04\x04Read\x19~/.cargo/credentials.toml\x00\x10" +
+	"credentials.toml Write(~/.cargo/credentials.toml" +
+	")\x00\x98\x02 cpackage registry credentials can publish p" +
+	"ackages under your name; use the registry's logi" +
+	"n command3\x04\x05Write\x19~/.cargo/credentials.toml\x00\x10cre" +
+	"dentials.toml\x1aRead(~/.cargo/credentials)\x00\x98\x02 cpac" +
+	"kage registry credentials can publish packages u" +
+	"nder your name; use the registry's login command" +
+	"(\x04\x04Read\x14~/.cargo/credentials\x00\vcredentials\x1bWrite(" +
+	"~/.cargo/credentials)\x00\x98\x02 cpackage registry crede" +
+	"ntials can publish packages under your name; use" +
+	" the registry's login command)\x04\x05Write\x14~/.cargo/c" +
+	"redentials\x00\vcredentials\x18Read(~/.gem/credentials)" +
+	"\x00\x98\x02 cpackage registry credentials can publish pa" +
+	"ckages under your name; use the registry's login" +
+	" command&\x04\x04Read\x12~/.gem/credentials\x00\vcredentials\x19" +
+	"Write(~/.gem/credentials)\x00\x98\x02 cpackage registry c" +
+	"redentials can publish packages under your name;" +
+	" use the registry's login command'\x04\x05Write\x12~/.gem" +
+	"/credentials\x00\vcredentials\x18Read(~/.m2/settings.xm" +
+	"l)\x00\x98\x02 cpackage registry credentials can publish " +
+	"packages under your name; use the registry's log" +
+	"in command'\x04\x04Read\x12~/.m2/settings.xml\x00\fsettings.x" +
+	"ml\x19Write(~/.m2/settings.xml)\x00\x98\x02 cpackage registr" +
+	"y credentials can publish packages under your na" +
+	"me; use the registry's login command(\x04\x05Write\x12~/." +
+	"m2/settings.xml\x00\fsettings.xml!Read(~/.m2/setting" +
+	"s-security.xml)\x00\x98\x02 cpackage registry credentials" +
+	" can publish packages under your name; use the r" +
+	"egistry's login command9\x04\x04Read\x1b~/.m2/settings-se" +
+	"curity.xml\x00\x15settings-security.xml\"Write(~/.m2/se" +
+	"ttings-security.xml)\x00\x98\x02 cpackage registry creden" +
+	"tials can publish packages under your name; use " +
+	"the registry's login command:\x04\x05Write\x1b~/.m2/setti" +
+	"ngs-security.xml\x00\x15settings-security.xml!Read(~/." +
+	"gradle/gradle.properties)\x00\x98\x02 cpackage registry c" +
+	"redentials can publish packages under your name;" +
+	" use the registry's login command5\x04\x04Read\x1b~/.grad" +
+	"le/gradle.properties\x00\x11gradle.properties\"Write(~/" +
+	".gradle/gradle.properties)\x00\x98\x02 cpackage registry " +
+	"credentials can publish packages under your name" +
+	"; use the registry's login command6\x04\x05Write\x1b~/.gr" +
+	"adle/gradle.properties\x00\x11gradle.properties\x13Read(~" +
+	"/.yarnrc.yml)\x00\x98\x02 cpackage registry credentials c" +
+	"an publish packages under your name; use the reg" +
+	"istry's login command!\x04\x04Read\r~/.yarnrc.yml\x00\v.yar" +
+	"nrc.yml\x14Write(~/.yarnrc.yml)\x00\x98\x02 cpackage registr" +
+	"y credentials can publish packages under your na" +
+	"me; use the registry's login command\"\x04\x05Write\r~/." +
+	"yarnrc.yml\x00\v.yarnrc.yml%Read(~/.config/gcloud/cr" +
+	"edentials.db)\x00\xc6\x02\"`cloud credential and token cac" +
+	"hes hold live access to your accounts; use gclou" +
+	"d or az themselves6\x04\x04Read\x1f~/.config/gcloud/crede" +
+	"ntials.db\x00\x0ecredentials.db&Write(~/.config/gcloud" +
+	"/credentials.db)\x00\xc6\x02\"`cloud credential and token " +
 	"caches hold live access to your accounts; use gc" +
-	"loud or az themselvesc\x04\x05Write5~/.config/gcloud/a" +
-	"pplication_default_credentials.json\x00$application" +
-	"_default_credentials.json)Read(~/.config/gcloud/" +
-	"legacy_credentials)\x00\xde\x01\x16`cloud credential and tok" +
-	"en caches hold live access to your accounts; use" +
-	" gcloud or az themselves>\x04\x04Read#~/.config/gcloud" +
-	"/legacy_credentials\x00\x12legacy_credentials*Write(~/" +
-	".config/gcloud/legacy_credentials)\x00\xde\x01\x16`cloud cre" +
-	"dential and token caches hold live access to you" +
-	"r accounts; use gcloud or az themselves?\x04\x05Write#" +
-	"~/.config/gcloud/legacy_credentials\x00\x12legacy_cred" +
-	"entials!Read(~/.azure/msal_token_cache.*)\x00\xde\x01\x16`cl" +
-	"oud credential and token caches hold live access" +
-	" to your accounts; use gcloud or az themselves5\x04" +
-	"\x04Read\x1b~/.azure/msal_token_cache.*\x00\x11msal_token_ca" +
-	"che.\"Write(~/.azure/msal_token_cache.*)\x00\xde\x01\x16`clou" +
-	"d credential and token caches hold live access t" +
-	"o your accounts; use gcloud or az themselves6\x04\x05W" +
-	"rite\x1b~/.azure/msal_token_cache.*\x00\x11msal_token_cac" +
-	"he. Read(~/.azure/accessTokens.json)\x00\xde\x01\x16`cloud c" +
-	"redential and token caches hold live access to y" +
-	"our accounts; use gcloud or az themselves4\x04\x04Read" +
-	"\x1a~/.azure/accessTokens.json\x00\x11accesstokens.json!W" +
-	"rite(~/.azure/accessTokens.json)\x00\xde\x01\x16`cloud crede" +
+	"loud or az themselves7\x04\x05Write\x1f~/.config/gcloud/c" +
+	"redentials.db\x00\x0ecredentials.db'Read(~/.config/gcl" +
+	"oud/access_tokens.db)\x00\xc6\x02\"`cloud credential and t" +
+	"oken caches hold live access to your accounts; u" +
+	"se gcloud or az themselves:\x04\x04Read!~/.config/gclo" +
+	"ud/access_tokens.db\x00\x10access_tokens.db(Write(~/.c" +
+	"onfig/gcloud/access_tokens.db)\x00\xc6\x02\"`cloud credent" +
+	"ial and token caches hold live access to your ac" +
+	"counts; use gcloud or az themselves;\x04\x05Write!~/.c" +
+	"onfig/gcloud/access_tokens.db\x00\x10access_tokens.db;" +
+	"Read(~/.config/gcloud/application_default_creden" +
+	"tials.json)\x00\xc6\x02\"`cloud credential and token cache" +
+	"s hold live access to your accounts; use gcloud " +
+	"or az themselvesb\x04\x04Read5~/.config/gcloud/applica" +
+	"tion_default_credentials.json\x00$application_defau" +
+	"lt_credentials.json<Write(~/.config/gcloud/appli" +
+	"cation_default_credentials.json)\x00\xc6\x02\"`cloud crede" +
 	"ntial and token caches hold live access to your " +
-	"accounts; use gcloud or az themselves5\x04\x05Write\x1a~/" +
-	".azure/accessTokens.json\x00\x11accesstokens.json*Read" +
-	"(~/.azure/service_principal_entries.*)\x00\xde\x01\x16`cloud" +
-	" credential and token caches hold live access to" +
-	" your accounts; use gcloud or az themselvesG\x04\x04Re" +
-	"ad$~/.azure/service_principal_entries.*\x00\x1aservice" +
-	"_principal_entries.+Write(~/.azure/service_princ" +
-	"ipal_entries.*)\x00\xde\x01\x16`cloud credential and token c" +
-	"aches hold live access to your accounts; use gcl" +
-	"oud or az themselvesH\x04\x05Write$~/.azure/service_pr" +
-	"incipal_entries.*\x00\x1aservice_principal_entries. Re" +
-	"ad(~/.gnupg/private-keys-v1.d)\x00\xf6\x01\x18;gpg private k" +
-	"eys must not be read or changed; use gpg-agent4\x04" +
-	"\x04Read\x1a~/.gnupg/private-keys-v1.d\x00\x11private-keys-v" +
-	"1.d!Write(~/.gnupg/private-keys-v1.d)\x00\xf6\x01\x18;gpg pr" +
-	"ivate keys must not be read or changed; use gpg-" +
-	"agent5\x04\x05Write\x1a~/.gnupg/private-keys-v1.d\x00\x11privat" +
-	"e-keys-v1.d\x1aRead(~/.gnupg/secring.gpg)\x00\xf6\x01\x18;gpg p" +
-	"rivate keys must not be read or changed; use gpg" +
-	"-agent(\x04\x04Read\x14~/.gnupg/secring.gpg\x00\vsecring.gpg\x1b" +
-	"Write(~/.gnupg/secring.gpg)\x00\xf6\x01\x18;gpg private keys" +
-	" must not be read or changed; use gpg-agent)\x04\x05Wr" +
-	"ite\x14~/.gnupg/secring.gpg\x00\vsecring.gpg\x11Read(/etc/" +
-	"shadow)\x00\x84\x02\x1aepassword hashes (shadow(5), gshadow(" +
-	"5)) and ssh host private keys (sshd(8)) are the " +
-	"machine's secrets\x1a\x04\x04Read\v/etc/shadow\x00\x06shadow\x12Rea" +
-	"d(/etc/shadow-)\x00\x84\x02\x1aepassword hashes (shadow(5), " +
-	"gshadow(5)) and ssh host private keys (sshd(8)) " +
-	"are the machine's secrets\x1c\x04\x04Read\f/etc/shadow-\x00\as" +
-	"hadow-\x12Read(/etc/gshadow)\x00\x84\x02\x1aepassword hashes (s" +
-	"hadow(5), gshadow(5)) and ssh host private keys " +
-	"(sshd(8)) are the machine's secrets\x1c\x04\x04Read\f/etc/" +
-	"gshadow\x00\agshadow\x13Read(/etc/gshadow-)\x00\x84\x02\x1aepasswor" +
-	"d hashes (shadow(5), gshadow(5)) and ssh host pr" +
-	"ivate keys (sshd(8)) are the machine's secrets\x1e\x04" +
-	"\x04Read\r/etc/gshadow-\x00\bgshadow-\x1dRead(/etc/ssh/ssh_" +
-	"host_*_key)\x00\x84\x02\x1aepassword hashes (shadow(5), gsha" +
-	"dow(5)) and ssh host private keys (sshd(8)) are " +
-	"the machine's secrets)\x04\x04Read\x17/etc/ssh/ssh_host_*" +
-	"_key\x00\tssh_host_\x1aRead(/proc/[0-9]*/environ)\x00\x92\x02\x1c^a" +
-	"nother process's environment holds its secrets (" +
-	"tokens, keys); /proc/self/environ is your own!\x04\x04" +
-	"Read\x14/proc/[0-9]*/environ\x00\x04proc!Read(/proc/[0-9]" +
-	"*/task/*/environ)\x00\x92\x02\x1c^another process's environm" +
-	"ent holds its secrets (tokens, keys); /proc/self" +
-	"/environ is your own(\x04\x04Read\x1b/proc/[0-9]*/task/*/" +
-	"environ\x00\x04proc\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+	"accounts; use gcloud or az themselvesc\x04\x05Write5~/" +
+	".config/gcloud/application_default_credentials.j" +
+	"son\x00$application_default_credentials.json)Read(~" +
+	"/.config/gcloud/legacy_credentials)\x00\xc6\x02\"`cloud cr" +
+	"edential and token caches hold live access to yo" +
+	"ur accounts; use gcloud or az themselves>\x04\x04Read#" +
+	"~/.config/gcloud/legacy_credentials\x00\x12legacy_cred" +
+	"entials*Write(~/.config/gcloud/legacy_credential" +
+	"s)\x00\xc6\x02\"`cloud credential and token caches hold li" +
+	"ve access to your accounts; use gcloud or az the" +
+	"mselves?\x04\x05Write#~/.config/gcloud/legacy_credenti" +
+	"als\x00\x12legacy_credentials!Read(~/.azure/msal_token" +
+	"_cache.*)\x00\xc6\x02\"`cloud credential and token caches " +
+	"hold live access to your accounts; use gcloud or" +
+	" az themselves5\x04\x04Read\x1b~/.azure/msal_token_cache." +
+	"*\x00\x11msal_token_cache.\"Write(~/.azure/msal_token_c" +
+	"ache.*)\x00\xc6\x02\"`cloud credential and token caches ho" +
+	"ld live access to your accounts; use gcloud or a" +
+	"z themselves6\x04\x05Write\x1b~/.azure/msal_token_cache.*" +
+	"\x00\x11msal_token_cache. Read(~/.azure/accessTokens.j" +
+	"son)\x00\xc6\x02\"`cloud credential and token caches hold " +
+	"live access to your accounts; use gcloud or az t" +
+	"hemselves4\x04\x04Read\x1a~/.azure/accessTokens.json\x00\x11acc" +
+	"esstokens.json!Write(~/.azure/accessTokens.json)" +
+	"\x00\xc6\x02\"`cloud credential and token caches hold live" +
+	" access to your accounts; use gcloud or az thems" +
+	"elves5\x04\x05Write\x1a~/.azure/accessTokens.json\x00\x11access" +
+	"tokens.json*Read(~/.azure/service_principal_entr" +
+	"ies.*)\x00\xc6\x02\"`cloud credential and token caches hol" +
+	"d live access to your accounts; use gcloud or az" +
+	" themselvesG\x04\x04Read$~/.azure/service_principal_en" +
+	"tries.*\x00\x1aservice_principal_entries.+Write(~/.azu" +
+	"re/service_principal_entries.*)\x00\xc6\x02\"`cloud creden" +
+	"tial and token caches hold live access to your a" +
+	"ccounts; use gcloud or az themselvesH\x04\x05Write$~/." +
+	"azure/service_principal_entries.*\x00\x1aservice_princ" +
+	"ipal_entries. Read(~/.gnupg/private-keys-v1.d)\x00\xde" +
+	"\x02$;gpg private keys must not be read or changed;" +
+	" use gpg-agent4\x04\x04Read\x1a~/.gnupg/private-keys-v1.d" +
+	"\x00\x11private-keys-v1.d!Write(~/.gnupg/private-keys-" +
+	"v1.d)\x00\xde\x02$;gpg private keys must not be read or c" +
+	"hanged; use gpg-agent5\x04\x05Write\x1a~/.gnupg/private-k" +
+	"eys-v1.d\x00\x11private-keys-v1.d\x1aRead(~/.gnupg/secrin" +
+	"g.gpg)\x00\xde\x02$;gpg private keys must not be read or " +
+	"changed; use gpg-agent(\x04\x04Read\x14~/.gnupg/secring.g" +
+	"pg\x00\vsecring.gpg\x1bWrite(~/.gnupg/secring.gpg)\x00\xde\x02$;" +
+	"gpg private keys must not be read or changed; us" +
+	"e gpg-agent)\x04\x05Write\x14~/.gnupg/secring.gpg\x00\vsecrin" +
+	"g.gpg\x11Read(/etc/shadow)\x00\xec\x02&epassword hashes (sha" +
+	"dow(5), gshadow(5)) and ssh host private keys (s" +
+	"shd(8)) are the machine's secrets\x1a\x04\x04Read\v/etc/sh" +
+	"adow\x00\x06shadow\x12Read(/etc/shadow-)\x00\xec\x02&epassword has" +
+	"hes (shadow(5), gshadow(5)) and ssh host private" +
+	" keys (sshd(8)) are the machine's secrets\x1c\x04\x04Read" +
+	"\f/etc/shadow-\x00\ashadow-\x12Read(/etc/gshadow)\x00\xec\x02&epa" +
+	"ssword hashes (shadow(5), gshadow(5)) and ssh ho" +
+	"st private keys (sshd(8)) are the machine's secr" +
+	"ets\x1c\x04\x04Read\f/etc/gshadow\x00\agshadow\x13Read(/etc/gshad" +
+	"ow-)\x00\xec\x02&epassword hashes (shadow(5), gshadow(5))" +
+	" and ssh host private keys (sshd(8)) are the mac" +
+	"hine's secrets\x1e\x04\x04Read\r/etc/gshadow-\x00\bgshadow-\x1dRe" +
+	"ad(/etc/ssh/ssh_host_*_key)\x00\xec\x02&epassword hashes " +
+	"(shadow(5), gshadow(5)) and ssh host private key" +
+	"s (sshd(8)) are the machine's secrets)\x04\x04Read\x17/et" +
+	"c/ssh/ssh_host_*_key\x00\tssh_host_\x1aRead(/proc/[0-9]" +
+	"*/environ)\x00\xfa\x02(^another process's environment hol" +
+	"ds its secrets (tokens, keys); /proc/self/enviro" +
+	"n is your own!\x04\x04Read\x14/proc/[0-9]*/environ\x00\x04proc!" +
+	"Read(/proc/[0-9]*/task/*/environ)\x00\xfa\x02(^another pr" +
+	"ocess's environment holds its secrets (tokens, k" +
+	"eys); /proc/self/environ is your own(\x04\x04Read\x1b/pro" +
+	"c/[0-9]*/task/*/environ\x00\x04proc\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"

@@ -11,6 +11,7 @@ type rawEnforce struct {
 	Enforce    tomlString  `toml:"enforce"`
 	Network    any         `toml:"network"`
 	Writable   tomlStrings `toml:"writable"`
+	Readable   tomlStrings `toml:"readable"`
 	AutoAllow  any         `toml:"auto_allow"`
 	Unconfined tomlStrings `toml:"unconfined"`
 	Bypass     tomlString  `toml:"bypass"`
@@ -23,6 +24,7 @@ type enforceFile struct {
 	network, autoAllow *bool
 	writable           []string
 	writableSet        bool
+	readable           []string
 	unconfined         []*policy.Rule
 	// bypassOff: `bypass = "off"` (true) or "confine" (false).
 	bypassOff *bool
@@ -81,6 +83,20 @@ func (c *compiler) enforceKeys(fe *fileErrs, source string, r rawEnforce) enforc
 			f.writable = append(f.writable, abs)
 		}
 	}
+	if r.Readable.set {
+		line := fe.keyLine("sandbox", "readable")
+		if r.Readable.bad != "" && r.Readable.bad != "the list is empty" {
+			fe.add(line, "sandbox.readable", "%s", r.Readable.bad)
+		}
+		for i, d := range r.Readable.list {
+			abs, err := expandPath(d, c.root, c.home)
+			if err != nil {
+				fe.add(line, fmt.Sprintf("sandbox.readable[%d]", i), "%v", err)
+				continue
+			}
+			f.readable = append(f.readable, abs)
+		}
+	}
 	if r.Unconfined.set {
 		line := fe.keyLine("sandbox", "unconfined")
 		if r.Unconfined.bad != "" {
@@ -130,6 +146,13 @@ func (l *Loaded) mergeEnforce(f enforceFile, trusted bool, ignored *[]string) {
 			s.Writable = append(s.Writable, f.writable...)
 		} else {
 			*ignored = append(*ignored, "sandbox.writable")
+		}
+	}
+	if len(f.readable) > 0 {
+		if trusted {
+			s.Readable = append(s.Readable, f.readable...)
+		} else {
+			*ignored = append(*ignored, "sandbox.readable")
 		}
 	}
 	if len(f.unconfined) > 0 {

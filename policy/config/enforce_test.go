@@ -18,7 +18,7 @@ func TestEnforceSettings(t *testing.T) {
 		trust                    bool
 		enforce                  policy.EnforceLevel
 		network, autoAllow, wset bool
-		unconfined               int
+		unconfined, readable     int
 		warn                     string
 	}{
 		{name: "nothing set"},
@@ -28,11 +28,12 @@ func TestEnforceSettings(t *testing.T) {
 		{name: "off never loosens", files: map[string]string{
 			policy.SourceManaged: "[sandbox]\nenforce = \"required\"", policy.SourceUser: "[sandbox]\nenforce = \"off\""}, enforce: policy.EnforceRequired},
 		{name: "untrusted project cannot open the network", files: map[string]string{
-			policy.SourceProject: "[sandbox]\nnetwork = true\nauto_allow = true\nwritable = [\"~/x\"]\nunconfined = [\"Bash(docker *)\"]"},
-			warn: "sandbox.network, sandbox.auto_allow, sandbox.writable, sandbox.unconfined"},
+			policy.SourceProject: "[sandbox]\nnetwork = true\nauto_allow = true\nwritable = [\"~/x\"]\nreadable = [\"~/.config/gh\"]\nunconfined = [\"Bash(docker *)\"]"},
+			warn: "sandbox.network, sandbox.auto_allow, sandbox.writable, sandbox.readable, sandbox.unconfined"},
 		{name: "trusted project opens the network", trust: true, files: map[string]string{
-			policy.SourceProject: "[sandbox]\nnetwork = true\nauto_allow = true\nwritable = []\nunconfined = [\"Bash(docker *)\"]"},
-			network: true, autoAllow: true, wset: true, unconfined: 1},
+			policy.SourceProject: "[sandbox]\nnetwork = true\nauto_allow = true\nwritable = []\nreadable = [\"~/.config/gh\"]\nunconfined = [\"Bash(docker *)\"]"},
+			network: true, autoAllow: true, wset: true, unconfined: 1, readable: 1},
+		{name: "user readable", files: map[string]string{policy.SourceUser: "[sandbox]\nreadable = [\"~/.config/gh\", \"/opt/x\"]"}, readable: 2},
 		{name: "user on, untrusted project off", files: map[string]string{
 			policy.SourceUser: "[sandbox]\nnetwork = true\nauto_allow = true", policy.SourceProject: "[sandbox]\nnetwork = false\nauto_allow = false"}},
 		{name: "managed off wins over user on", files: map[string]string{
@@ -51,8 +52,8 @@ func TestEnforceSettings(t *testing.T) {
 			}
 			l := v.load()
 			s := l.Enforce
-			if s.Enforce != tt.enforce || s.Network != tt.network || s.AutoAllow != tt.autoAllow || s.WritableSet != tt.wset || len(s.Unconfined) != tt.unconfined {
-				t.Errorf("got enforce=%v network=%v auto_allow=%v writable set=%v unconfined=%d", s.Enforce, s.Network, s.AutoAllow, s.WritableSet, len(s.Unconfined))
+			if s.Enforce != tt.enforce || s.Network != tt.network || s.AutoAllow != tt.autoAllow || s.WritableSet != tt.wset || len(s.Unconfined) != tt.unconfined || len(s.Readable) != tt.readable {
+				t.Errorf("got enforce=%v network=%v auto_allow=%v writable set=%v unconfined=%d readable=%v", s.Enforce, s.Network, s.AutoAllow, s.WritableSet, len(s.Unconfined), s.Readable)
 			}
 			if tt.warn != "" && !slices.ContainsFunc(l.Untrusted, func(n Notice) bool { return strings.Contains(n.Text, tt.warn) }) {
 				t.Errorf("untrusted notices %v lack %q", l.Untrusted, tt.warn)
@@ -68,6 +69,7 @@ func TestEnforceSettingsErrors(t *testing.T) {
 		"[sandbox]\nauto_allow = 1",
 		"[sandbox]\nunconfined = [\"Read(x)\"]",
 		"[sandbox]\nwritable = [1]",
+		"[sandbox]\nreadable = [1]",
 		"[sandbox]\nenforced = \"required\"",
 	} {
 		v := newCfgEnv(t)
