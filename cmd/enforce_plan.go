@@ -338,6 +338,13 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 			p.ReadOnly = appendUnique(p.ReadOnly, real)
 		}
 	}
+	// The dirs made just now (the agents' dirs) are gatekeep's, not the
+	// command's: the sweep leaves them.
+	for _, d := range mkdirs {
+		if _, err := os.Lstat(d); err == nil && pathguard.ShapeOf(d, true, false) != "" && !slices.Contains(p.Shapes, d) {
+			p.Shapes = append(p.Shapes, d)
+		}
+	}
 	for _, f := range files {
 		if !writable(f) {
 			continue
