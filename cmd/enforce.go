@@ -389,9 +389,24 @@ func (a *app) checkWatched(anchors map[string]*enforce.Anchor) {
 // reads (enforce.QuarantineSuffix), and reported. Nothing is deleted.
 func (a *app) sweepShapes(root *enforce.Anchor) {
 	realRoot := realOrSelf(a.loaded.Root)
+	// A shape counts as the person's when it is there under the same
+	// identity as before the run, or is one of theirs moved (renamed
+	// within the project); anything else is the command's.
 	before := map[string]bool{}
+	ids := map[enforce.FileID]bool{}
 	for _, s := range a.enf.plan.Shapes {
 		before[s] = true
+	}
+	for _, id := range a.enf.plan.ShapeIDs {
+		ids[id] = true
+	}
+	theirs := func(path string) bool {
+		id, ok := enforce.IDOf(path)
+		if before[path] {
+			was, known := a.enf.plan.ShapeIDs[path]
+			return !ok || !known || was == id
+		}
+		return ok && ids[id]
 	}
 	quarantine := func(path string, kind pathguard.Shape) {
 		rel, err := filepath.Rel(realRoot, path)
@@ -420,7 +435,7 @@ func (a *app) sweepShapes(root *enforce.Anchor) {
 		if kind == "" {
 			return nil
 		}
-		if !before[path] {
+		if !theirs(path) {
 			quarantine(path, kind)
 			if dir {
 				return filepath.SkipDir

@@ -401,6 +401,14 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 	} else if p.Shapes == nil {
 		p.Shapes = []string{} // swept, though nothing was there before
 	}
+	if p.Shapes != nil {
+		p.ShapeIDs = make(map[string]enforce.FileID, len(p.Shapes))
+		for _, s := range p.Shapes {
+			if id, ok := enforce.IDOf(s); ok {
+				p.ShapeIDs[s] = id
+			}
+		}
+	}
 	if tier != enforce.TierFull {
 		// Without a mount namespace none of them is enforced; Limits
 		// say so.

@@ -171,11 +171,36 @@ var agentDirs = []struct {
 	{".agents", []string{"skills/"}},
 	{".vscode", []string{"settings.json", "tasks.json", "launch.json", "mcp.json"}},
 	{".cursor", []string{"mcp.json"}},
+	// Other agents and editors that start MCP servers, hooks, tasks or
+	// plugins from their project dir when they open it: Zed (.zed/
+	// settings.json context_servers, tasks.json), opencode (.opencode/
+	// plugins and commands), Kiro (.kiro/ hooks and MCP settings), Roo
+	// Code (.roo/mcp.json), Qwen Code (.qwen/settings.json, Gemini CLI's
+	// format), Continue (.continue/ mcpServers), Amp (.amp/), Windsurf
+	// (.windsurf/), JetBrains IDEs (.idea/ run configurations and
+	// startup tasks) and dev containers (.devcontainer/devcontainer.json
+	// postCreateCommand).
+	{".zed", nil},
+	{".opencode", nil},
+	{".kiro", nil},
+	{".roo", nil},
+	{".qwen", nil},
+	{".continue", nil},
+	{".amp", nil},
+	{".windsurf", nil},
+	{".idea", nil},
+	{".devcontainer", nil},
 }
 
-// agentFiles are files at any depth that configure an agent to run
-// commands: the project MCP server list of Claude Code (.mcp.json).
-var agentFiles = []string{".mcp.json"}
+// agentFiles are files at any depth that configure an agent or a tool it
+// starts to run commands: the project MCP server list of Claude Code
+// (.mcp.json), opencode's and Crush's configs (opencode.json[c],
+// crush.json, .crush.json: MCP servers, LSP commands), aider's
+// (.aider.conf.yml: lint-cmd, test-cmd), a dev container's
+// (.devcontainer.json), Yarn's (.yarnrc.yml: yarnPath runs a file) and
+// mise's (mise.toml, .mise.toml: tasks and hooks run on cd).
+var agentFiles = []string{".mcp.json", "opencode.json", "opencode.jsonc", "crush.json", ".crush.json",
+	".aider.conf.yml", ".devcontainer.json", ".yarnrc.yml", "mise.toml", ".mise.toml"}
 
 // agentSettings returns why a path is an agent's or editor's settings, or
 // "". names are the components of real.

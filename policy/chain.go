@@ -485,7 +485,7 @@ func (e *evaluation) decide(i int, p *part) Decision {
 			v.message += "; a glob in the command reaches " + p.path + " only if the shell's glob options (dotglob, nullglob, nocaseglob, globstar) differ from bash's defaults, which gatekeep cannot see"
 		}
 		step := Step{Part: i, Subject: p.subject, Layer: layer, Verdict: v.effect.String(), Category: p.category,
-			Code: v.code, Message: v.message, Rule: v.rule}
+			Code: v.code, Message: v.message, Rule: v.rule, runTime: p.dynamic}
 		if e.req.Trace {
 			e.trace = append(e.trace, step)
 		}

@@ -144,19 +144,30 @@ type Decision struct {
 }
 
 // Opaque returns the first part of the call whose effects the text does
-// not show in full, and false when there is none: a command part the mode
-// decided (an interpreter's script, a program the command model does not
-// describe, a word that may name any file), and a part that asks because
-// what it touches is only known at run time (sandbox.runtime_target, a
-// glob that reaches a denied file only under other shell options). A part
-// the safe layer allowed, a write whose every target was judged, and an
-// ask about a path the text names (a protected file, a rule's ask) are
-// shown in full. bypassPermissions runs a call with an opaque part
-// confined where the kernel can (`[sandbox] bypass`).
+// not show in full, or that writes what a later unconfined run obeys, and
+// false when there is none:
+//
+//   - a command part the mode decided (an interpreter's script, a program
+//     the command model does not describe, a word that may name any file);
+//   - a part whose path is only known at run time (a variable, a
+//     substitution, a link made earlier in the same call), whichever
+//     layer let it through;
+//   - a part that asks because what it touches is only known at run time
+//     (sandbox.runtime_target, a glob that reaches a denied file only
+//     under other shell options);
+//   - a write to a protected path (sandbox.protected): git's config and
+//     hooks, agents' settings and rc files hold code that later runs
+//     unconfined, so bypassPermissions lets the ask through only to the
+//     kernel, which keeps them read-only.
+//
+// A part the safe layer allowed, a write whose every target was judged,
+// and a rule's ask are shown in full. bypassPermissions runs a call with an
+// opaque part confined where the kernel can (`[sandbox] bypass`).
 func (d Decision) Opaque() (Step, bool) {
 	opaque := func(s Step) bool {
-		return s.Layer == LayerMode && s.Category == CatCommand ||
-			s.Verdict == "ask" && (s.Code == CodeSandboxRuntimeTarget || s.Code == CodeRuleDenyShellOption)
+		return s.Layer == LayerMode && (s.Category == CatCommand || s.runTime) ||
+			s.Verdict == "ask" && (s.Code == CodeSandboxRuntimeTarget || s.Code == CodeRuleDenyShellOption ||
+				s.Code == CodeSandboxProtected)
 	}
 	if len(d.Parts) == 0 {
 		s := Step{Subject: d.Command, Layer: d.Layer, Verdict: d.Effect.String(), Category: d.Category,
@@ -221,6 +232,9 @@ type Step struct {
 	Code     string   `json:"code,omitempty"`
 	Message  string   `json:"message,omitempty"`
 	Rule     *RuleRef `json:"rule,omitempty"`
+	// runTime: the part's path or command is only known at run time (a
+	// variable, a substitution, a link made earlier in the call).
+	runTime bool
 }
 
 // String renders a one-line summary.

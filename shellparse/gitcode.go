@@ -46,7 +46,7 @@ func gitCodeKey(key string) string {
 		case "core.editor", "sequence.editor", "core.pager", "core.sshcommand", "core.fsmonitor",
 			"core.askpass", "core.gitproxy", "core.alternaterefscommand", "diff.external", "gpg.program",
 			"interactive.difffilter", "sendemail.sendmailcmd", "sendemail.tocmd", "sendemail.cccmd",
-			"sendemail.smtpserver", "uploadpack.packobjectshook", "web.browser", "man.viewer":
+			"sendemail.smtpserver", "uploadpack.packobjectshook", "web.browser", "man.viewer", "instaweb.httpd":
 			return "sh"
 		case "credential.helper":
 			return "helper"
@@ -61,7 +61,8 @@ func gitCodeKey(key string) string {
 	switch k {
 	case "diff.command", "diff.textconv", "merge.driver", "filter.clean", "filter.smudge", "filter.process",
 		"difftool.cmd", "mergetool.cmd", "man.cmd", "browser.cmd", "trailer.command", "trailer.cmd",
-		"remote.uploadpack", "remote.receivepack", "gpg.program", "gpg.defaultkeycommand":
+		"remote.uploadpack", "remote.receivepack", "gpg.program", "gpg.defaultkeycommand", "tar.command",
+		"sendemail.sendmailcmd", "sendemail.tocmd", "sendemail.cccmd", "guitool.cmd":
 		return "sh"
 	case "credential.helper":
 		return "helper"
@@ -87,7 +88,8 @@ var gitEnvCode = []string{
 
 // gitEnvElsewhere lists the variables that point git at code or
 // configuration in files: what runs is not in the text.
-var gitEnvElsewhere = []string{"GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_EXEC_PATH", "GIT_TEMPLATE_DIR"}
+var gitEnvElsewhere = []string{"GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_EXEC_PATH", "GIT_TEMPLATE_DIR",
+	"GIT_ALLOW_PROTOCOL"}
 
 // envCode judges the assignments that reach the command at idx (`X=v cmd`,
 // `export X=v`, `env X=v cmd`): a value that git or the tools it starts
@@ -234,9 +236,19 @@ func (p *parser) gitCode(idx int) {
 			}
 		}
 	}
-	if l.err == "" {
-		if ops := l.operands(); len(ops) > 0 && !ops[0].Dynamic && ops[0].Text == "config" {
-			p.gitConfigSet(idx, c.Args[ops[0].at+1:])
+	if ops := l.operands(); len(ops) > 0 && !ops[0].Dynamic {
+		rest := c.Args[ops[0].at+1:]
+		if ops[0].Text == "config" && l.err == "" {
+			p.gitConfigSet(idx, rest)
+		}
+		p.gitSubCode(idx, ops[0].Text, rest)
+	}
+	for _, w := range c.Args[1:] {
+		if code, ok := strings.CutPrefix(w.Text, "ext::"); ok {
+			// git-remote-ext(1): the URL is a command git runs (`% ` is a
+			// space, `%%` a percent sign).
+			p.cmds[idx].Unknown = "git is given an ext:: URL, whose command git runs"
+			p.valueCode(idx, Word{Text: extCommand(code), Dynamic: w.Dynamic, Offset: w.Offset}, "git ext::")
 		}
 	}
 	if len(aliases) == 0 || l.err != "" {
@@ -314,6 +326,107 @@ func (p *parser) gitConfigSet(idx int, words []Word) {
 // variable's name unknown or name one whose value is code.
 func gitCodeKeyMaybe(ops []Word) bool {
 	return len(ops) == 0 || ops[0].Dynamic || gitCodeKey(ops[0].Text) != ""
+}
+
+// extCommand is the command of an ext:: URL as shell text: git splits it
+// at spaces into the argv it runs, `% ` standing for a space inside a
+// word and `%%` for a percent sign (git-remote-ext(1)); each word is
+// single-quoted so the shell reads the same argv.
+func extCommand(url string) string {
+	var words []string
+	var cur strings.Builder
+	for i := 0; i < len(url); i++ {
+		switch {
+		case url[i] == '%' && i+1 < len(url):
+			i++
+			cur.WriteByte(url[i]) // `% ` a space, `%%` a percent; %s, %S name the service
+		case url[i] == ' ':
+			words = append(words, cur.String())
+			cur.Reset()
+		default:
+			cur.WriteByte(url[i])
+		}
+	}
+	words = append(words, cur.String())
+	for i, w := range words {
+		words[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+	}
+	return strings.Join(words, " ")
+}
+
+// gitSubCodeOpts are, per git subcommand, the options whose value git
+// runs as a command (git-clone(1) --upload-pack, git-fetch(1), git-pull(1),
+// git-ls-remote(1), git-push(1) --receive-pack/--exec, git-archive(1)
+// --exec, git-rebase(1) --exec, git-filter-branch(1) filters,
+// git-difftool(1) --extcmd, git-grep(1) --open-files-in-pager): long
+// names, and the short letter that means the same.
+var gitSubCodeOpts = map[string][]string{
+	"clone":         {"upload-pack", "u"},
+	"fetch":         {"upload-pack"},
+	"pull":          {"upload-pack"},
+	"ls-remote":     {"upload-pack", "u"},
+	"fetch-pack":    {"upload-pack", "exec"},
+	"push":          {"receive-pack", "exec"},
+	"send-pack":     {"receive-pack", "exec"},
+	"archive":       {"exec"},
+	"rebase":        {"exec", "x"},
+	"difftool":      {"extcmd", "x"},
+	"grep":          {"open-files-in-pager", "O"},
+	"filter-branch": {"env-filter", "tree-filter", "index-filter", "parent-filter", "msg-filter", "commit-filter", "tag-name-filter"},
+}
+
+// gitSubCode judges what a git subcommand runs from its own words: the
+// options of gitSubCodeOpts, `git bisect run CMD...` and `git submodule
+// foreach CMD...` (their words, joined, as shell code).
+func (p *parser) gitSubCode(idx int, sub string, words []Word) {
+	switch sub {
+	case "bisect", "submodule":
+		want := map[string]string{"bisect": "run", "submodule": "foreach"}[sub]
+		for i, w := range words {
+			if w.Dynamic {
+				p.cmds[idx].Unknown = "git " + sub + " is given a word only known at run time"
+				return
+			}
+			if w.Text == want {
+				rest := words[i+1:]
+				for len(rest) > 0 && strings.HasPrefix(rest[0].Text, "-") {
+					rest = rest[1:] // foreach --recursive, -q
+				}
+				if len(rest) > 0 {
+					p.valueCode(idx, joinWords(rest), "git "+sub+" "+want)
+				}
+				return
+			}
+		}
+		return
+	}
+	opts := gitSubCodeOpts[sub]
+	if opts == nil {
+		return
+	}
+	for i := 0; i < len(words); i++ {
+		t := words[i].Text
+		if t == "--" {
+			return
+		}
+		for _, o := range opts {
+			var val Word
+			found := false
+			switch {
+			case len(o) > 1 && strings.HasPrefix(t, "--"+o+"="):
+				val, found = Word{Text: t[len(o)+3:], Dynamic: words[i].Dynamic, Offset: words[i].Offset}, true
+			case len(o) > 1 && t == "--"+o && i+1 < len(words):
+				val, found = words[i+1], true
+			case len(o) == 1 && t == "-"+o && i+1 < len(words):
+				val, found = words[i+1], true
+			case len(o) == 1 && strings.HasPrefix(t, "-"+o) && !strings.HasPrefix(t, "--"):
+				val, found = Word{Text: t[2:], Dynamic: words[i].Dynamic, Offset: words[i].Offset}, true
+			}
+			if found {
+				p.valueCode(idx, val, "git "+sub+" --"+o)
+			}
+		}
+	}
 }
 
 // assignedValue is the literal value given to name among as.

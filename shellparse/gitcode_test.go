@@ -185,6 +185,23 @@ func TestCodeInStrings(t *testing.T) {
 		{`git -c include.path=/tmp/c status`, false, true},
 		{`GIT_CONFIG_GLOBAL=/tmp/c git status`, false, true},
 		{`git -c core.pager="$P" log`, false, true},
+		// Found by the red team: options after env -S's string, a
+		// subcommand's own code options, ext:: URLs, at's queue letter,
+		// crontab input after %, make's command-line variables.
+		{`env -S "touch" MARK -f`, true, false},
+		{`git ls-remote --upload-pack='touch MARK' x`, true, false},
+		{`git clone -u 'touch MARK' x y`, true, false},
+		{`git push --receive-pack='touch MARK'`, true, false},
+		{`git rebase -x 'touch MARK' HEAD~1`, true, false},
+		{`git bisect run touch MARK`, true, false},
+		{`git submodule foreach --recursive 'touch MARK'`, true, false},
+		{`git filter-branch --tree-filter 'touch MARK'`, true, false},
+		{`git grep -O'touch MARK' x`, true, false},
+		{`git -c tar.tgz.command='touch MARK' archive --format=tgz HEAD`, true, false},
+		{`git ls-remote 'ext::sh -c touch% MARK'`, true, true},
+		{`at -qd now <<< 'touch MARK'`, true, false},
+		{`echo '* * * * * sh%touch MARK%' | crontab -`, true, true}, // sh itself reads its input: not known alone
+		{`make -f - .RECIPEPREFIX='>' <<< 'x'`, false, true},
 		// A value stored for the next git run.
 		{`git config core.pager 'touch MARK'`, true, false},
 		{`git config --local core.fsmonitor 'touch MARK'`, true, false},

@@ -61,6 +61,15 @@ func (p *parser) makeCode(idx int) {
 	}
 	l := s.scan(&c)
 	for _, it := range l.items {
+		if it.opt == "" {
+			// A variable given on the command line that changes how
+			// recipes run (.RECIPEPREFIX, SHELL, .SHELLFLAGS).
+			if v := l.val(it); v.Dynamic || strings.Contains(v.Text, "=") && (strings.Contains(v.Text, ".RECIPEPREFIX") ||
+				strings.HasPrefix(v.Text, "SHELL") || strings.Contains(v.Text, ".SHELLFLAGS")) {
+				p.cmds[idx].Unknown = "make is given a variable that changes how recipes run"
+			}
+			continue
+		}
 		switch it.opt {
 		case "f", "file", "makefile":
 			v := l.val(it)
@@ -248,20 +257,31 @@ func isMakeName(s string) bool {
 // -l, -r, -d, -c (atq, atrm, showing a job) and -V run nothing.
 func (p *parser) atCode(idx int) {
 	c := p.cmds[idx]
-	for _, w := range c.Args[1:] {
+	// at(1) options (getopt "q:f:t:MmvlrdbVc"): -q QUEUE, -f FILE and -t
+	// TIME take a value, attached or the next word.
+	for i := 1; i < len(c.Args); i++ {
+		w := c.Args[i]
 		if w.Dynamic {
 			p.cmds[idx].Unknown = path.Base(c.Args[0].Text) + " is given a word only known at run time"
 			return
 		}
-		if !strings.HasPrefix(w.Text, "-") {
+		if w.Text == "--" || !strings.HasPrefix(w.Text, "-") || w.Text == "-" {
 			break
 		}
-		if strings.ContainsAny(w.Text[1:], "lrdcV") {
-			return
-		}
-		if strings.Contains(w.Text[1:], "f") {
-			p.cmds[idx].Unknown = path.Base(c.Args[0].Text) + " -f runs a file's commands later, which are not checked"
-			return
+	letters:
+		for j := 1; j < len(w.Text); j++ {
+			switch w.Text[j] {
+			case 'q', 't':
+				if j == len(w.Text)-1 {
+					i++ // the value is the next word
+				}
+				break letters
+			case 'f':
+				p.cmds[idx].Unknown = path.Base(c.Args[0].Text) + " -f runs a file's commands later, which are not checked"
+				return
+			case 'l', 'r', 'd', 'c', 'V':
+				return // lists, removes or shows jobs, or prints the version
+			}
 		}
 	}
 	p.jobCode(idx, path.Base(c.Args[0].Text), func(text string) []string { return []string{text} })
@@ -326,7 +346,13 @@ func crontabCommands(table string) []string {
 		if line[0] == '@' {
 			fields = 1
 		} else if name, _, ok := strings.Cut(line, "="); ok && !strings.ContainsAny(name, " \t*") {
-			continue // NAME=value
+			// NAME=value; SHELL and BASH_ENV change what runs every
+			// entry: the whole table is then not known.
+			switch strings.TrimSpace(name) {
+			case "SHELL", "BASH_ENV", "ENV":
+				return []string{"${CRONTAB_SHELL_IS_NOT_KNOWN}"}
+			}
+			continue
 		}
 		rest := line
 		for range fields {
@@ -338,17 +364,23 @@ func crontabCommands(table string) []string {
 			}
 		}
 		cmd := strings.TrimSpace(rest)
-		// `%` (unless escaped) ends the command; the rest is its input.
+		// `%` (unless escaped) ends the command; the rest, its `%`s made
+		// newlines, is its standard input, which may be code for a shell
+		// (`sh%rm -rf ~`): judged as code too.
+		input := ""
 		for i := 0; i < len(cmd); i++ {
 			if cmd[i] == '\\' {
 				i++
 			} else if cmd[i] == '%' {
-				cmd = cmd[:i]
+				cmd, input = cmd[:i], strings.ReplaceAll(cmd[i+1:], "%", "\n")
 				break
 			}
 		}
 		if cmd != "" {
 			out = append(out, strings.ReplaceAll(cmd, `\%`, "%"))
+		}
+		if strings.TrimSpace(input) != "" {
+			out = append(out, input)
 		}
 	}
 	return out

@@ -109,19 +109,22 @@ func isAssignWord(t string) bool { return assignRe.get().MatchString(t) }
 func (p *parser) wrapped(idx int, name string, s *spec) {
 	c := p.cmds[idx]
 	l := s.scan(&c)
-	if l.err != "" {
-		p.cmds[idx].Unknown = name + ": " + l.err
-		p.readings(idx, name, l)
-		return
-	}
 	for _, it := range l.items {
-		if containsField(s.noRun, it.opt) {
-			return
-		}
+		// env -S: the words after the string are read again, as env
+		// reads them, after the split (envSplitCommand); what the scan
+		// made of them here does not count.
 		if containsField(s.split, it.opt) {
 			p.envSplitCommand(idx, l, it)
 			return
 		}
+		if l.err == "" && containsField(s.noRun, it.opt) {
+			return
+		}
+	}
+	if l.err != "" {
+		p.cmds[idx].Unknown = name + ": " + l.err
+		p.readings(idx, name, l)
+		return
 	}
 	i := l.end + s.skip
 	if name == "xargs" {

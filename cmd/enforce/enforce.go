@@ -75,6 +75,10 @@ type Plan struct {
 	// and nothing is swept. A shape the command adds is quarantined after
 	// it (renamed so that nothing reads it) and reported.
 	Shapes []string `json:"-"`
+	// ShapeIDs are the Shapes' FileIDs before the run: a shape that is
+	// there after it under another identity (a directory renamed away and
+	// a new one made in its place) is new, and one that only moved is not.
+	ShapeIDs map[string]FileID `json:"-"`
 	// Network lets the command open sockets other than Unix ones.
 	Network bool `json:"network"`
 	// Incomplete says the walk of the project for secrets and protected

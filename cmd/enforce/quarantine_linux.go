@@ -51,3 +51,20 @@ func (a *Anchor) Quarantine(rel string) (string, error) {
 	}
 	return "", fmt.Errorf("%s: no free quarantine name", rel)
 }
+
+// FileID is what a directory entry is, beyond its name: its device,
+// inode and type. An entry renamed keeps it; one made anew in its place
+// does not.
+type FileID struct {
+	Dev, Ino uint64
+	Mode     uint32
+}
+
+// IDOf returns the FileID of path (not following a final link).
+func IDOf(path string) (FileID, bool) {
+	var st unix.Stat_t
+	if err := unix.Lstat(path, &st); err != nil {
+		return FileID{}, false
+	}
+	return FileID{Dev: uint64(st.Dev), Ino: st.Ino, Mode: st.Mode & unix.S_IFMT}, true
+}

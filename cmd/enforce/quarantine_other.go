@@ -9,3 +9,12 @@ const QuarantineSuffix = ".gatekeep-quarantine"
 
 // Quarantine fails off Linux.
 func (a *Anchor) Quarantine(string) (string, error) { return "", errors.New("not supported") }
+
+// FileID is what a directory entry is, beyond its name.
+type FileID struct {
+	Dev, Ino uint64
+	Mode     uint32
+}
+
+// IDOf knows nothing off Linux.
+func IDOf(string) (FileID, bool) { return FileID{}, false }
