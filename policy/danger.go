@@ -537,36 +537,16 @@ func rmLine(x *dangerCtx) ([]shellparse.Word, bool) {
 	return line.Operands(), line.Has("r", "R", "recursive") || !line.Understood()
 }
 
-// findStarts returns the starting points of a find command (find(1):
-// options -H, -L, -P, -D debugopts, -Olevel, then paths up to the first
-// expression word). No path means ".".
+// findStarts returns the starting points of a find command and its
+// expression, as shellparse.FindSplit reads them. No path means ".".
 func findStarts(c *shellparse.Command) (starts []shellparse.Word, expr []shellparse.Word) {
 	args := c.Args[1:]
-	j := 0
-	for j < len(args) {
-		t := args[j].Text
-		if t == "-H" || t == "-L" || t == "-P" || strings.HasPrefix(t, "-O") {
-			j++
-			continue
-		}
-		if t == "-D" {
-			j += 2
-			continue
-		}
-		break
-	}
-	for j < len(args) {
-		t := args[j].Text
-		if strings.HasPrefix(t, "-") && t != "-" || t == "(" || t == "!" || t == "," {
-			break
-		}
-		starts = append(starts, args[j])
-		j++
-	}
+	first, j := shellparse.FindSplit(args, func(w shellparse.Word) string { return w.Text })
+	starts = args[first:j:j]
 	if len(starts) == 0 {
 		starts = []shellparse.Word{{Text: "."}}
 	}
-	return starts, args[min(j, len(args)):]
+	return starts, args[j:]
 }
 
 // findTarget returns the first starting point of find that is /, the home

@@ -150,6 +150,9 @@ var dangerCases = []struct {
 	{"find / -name '*.log' -delete", "danger.find_delete"},
 	{"find ~ -type f -delete", "danger.find_delete"},
 	{"find -L /etc -delete", "danger.find_delete"},
+	// GNU find takes `,` and `)` before the expression as start points.
+	{"find , / -delete", "danger.find_delete"},
+	{"find -P -- x / -delete", "danger.find_delete"},
 	{"find / -exec rm -rf {} +", "danger.find_delete"},
 	{`find /usr -exec rm {} \;`, "danger.find_delete"},
 	{`find / -name x -exec sudo rm {} \;`, "danger.find_delete"},

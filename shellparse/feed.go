@@ -2,7 +2,6 @@ package shellparse
 
 import (
 	"strconv"
-	"strings"
 )
 
 // What a command xargs runs gets appended (issue 17: `find . -name '*.go'
@@ -62,13 +61,12 @@ func FindPrints(c *Command) (FindOutput, bool) {
 		return out, false
 	}
 	args := c.Args[1:]
-	i := 0
-	for ; i < len(args); i++ {
-		t := args[i].Text
-		if strings.HasPrefix(t, "-") || t == "(" || t == "!" || t == ")" || t == "," {
-			break
-		}
-		out.Starts = append(out.Starts, t)
+	first, i := FindSplit(args, func(w Word) string { return w.Text })
+	if first > 0 {
+		return out, false // a leading option: -L follows links
+	}
+	for _, w := range args[:i] {
+		out.Starts = append(out.Starts, w.Text)
 	}
 	if len(out.Starts) == 0 {
 		out.Starts = []string{"."}

@@ -860,3 +860,28 @@ func dash(n string) string {
 	}
 	return "--" + n
 }
+
+// TestFindSplitRealFind checks FindSplit against GNU find: in an empty
+// directory, find names each start point it cannot find ("find: 'X': No
+// such file or directory") and ends the expression with -maxdepth 0,
+// so the words it reports are its start points.
+func TestFindSplitRealFind(t *testing.T) {
+	find := needBinary(t, "find")
+	dir := t.TempDir()
+	missing := regexp.MustCompile(`(?m)^\S*find: '(.*)': No such file or directory$`)
+	for _, words := range [][]string{
+		{"a", "b"}, {",", "b"}, {"a", ",", "b"}, {")", "a"}, {"-", "a"}, {"(x", "!x"},
+		{"-P", "a"}, {"-L", "--", "a"}, {"--", ","}, {"-D", "stat", "a"}, {"-O1", ",", "a"},
+	} {
+		out := run(t, dir, append(append([]string{find}, words...), "-maxdepth", "0")...)
+		var real []string
+		for _, m := range missing.FindAllStringSubmatch(out, -1) {
+			real = append(real, m[1])
+		}
+		args := append(slices.Clone(words), "-maxdepth", "0")
+		start, expr := FindSplit(args, func(s string) string { return s })
+		if got := args[start:expr]; !slices.Equal(got, real) {
+			t.Errorf("find %q: FindSplit's start points %q, find's %q (output %q)", words, got, real, out)
+		}
+	}
+}
