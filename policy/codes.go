@@ -131,7 +131,7 @@ var Codes = []CodeInfo{
 	{CodeDangerPartition, LayerDanger, effDeny, "writing a partition table (`fdisk`, `sfdisk`, `parted`, `sgdisk -Z` ...)"},
 	{CodeDangerDdDevice, LayerDanger, effDeny, "`dd of=` a block device"},
 	{CodeDangerDeviceWrite, LayerDanger, effDeny, "any other write to a block device"},
-	{CodeDangerRemoteCode, LayerDanger, effDeny, "content from the network or a run-time source piped into something that runs it as code"},
+	{CodeDangerRemoteCode, LayerDanger, effDeny, "content from the network or a run-time source piped into something that runs it as code, or downloaded to a file the same call runs"},
 	{CodeDangerForkBomb, LayerDanger, effDeny, "a function that calls itself in the background or a pipeline"},
 	{CodeDangerChmodSystem, LayerDanger, effDeny, "recursive `chmod` of `/`, `~` or a system directory"},
 	{CodeDangerChownSystem, LayerDanger, effDeny, "recursive `chown` of `/`, `~` or a system directory"},

@@ -175,6 +175,13 @@ var dangerTable = []dangerRule{
 	// ...)`, `eval "$(wget -O- ...)"`, `python3 -c "$(curl ...)"`).
 	{code: CodeDangerRemoteCode, check: remoteCode,
 		msg: "running the output of %s as code executes content nobody reviewed; download it to a file, read it, then run it"},
+	// Remote content run as code through a file, in one call: a file a
+	// downloader writes (`curl -o F`, `curl -O URL`, `wget -O F`, `wget -P
+	// D URL`, `curl URL > F`) that a command of the same call runs (`sh
+	// F`, `bash F`, `python3 F`, `source F`, `. F`, `./F`, `chmod +x F &&
+	// F`) is the same as `curl ... | sh` (download.go).
+	{code: CodeDangerRemoteCode, check: runsDownload,
+		msg: "running %s, which this call downloads, executes content nobody reviewed; download it, read it, then run it in another call"},
 	// A fork bomb: a function that calls itself at least twice, at least
 	// once in the background or in a pipeline (`:(){ :|:& };:`,
 	// `bomb(){ bomb | bomb & }; bomb`, `f(){ f & f; }`).
