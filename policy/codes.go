@@ -67,6 +67,7 @@ const (
 	CodeSandboxUnavailable   = "sandbox.unavailable"
 	CodeSandboxAutoAllow     = "sandbox.auto_allow"
 	CodeSandboxNoNetwork     = "sandbox.no_network"
+	CodeSandboxLinkOutside   = "sandbox.link_outside"
 
 	// rules (5).
 	CodeRuleAllow = "rule.allow"
@@ -153,6 +154,7 @@ var Codes = []CodeInfo{
 	{CodeSandboxUnavailable, LayerSandbox, effDeny, "enforcement is required and no tier works on this machine"},
 	{CodeSandboxAutoAllow, LayerSandbox, effAllow, "`[sandbox] auto_allow`: a call whose only asks are the mode's runs confined instead of asking"},
 	{CodeSandboxNoNetwork, LayerSandbox, effAsk, "a network tool would have been auto-allowed, but the sandbox has no network"},
+	{CodeSandboxLinkOutside, LayerSandbox, effAsk, "a link made inside a root whose target resolves outside every root (`ln -s /outside d`, `cp -s`): a later write through it lands outside; every mode but bypassPermissions"},
 	{CodeRuleAllow, LayerRules, effAllow, "an allow rule matched"},
 	{CodeRuleAsk, LayerRules, effAsk, "an ask rule matched"},
 	{CodeRuleDeny, LayerRules, effDeny, "a deny rule matched"},
