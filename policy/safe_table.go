@@ -365,6 +365,9 @@ func safeCommand(c *shellparse.Command) bool {
 	if !ok {
 		return false
 	}
+	if pc := procInStatic(c); pc != nil {
+		c = pc
+	}
 	args := c.Args[1:]
 	if !entry.dynamicOK {
 		// A dynamic word could be a file to read (Read rules cannot be
@@ -390,6 +393,26 @@ func safeCommand(c *shellparse.Command) bool {
 	// or runs anything, no operand written.
 	ro, _ := shellparse.ReadOnly(c)
 	return ro
+}
+
+// procInStatic returns c with each word that is an input process
+// substitution (shellparse.Word.ProcIn: `diff <(sort a) <(sort b)`) made
+// the static path bash passes for it, /dev/fd/63: a pipe holding the
+// output of commands judged on their own. Nil when c has none.
+func procInStatic(c *shellparse.Command) *shellparse.Command {
+	var out *shellparse.Command
+	for i, w := range c.Args {
+		if !w.ProcIn {
+			continue
+		}
+		if out == nil {
+			cc := *c
+			cc.Args = slices.Clone(c.Args)
+			out = &cc
+		}
+		out.Args[i] = shellparse.Word{Text: "/dev/fd/63", Offset: w.Offset}
+	}
+	return out
 }
 
 // findArgs refuses find's actions that run, delete or write (find(1)

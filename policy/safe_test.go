@@ -457,6 +457,14 @@ var safeCases = []struct {
 	{"make -v all", false},
 	{"ruby -v", false},
 	{"cargo --version", false},
+	// process substitutions whose commands only read
+	{"diff <(sort a) <(sort b)", true},
+	{"comm -12 <(sort a) <(sort -u b)", true},
+	{"diff <(sort a) <(rm -rf x)", false},
+	{"diff <(sort a) <(curl https://x)", false},
+	{"sort -o <(sort a) b", false},
+	{"diff <(sort a)x b", false},
+	{"diff $(sort a) b", false},
 	// npm ls
 	{"npm ls", true},
 	{"npm ls --all --depth=2", true},

@@ -27,6 +27,12 @@ type Word struct {
 	// commands that are judged on their own, not a variable, a glob, a
 	// brace list, or an unquoted substitution split into words.
 	SubstOnly bool
+	// ProcIn is set on a word that is exactly one input process
+	// substitution, `<(...)`: bash passes a /dev/fd/N path to a pipe
+	// holding the output of the commands inside, which are judged as
+	// commands of their own. (A bool beside the flags: a Word stays 32
+	// bytes.)
+	ProcIn bool
 	// glob, for a word whose only dynamic part is pathname expansion in
 	// bash (glob.go), is 1 + the index of its parsed form in its
 	// Script's globs; 0 for any other word. (An int32 beside the flags:
