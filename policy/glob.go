@@ -47,7 +47,12 @@ func (e *evaluation) globAlts(s *shellparse.Script, c *shellparse.Command) ([]gl
 		return nil, false
 	}
 	var feed []string
-	if c.TrailingArgs {
+	words, trailing := c.Args, c.TrailingArgs
+	if paths, ok := e.findExecPaths(s, c); ok {
+		// find's `{}`: the paths it passes stand in its place, as the
+		// paths xargs appends do.
+		feed, words, trailing = paths, c.Args[:len(c.Args)-1], true
+	} else if c.TrailingArgs {
 		paths, ok := e.feedPaths(s, c)
 		if !ok {
 			return nil, false
@@ -56,7 +61,7 @@ func (e *evaluation) globAlts(s *shellparse.Script, c *shellparse.Command) ([]gl
 	}
 	var relevant shellparse.GlobOpt = shellparse.DotGlob | shellparse.NullGlob | shellparse.NoCaseGlob | shellparse.NoGlob
 	globs := 0
-	for _, w := range c.Args[1:] {
+	for _, w := range words[1:] {
 		switch {
 		case w.Glob():
 			globs++
@@ -67,7 +72,7 @@ func (e *evaluation) globAlts(s *shellparse.Script, c *shellparse.Command) ([]gl
 			return nil, false
 		}
 	}
-	if globs == 0 && !c.TrailingArgs {
+	if globs == 0 && !trailing {
 		return nil, false
 	}
 	var dirs []string
@@ -84,10 +89,10 @@ func (e *evaluation) globAlts(s *shellparse.Script, c *shellparse.Command) ([]gl
 	for _, dir := range dirs {
 		for i, on := range c.Glob.Configs(relevant) {
 			alt := globAlt{dir: dir, maybe: i > 0}
-			args := make([]shellparse.Word, 0, len(c.Args))
+			args := make([]shellparse.Word, 0, len(words))
 			var key strings.Builder
 			key.WriteString(dir)
-			for _, w := range c.Args {
+			for _, w := range words {
 				if !w.Glob() {
 					args = append(args, w)
 					key.WriteString("\x00" + w.Text)
@@ -109,7 +114,7 @@ func (e *evaluation) globAlts(s *shellparse.Script, c *shellparse.Command) ([]gl
 				alt.spans = append(alt.spans, [2]int{start, len(args)})
 				alt.words = append(alt.words, w.Text)
 			}
-			if !c.TrailingArgs {
+			if !trailing {
 				if !seen[key.String()] {
 					seen[key.String()] = true
 					ac := *c

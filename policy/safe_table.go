@@ -415,17 +415,22 @@ func procInStatic(c *shellparse.Command) *shellparse.Command {
 	return out
 }
 
-// findArgs refuses find's actions that run, delete or write (find(1)
-// ACTIONS: -exec, -execdir, -ok, -okdir, -delete, -fprint, -fprint0,
-// -fprintf, -fls). The predicates are matched as whole words, so any word
-// starting like one of them is refused.
+// findArgs refuses find's actions that delete or write (find(1) ACTIONS:
+// -delete, -fprint, -fprint0, -fprintf, -fls) or ask on the terminal
+// (-ok, -okdir). -exec and -execdir are accepted: the command each runs
+// is a command of its own (`{}` standing for the paths found), judged on
+// its own. Words are matched by prefix, so any word starting like one of
+// the refused actions is refused, in the exec'd command's words too.
 func findArgs(args []shellparse.Word) bool {
 	for _, w := range args {
 		t := w.Text
-		for _, p := range []string{"-exec", "-ok", "-delete", "-fprint", "-fls"} {
+		for _, p := range []string{"-ok", "-delete", "-fprint", "-fls"} {
 			if strings.HasPrefix(t, p) {
 				return false
 			}
+		}
+		if strings.HasPrefix(t, "-exec") && t != "-exec" && t != "-execdir" {
+			return false
 		}
 	}
 	return true

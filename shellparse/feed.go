@@ -56,11 +56,36 @@ type FindOutput struct {
 // only lists more paths than find prints. Any other word (an action, an
 // operator, a dynamic word, a global option) makes ok false.
 func FindPrints(c *Command) (FindOutput, bool) {
+	return findOutput(c, len(c.Args), true)
+}
+
+// FindPasses reports what a find passes to the `-exec` at index at of its
+// words (c.Args[at] is "-exec"): the paths the tests before it select,
+// when those are only tests FindPrints takes and no action. The paths are
+// whole words of the command it runs, as after -print0 into xargs -0
+// (Null is set).
+func FindPasses(c *Command, at int) (FindOutput, bool) {
+	if at <= 0 || at >= len(c.Args) || c.Args[at].Text != "-exec" {
+		return FindOutput{}, false
+	}
+	out, ok := findOutput(c, at, false)
+	out.Null = true
+	return out, ok
+}
+
+// findOutput reads find's words up to end (excluded); print allows one
+// trailing -print or -print0.
+func findOutput(c *Command, end int, print bool) (FindOutput, bool) {
 	out := FindOutput{MaxDepth: -1}
-	if len(c.Args) == 0 || c.Args[0].Dynamic || c.Name() != "find" || c.Unknown != "" || c.HasDynamic(1) {
+	if len(c.Args) == 0 || c.Args[0].Dynamic || c.Name() != "find" || c.Unknown != "" || c.HasDynamic(1) && print {
 		return out, false
 	}
-	args := c.Args[1:]
+	args := c.Args[1:end]
+	for _, w := range args {
+		if w.Dynamic {
+			return out, false
+		}
+	}
 	first, i := FindSplit(args, func(w Word) string { return w.Text })
 	if first > 0 {
 		return out, false // a leading option: -L follows links
@@ -78,10 +103,11 @@ func FindPrints(c *Command) (FindOutput, bool) {
 			return out, false
 		}
 		switch t {
-		case "-print":
-			printed = true
-		case "-print0":
-			printed, out.Null = true, true
+		case "-print", "-print0":
+			if !print {
+				return out, false
+			}
+			printed, out.Null = true, t == "-print0"
 		case "-a", "-and":
 		case "-name", "-iname", "-type", "-path", "-ipath", "-wholename", "-iwholename", "-maxdepth", "-mindepth":
 			if i+1 >= len(args) {
