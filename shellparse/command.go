@@ -35,7 +35,8 @@ type Word struct {
 	ProcIn bool
 	// glob, for a word whose only dynamic part is pathname expansion in
 	// bash (glob.go), is 1 + the index of its parsed form in its
-	// Script's globs; 0 for any other word. (An int32 beside the flags:
+	// Script's globs; for a loop's variable, -1 - the index of the loop
+	// (loopwords.go); 0 for any other word. (An int32 beside the flags:
 	// a Word stays 32 bytes.)
 	glob int32
 }
@@ -43,7 +44,7 @@ type Word struct {
 // Glob reports a word whose only dynamic part is bash's pathname
 // expansion: an unquoted `*`, `?` or `[...]` and nothing else that is
 // only known at run time. Script.Expand works out what it expands to.
-func (w Word) Glob() bool { return w.glob != 0 }
+func (w Word) Glob() bool { return w.glob > 0 }
 
 // Assign is a `NAME=value` assignment: leading a simple command, given to a
 // wrapper (`env NAME=value cmd`), or standing alone or after `export`.
@@ -269,4 +270,6 @@ type Script struct {
 
 	// globs are the parsed forms of the glob words (Word.glob).
 	globs []*syntax.Word
+	// loops are the loops whose variable words are known (loopwords.go).
+	loops []loopInfo
 }
