@@ -61,7 +61,16 @@ func (e *evaluation) globAlts(s *shellparse.Script, c *shellparse.Command) ([]gl
 	}
 	var relevant shellparse.GlobOpt = shellparse.DotGlob | shellparse.NullGlob | shellparse.NoCaseGlob | shellparse.NoGlob
 	globs := 0
-	for _, w := range words[1:] {
+	var tracked map[int][]string // words that are `$(git ls-files)`: the names they become
+	for k, w := range words[1:] {
+		if names, ok := e.lsFilesNames(s, c, k+1); ok {
+			if tracked == nil {
+				tracked = map[int][]string{}
+			}
+			tracked[k+1] = names
+			globs++
+			continue
+		}
 		switch {
 		case w.Glob():
 			globs++
@@ -116,7 +125,20 @@ func (e *evaluation) globAlts(s *shellparse.Script, c *shellparse.Command) ([]gl
 				var key strings.Builder
 				key.WriteString(dir)
 				loop := 0
-				for _, w := range words {
+				for k, w := range words {
+					if names, ok := tracked[k]; ok {
+						// A name starting with `-` is refused (globSafe):
+						// the written word is "".
+						start := len(args)
+						for _, n := range names {
+							args = append(args, shellparse.Word{Text: n, Offset: w.Offset})
+							key.WriteString("\x00" + n)
+						}
+						key.WriteString("\x00\x01")
+						alt.spans = append(alt.spans, [2]int{start, len(args)})
+						alt.words = append(alt.words, "")
+						continue
+					}
 					if w.LoopVar() {
 						// A name a glob gives that starts with `-` is refused
 						// (globSafe): the written word is "".
