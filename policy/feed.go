@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/pattern"
@@ -33,10 +34,11 @@ func (e *evaluation) feedPaths(s *shellparse.Script, c *shellparse.Command) ([]s
 }
 
 // findExecPaths lists the paths a find passes to c, a command its -exec
-// runs (`find . -name '*.go' -exec grep -l TODO {} +`, or `\;`), when
-// `{}` is c's last word and no other word holds it, and the tests before
-// the -exec only narrow the paths (shellparse.FindPasses): the paths find
-// finds now (findPaths), each one whole word.
+// runs (`find . -name '*.go' -exec grep -l TODO {} +`, or `\;`), when c
+// writes nothing by its effects, `{}` is c's last word and no other word
+// holds it, and the tests before the -exec only narrow the paths
+// (shellparse.FindPasses): the paths find finds now (findPaths), each one
+// whole word.
 func (e *evaluation) findExecPaths(s *shellparse.Script, c *shellparse.Command) ([]string, bool) {
 	if s == nil || c.Parent < 0 || c.Parent >= len(s.Commands) || len(c.Via) == 0 ||
 		c.Via[len(c.Via)-1] != "find -exec" || len(c.Args) < 2 || c.Args[len(c.Args)-1].Text != "{}" {
@@ -46,6 +48,13 @@ func (e *evaluation) findExecPaths(s *shellparse.Script, c *shellparse.Command) 
 		if strings.Contains(w.Text, "{}") {
 			return nil, false // GNU find puts the path there too
 		}
+	}
+	if effects, _ := shellparse.Effects(c); slices.ContainsFunc(effects, func(fe shellparse.FileEffect) bool {
+		return fe.Access == shellparse.Write
+	}) {
+		// A command that writes what find finds (`-exec chmod +x {} \;`)
+		// stays judged by its run-time target: this is for reading.
+		return nil, false
 	}
 	f := &s.Commands[c.Parent]
 	at := -1
