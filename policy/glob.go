@@ -3,6 +3,7 @@ package policy
 import (
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gatekeep/gatekeep/shellparse"
@@ -94,6 +95,16 @@ func (e *evaluation) globAlts(s *shellparse.Script, c *shellparse.Command) ([]gl
 	}
 	if globs == 0 && !trailing {
 		return nil, false
+	}
+	if tracked != nil || slices.ContainsFunc(words, shellparse.Word.LoopVar) {
+		// A loop's variable and `$(git ls-files)` are followed for
+		// reading: a command that writes keeps its run-time target
+		// (`for d in ~; do rm -rf "$d"; done` stays a run-time delete).
+		if effects, _ := shellparse.Effects(c); slices.ContainsFunc(effects, func(fe shellparse.FileEffect) bool {
+			return fe.Access == shellparse.Write
+		}) {
+			return nil, false
+		}
 	}
 	var dirs []string
 	for _, d := range c.Dirs() {
