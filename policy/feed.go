@@ -65,8 +65,20 @@ func (e *evaluation) findExecPaths(s *shellparse.Script, c *shellparse.Command) 
 		}
 	}
 	fo, ok := shellparse.FindPasses(f, at)
+	if !ok || e.cfg.Disk == nil {
+		return nil, false
+	}
+	// A start point missing now may be made before find runs (by another
+	// call): what it would pass is not known (`find ~/.ssh -exec cat {} +`
+	// with no ~/.ssh yet).
+	dir, ok := commandDir(e.cwd, f.Dir)
 	if !ok {
 		return nil, false
+	}
+	for _, st := range fo.Starts {
+		if _, err := e.cfg.Disk.Lstat(joinPath(dir, st)); err != nil {
+			return nil, false
+		}
 	}
 	return e.findPaths(f, fo, c)
 }
