@@ -636,6 +636,9 @@ func (e *evaluation) shellParts() ([]part, Decision, bool) {
 		// from): a command naming 500,000 files grows its list once.
 		parts = slices.Grow(parts, len(effects))
 		for _, fe := range effects {
+			if fe.Access == shellparse.Read && fe.Path.ProcIn {
+				continue // a pipe from commands judged on their own (procInStatic)
+			}
 			cat, tool := CatRead, ToolRead
 			if fe.Access == shellparse.Write {
 				cat, tool = CatWrite, ToolWrite

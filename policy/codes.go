@@ -67,6 +67,7 @@ const (
 	CodeSandboxUnavailable   = "sandbox.unavailable"
 	CodeSandboxAutoAllow     = "sandbox.auto_allow"
 	CodeSandboxNoNetwork     = "sandbox.no_network"
+	CodeSandboxLinkOutside   = "sandbox.link_outside"
 
 	// rules (5).
 	CodeRuleAllow = "rule.allow"
@@ -135,7 +136,7 @@ var Codes = []CodeInfo{
 	{CodeDangerPartition, LayerDanger, effDeny, "writing a partition table (`fdisk`, `sfdisk`, `parted`, `sgdisk -Z` ...)"},
 	{CodeDangerDdDevice, LayerDanger, effDeny, "`dd of=` a block device"},
 	{CodeDangerDeviceWrite, LayerDanger, effDeny, "any other write to a block device"},
-	{CodeDangerRemoteCode, LayerDanger, effDeny, "content from the network or a run-time source piped into something that runs it as code"},
+	{CodeDangerRemoteCode, LayerDanger, effDeny, "content from the network or a run-time source piped into something that runs it as code, or downloaded to a file the same call runs"},
 	{CodeDangerForkBomb, LayerDanger, effDeny, "a function that calls itself in the background or a pipeline"},
 	{CodeDangerChmodSystem, LayerDanger, effDeny, "recursive `chmod` of `/`, `~` or a system directory"},
 	{CodeDangerChownSystem, LayerDanger, effDeny, "recursive `chown` of `/`, `~` or a system directory"},
@@ -157,6 +158,7 @@ var Codes = []CodeInfo{
 	{CodeSandboxUnavailable, LayerSandbox, effDeny, "enforcement is required and no tier works on this machine"},
 	{CodeSandboxAutoAllow, LayerSandbox, effAllow, "`[sandbox] auto_allow`: a call whose only asks are the mode's runs confined instead of asking"},
 	{CodeSandboxNoNetwork, LayerSandbox, effAsk, "a network tool would have been auto-allowed, but the sandbox has no network"},
+	{CodeSandboxLinkOutside, LayerSandbox, effAsk, "a link made inside a root whose target resolves outside every root (`ln -s /outside d`, `cp -s`): a later write through it lands outside; every mode but bypassPermissions"},
 	{CodeRuleAllow, LayerRules, effAllow, "an allow rule matched"},
 	{CodeRuleAsk, LayerRules, effAsk, "an ask rule matched"},
 	{CodeRuleDeny, LayerRules, effDeny, "a deny rule matched"},

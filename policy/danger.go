@@ -175,6 +175,13 @@ var dangerTable = []dangerRule{
 	// ...)`, `eval "$(wget -O- ...)"`, `python3 -c "$(curl ...)"`).
 	{code: CodeDangerRemoteCode, check: remoteCode,
 		msg: "running the output of %s as code executes content nobody reviewed; download it to a file, read it, then run it"},
+	// Remote content run as code through a file, in one call: a file a
+	// downloader writes (`curl -o F`, `curl -O URL`, `wget -O F`, `wget -P
+	// D URL`, `curl URL > F`) that a command of the same call runs (`sh
+	// F`, `bash F`, `python3 F`, `source F`, `. F`, `./F`, `chmod +x F &&
+	// F`) is the same as `curl ... | sh` (download.go).
+	{code: CodeDangerRemoteCode, check: runsDownload,
+		msg: "running %s, which this call downloads, executes content nobody reviewed; download it, read it, then run it in another call"},
 	// A fork bomb: a function that calls itself at least twice, at least
 	// once in the background or in a pipeline (`:(){ :|:& };:`,
 	// `bomb(){ bomb | bomb & }; bomb`, `f(){ f & f; }`).
@@ -537,36 +544,16 @@ func rmLine(x *dangerCtx) ([]shellparse.Word, bool) {
 	return line.Operands(), line.Has("r", "R", "recursive") || !line.Understood()
 }
 
-// findStarts returns the starting points of a find command (find(1):
-// options -H, -L, -P, -D debugopts, -Olevel, then paths up to the first
-// expression word). No path means ".".
+// findStarts returns the starting points of a find command and its
+// expression, as shellparse.FindSplit reads them. No path means ".".
 func findStarts(c *shellparse.Command) (starts []shellparse.Word, expr []shellparse.Word) {
 	args := c.Args[1:]
-	j := 0
-	for j < len(args) {
-		t := args[j].Text
-		if t == "-H" || t == "-L" || t == "-P" || strings.HasPrefix(t, "-O") {
-			j++
-			continue
-		}
-		if t == "-D" {
-			j += 2
-			continue
-		}
-		break
-	}
-	for j < len(args) {
-		t := args[j].Text
-		if strings.HasPrefix(t, "-") && t != "-" || t == "(" || t == "!" || t == "," {
-			break
-		}
-		starts = append(starts, args[j])
-		j++
-	}
+	first, j := shellparse.FindSplit(args, func(w shellparse.Word) string { return w.Text })
+	starts = args[first:j:j]
 	if len(starts) == 0 {
 		starts = []shellparse.Word{{Text: "."}}
 	}
-	return starts, args[min(j, len(args)):]
+	return starts, args[j:]
 }
 
 // findTarget returns the first starting point of find that is /, the home

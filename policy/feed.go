@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/pattern"
@@ -18,20 +19,79 @@ const maxFeedEntries = 20000
 // feedPaths lists the paths xargs appends to c (shellparse.Command.Feed),
 // read through Config.Disk (none: not known),
 // when the stage before xargs is a find that only prints paths
-// (shellparse.FindPrints) in the directory c runs in: the paths find
-// prints now, found on the disk as find walks it (links not followed;
-// -name and -iname as fnmatch(3) matches without FNM_PERIOD). Without
-// xargs -0 a path holding a blank, a quote or a backslash would be split
-// or changed by xargs, and with -0 find must print with -print0: ok is
-// false then, and when the walk or the list is too large.
+// (shellparse.FindPrints) in the directory c runs in (findPaths). With
+// xargs -0 find must print with -print0.
 func (e *evaluation) feedPaths(s *shellparse.Script, c *shellparse.Command) ([]string, bool) {
-	disk := e.cfg.Disk
-	if s == nil || disk == nil || len(c.Feed) != 1 || c.Feed[0] < 0 || c.Feed[0] >= len(s.Commands) {
+	if s == nil || len(c.Feed) != 1 || c.Feed[0] < 0 || c.Feed[0] >= len(s.Commands) {
 		return nil, false
 	}
 	f := &s.Commands[c.Feed[0]]
 	fo, ok := shellparse.FindPrints(f)
-	if !ok || fo.Null != c.FeedNull || f.DirDynamic || f.AfterLink || len(f.OtherDirs) > 0 || f.Dir != c.Dir || len(c.OtherDirs) > 0 {
+	if !ok || fo.Null != c.FeedNull {
+		return nil, false
+	}
+	return e.findPaths(f, fo, c)
+}
+
+// findExecPaths lists the paths a find passes to c, a command its -exec
+// runs (`find . -name '*.go' -exec grep -l TODO {} +`, or `\;`), when c
+// writes nothing by its effects, `{}` is c's last word and no other word
+// holds it, and the tests before the -exec only narrow the paths
+// (shellparse.FindPasses): the paths find finds now (findPaths), each one
+// whole word.
+func (e *evaluation) findExecPaths(s *shellparse.Script, c *shellparse.Command) ([]string, bool) {
+	if s == nil || c.Parent < 0 || c.Parent >= len(s.Commands) || len(c.Via) == 0 ||
+		c.Via[len(c.Via)-1] != "find -exec" || len(c.Args) < 2 || c.Args[len(c.Args)-1].Text != "{}" {
+		return nil, false
+	}
+	for _, w := range c.Args[:len(c.Args)-1] {
+		if strings.Contains(w.Text, "{}") {
+			return nil, false // GNU find puts the path there too
+		}
+	}
+	if effects, _ := shellparse.Effects(c); slices.ContainsFunc(effects, func(fe shellparse.FileEffect) bool {
+		return fe.Access == shellparse.Write
+	}) {
+		// A command that writes what find finds (`-exec chmod +x {} \;`)
+		// stays judged by its run-time target: this is for reading.
+		return nil, false
+	}
+	f := &s.Commands[c.Parent]
+	at := -1
+	for k := 1; k+1 < len(f.Args); k++ {
+		if f.Args[k].Text == "-exec" && f.Args[k+1].Offset == c.Args[0].Offset {
+			at = k
+			break
+		}
+	}
+	fo, ok := shellparse.FindPasses(f, at)
+	if !ok || e.cfg.Disk == nil {
+		return nil, false
+	}
+	// A start point missing now may be made before find runs (by another
+	// call): what it would pass is not known (`find ~/.ssh -exec cat {} +`
+	// with no ~/.ssh yet).
+	dir, ok := commandDir(e.cwd, f.Dir)
+	if !ok {
+		return nil, false
+	}
+	for _, st := range fo.Starts {
+		if _, err := e.cfg.Disk.Lstat(joinPath(dir, st)); err != nil {
+			return nil, false
+		}
+	}
+	return e.findPaths(f, fo, c)
+}
+
+// findPaths lists the paths the find f selects (fo) for c: found on the
+// disk as find walks it (links not followed; -name and -iname as
+// fnmatch(3) matches without FNM_PERIOD), in the directory c runs in.
+// Unless fo.Null (-print0, or -exec's whole words), a path holding a
+// blank, a quote or a backslash would be split or changed by xargs: ok is
+// false then, and when the walk or the list is too large.
+func (e *evaluation) findPaths(f *shellparse.Command, fo shellparse.FindOutput, c *shellparse.Command) ([]string, bool) {
+	disk := e.cfg.Disk
+	if disk == nil || f.DirDynamic || f.AfterLink || len(f.OtherDirs) > 0 || f.Dir != c.Dir || len(c.OtherDirs) > 0 {
 		return nil, false
 	}
 	dir, ok := commandDir(e.cwd, f.Dir)
@@ -73,7 +133,7 @@ func findPaths(disk Disk, fo shellparse.FindOutput, dir string, null bool) ([]st
 			match = match && re.MatchString(base)
 		}
 		if match {
-			if !null && strings.ContainsAny(printed, " \t\n\v\f\r'\"\\") {
+			if !null && !fo.Null && strings.ContainsAny(printed, " \t\n\v\f\r'\"\\") {
 				return false
 			}
 			if len(out) == maxGlobMatches {

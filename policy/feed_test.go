@@ -51,6 +51,40 @@ func TestXargsFeedRows(t *testing.T) {
 	}
 }
 
+// TestFindExecRows: `find ... -exec CMD ... {} +` (or `\;`) is judged by
+// the paths find finds now, as the xargs feed is: allowed when CMD only
+// reads and no path is a secret; a secret among them is denied; `{}`
+// inside a word, -execdir and tests the feed does not read ask.
+func TestFindExecRows(t *testing.T) {
+	v := newCfgEnv(t)
+	for _, f := range []string{".env", "README.md", "src/a.go", "src/b.go", "src/x '.env' y.go"} {
+		v.write(filepath.Join(v.root, f), "x\n")
+	}
+	cfg := v.config(v.load(), ModeDefault)
+	for _, tt := range []struct {
+		cmd  string
+		want Effect
+	}{
+		{"find . -name '*.go' -exec grep -l TODO {} +", Allow},
+		{"find src -type f -exec wc -l {} \\;", Allow},
+		{"find . -name '*.md' -exec head -1 {} +", Allow},
+		{"find . -name .env -exec cat {} +", Deny},
+		{"find . -type f -exec cat {} +", Deny},
+		{"find . -name '*.go' -exec rm {} +", Ask},
+		{"find . -name '*.go' -exec cp {} out \\;", Ask},
+		{"find . -name '*.go' -exec grep x {}.bak \\;", Ask},
+		{"find . -name '*.go' -execdir grep -l TODO {} +", Ask},
+		{"find . -newer x -exec cat {} +", Ask},
+		{"find . -name '*.go' -ok cat {} \\;", Ask},
+		{"find . -name '*.go' -exec sort -o {} +", Ask},
+		{"find missing -exec cat {} +", Ask}, // it may be made before find runs
+	} {
+		if d := v.bash(cfg, tt.cmd); d.Effect != tt.want {
+			t.Errorf("%s: %v %s: %s, want %v", tt.cmd, d.Effect, d.Code, d.Message, tt.want)
+		}
+	}
+}
+
 // TestFeedAgainstFind compares the paths feedPaths lists with what the
 // real find prints for the same command (never fewer; more only where a
 // test is ignored: -type, -path, -mindepth).

@@ -3,6 +3,7 @@ package policy
 import (
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gatekeep/gatekeep/shellparse"
@@ -47,7 +48,12 @@ func (e *evaluation) globAlts(s *shellparse.Script, c *shellparse.Command) ([]gl
 		return nil, false
 	}
 	var feed []string
-	if c.TrailingArgs {
+	words, trailing := c.Args, c.TrailingArgs
+	if paths, ok := e.findExecPaths(s, c); ok {
+		// find's `{}`: the paths it passes stand in its place, as the
+		// paths xargs appends do.
+		feed, words, trailing = paths, c.Args[:len(c.Args)-1], true
+	} else if c.TrailingArgs {
 		paths, ok := e.feedPaths(s, c)
 		if !ok {
 			return nil, false
@@ -56,19 +62,49 @@ func (e *evaluation) globAlts(s *shellparse.Script, c *shellparse.Command) ([]gl
 	}
 	var relevant shellparse.GlobOpt = shellparse.DotGlob | shellparse.NullGlob | shellparse.NoCaseGlob | shellparse.NoGlob
 	globs := 0
-	for _, w := range c.Args[1:] {
+	var tracked map[int][]string // words that are `$(git ls-files)`: the names they become
+	for k, w := range words[1:] {
+		if names, ok := e.lsFilesNames(s, c, k+1); ok {
+			if tracked == nil {
+				tracked = map[int][]string{}
+			}
+			tracked[k+1] = names
+			globs++
+			continue
+		}
 		switch {
 		case w.Glob():
 			globs++
 			if w.HasGlobStar() {
 				relevant |= shellparse.GlobStar
 			}
+		case w.LoopVar():
+			items, dir, ok := s.LoopItems(w)
+			if !ok || len(c.OtherDirs) > 0 || dir != c.Dir {
+				return nil, false // the loop's words were expanded elsewhere
+			}
+			globs++
+			for _, it := range items {
+				if it.HasGlobStar() {
+					relevant |= shellparse.GlobStar
+				}
+			}
 		case w.Dynamic:
 			return nil, false
 		}
 	}
-	if globs == 0 && !c.TrailingArgs {
+	if globs == 0 && !trailing {
 		return nil, false
+	}
+	if tracked != nil || slices.ContainsFunc(words, shellparse.Word.LoopVar) {
+		// A loop's variable and `$(git ls-files)` are followed for
+		// reading: a command that writes keeps its run-time target
+		// (`for d in ~; do rm -rf "$d"; done` stays a run-time delete).
+		if effects, _ := shellparse.Effects(c); slices.ContainsFunc(effects, func(fe shellparse.FileEffect) bool {
+			return fe.Access == shellparse.Write
+		}) {
+			return nil, false
+		}
 	}
 	var dirs []string
 	for _, d := range c.Dirs() {
@@ -83,62 +119,149 @@ func (e *evaluation) globAlts(s *shellparse.Script, c *shellparse.Command) ([]gl
 	names := 0
 	for _, dir := range dirs {
 		for i, on := range c.Glob.Configs(relevant) {
-			alt := globAlt{dir: dir, maybe: i > 0}
-			args := make([]shellparse.Word, 0, len(c.Args))
-			var key strings.Builder
-			key.WriteString(dir)
-			for _, w := range c.Args {
-				if !w.Glob() {
-					args = append(args, w)
-					key.WriteString("\x00" + w.Text)
+			// Each pass of a loop gives its variable one value: one
+			// alternative for each choice of the loop words' values.
+			vals, ok := e.loopValues(s, words, dir, on)
+			if !ok {
+				return nil, false
+			}
+			for _, choice := range vals {
+				if names += len(choice); names > maxGlobNames {
+					return nil, false
+				}
+			}
+			for _, choice := range loopChoices(vals) {
+				alt := globAlt{dir: dir, maybe: i > 0}
+				args := make([]shellparse.Word, 0, len(words))
+				var key strings.Builder
+				key.WriteString(dir)
+				loop := 0
+				for k, w := range words {
+					if names, ok := tracked[k]; ok {
+						// A name starting with `-` is refused (globSafe):
+						// the written word is "".
+						start := len(args)
+						for _, n := range names {
+							args = append(args, shellparse.Word{Text: n, Offset: w.Offset})
+							key.WriteString("\x00" + n)
+						}
+						key.WriteString("\x00\x01")
+						alt.spans = append(alt.spans, [2]int{start, len(args)})
+						alt.words = append(alt.words, "")
+						continue
+					}
+					if w.LoopVar() {
+						// A name a glob gives that starts with `-` is refused
+						// (globSafe): the written word is "".
+						v := choice[loop]
+						loop++
+						alt.spans = append(alt.spans, [2]int{len(args), len(args) + 1})
+						alt.words = append(alt.words, "")
+						args = append(args, shellparse.Word{Text: v, Offset: w.Offset})
+						key.WriteString("\x00" + v + "\x00\x01")
+						continue
+					}
+					if !w.Glob() {
+						args = append(args, w)
+						key.WriteString("\x00" + w.Text)
+						continue
+					}
+					fields, err := s.Expand(w, dir, on, e.cfg.Disk.ReadDir)
+					if err != nil {
+						return nil, false
+					}
+					if names += len(fields); names > maxGlobNames {
+						return nil, false
+					}
+					start := len(args)
+					for _, f := range fields {
+						args = append(args, shellparse.Word{Text: f, Offset: w.Offset})
+						key.WriteString("\x00" + f)
+					}
+					key.WriteString("\x00\x01")
+					alt.spans = append(alt.spans, [2]int{start, len(args)})
+					alt.words = append(alt.words, w.Text)
+				}
+				if !trailing {
+					if !seen[key.String()] {
+						seen[key.String()] = true
+						ac := *c
+						ac.Args = args
+						alt.cmd = &ac
+						alts = append(alts, alt)
+					}
 					continue
 				}
-				fields, err := s.Expand(w, dir, on, e.cfg.Disk.ReadDir)
-				if err != nil {
-					return nil, false
-				}
-				if names += len(fields); names > maxGlobNames {
-					return nil, false
-				}
-				start := len(args)
-				for _, f := range fields {
-					args = append(args, shellparse.Word{Text: f, Offset: w.Offset})
-					key.WriteString("\x00" + f)
-				}
-				key.WriteString("\x00\x01")
-				alt.spans = append(alt.spans, [2]int{start, len(args)})
-				alt.words = append(alt.words, w.Text)
-			}
-			if !c.TrailingArgs {
-				if !seen[key.String()] {
-					seen[key.String()] = true
+				// The paths xargs appends: all of them in one run, or the
+				// first one or two (xargs -n, or a long list, runs the
+				// command several times).
+				for _, n := range []int{len(feed), 1, 2} {
+					if n > len(feed) || n < len(feed) && seen[key.String()] {
+						continue
+					}
+					a := alt
+					a.spans = append(append([][2]int(nil), alt.spans...), [2]int{len(args), len(args) + n})
+					a.words = append(append([]string(nil), alt.words...), "")
 					ac := *c
-					ac.Args = args
-					alt.cmd = &ac
-					alts = append(alts, alt)
+					ac.Args = append(append([]shellparse.Word(nil), args...), feedWords(feed[:n], c)...)
+					ac.TrailingArgs = false
+					a.cmd = &ac
+					alts = append(alts, a)
 				}
-				continue
+				seen[key.String()] = true
 			}
-			// The paths xargs appends: all of them in one run, or the
-			// first one or two (xargs -n, or a long list, runs the
-			// command several times).
-			for _, n := range []int{len(feed), 1, 2} {
-				if n > len(feed) || n < len(feed) && seen[key.String()] {
-					continue
-				}
-				a := alt
-				a.spans = append(append([][2]int(nil), alt.spans...), [2]int{len(args), len(args) + n})
-				a.words = append(append([]string(nil), alt.words...), "")
-				ac := *c
-				ac.Args = append(append([]shellparse.Word(nil), args...), feedWords(feed[:n], c)...)
-				ac.TrailingArgs = false
-				a.cmd = &ac
-				alts = append(alts, a)
-			}
-			seen[key.String()] = true
 		}
 	}
 	return alts, true
+}
+
+// loopValues lists, for each loop word of words (shellparse.Word.LoopVar)
+// in order, the values its variable takes: each static word of the loop,
+// and what each glob word of it expands to in dir under on.
+func (e *evaluation) loopValues(s *shellparse.Script, words []shellparse.Word, dir string, on shellparse.GlobOpt) ([][]string, bool) {
+	var out [][]string
+	for _, w := range words {
+		if !w.LoopVar() {
+			continue
+		}
+		items, _, _ := s.LoopItems(w)
+		var vals []string
+		for _, it := range items {
+			if !it.Glob() {
+				vals = append(vals, it.Text)
+				continue
+			}
+			fields, err := s.Expand(it, dir, on, e.cfg.Disk.ReadDir)
+			if err != nil {
+				return nil, false
+			}
+			vals = append(vals, fields...)
+		}
+		if len(vals) == 0 {
+			return nil, false // the loop does not run: nothing to judge by
+		}
+		out = append(out, vals)
+	}
+	return out, true
+}
+
+// loopChoices is every way to pick one value of each list (one empty
+// choice when there is none), at most maxGlobNames of them.
+func loopChoices(vals [][]string) [][]string {
+	out := [][]string{nil}
+	for _, vs := range vals {
+		var next [][]string
+		for _, c := range out {
+			for _, v := range vs {
+				if len(next) >= maxGlobNames {
+					return next
+				}
+				next = append(next, append(append([]string(nil), c...), v))
+			}
+		}
+		out = next
+	}
+	return out
 }
 
 // createsFiles reports whether a command of s other than c may create,

@@ -51,6 +51,24 @@ func TestGlobsAsBashExpands(t *testing.T) {
 		{"python3 x.py; ls *.md", Ask, Ask, CodeModeAsk},
 		{"ls *.md; cat README.md", Allow, Allow, CodeSafeReadOnly},
 		{"echo *", Allow, Allow, CodeSafeReadOnly},
+		// A for loop's variable takes each of its words, globs expanded.
+		{`for f in src/*.go; do wc -l "$f"; done`, Allow, Allow, CodeSafeReadOnly},
+		{`for f in README.md notes.md; do head -3 "${f}"; done`, Allow, Allow, CodeSafeReadOnly},
+		{`for f in README.md notes.md; do head -3 $f; done`, Allow, Allow, CodeSafeReadOnly},
+		{`for f in src/*.go; do echo "== $f"; cat "$f"; done`, Allow, Allow, CodeSafeReadOnly},
+		{`for f in *; do cat "$f"; done`, Allow, Ask, CodeRuleDenyShellOption},
+		{`for f in .env README.md; do cat "$f"; done`, Deny, Deny, CodeRuleDeny},
+		{`for f in src/*.go; do wc -l $f; done`, Ask, Ask, CodeModeAsk}, // a name may hold a blank
+		// A value the variable may hold that a deny rule names is a deny.
+		{`for f in src/*.go; do f=.env; cat "$f"; done`, Deny, Deny, CodeRuleDeny},
+		{`for f in src/*.go; do read -r f; cat "$f"; done`, Ask, Ask, CodeModeAsk},
+		{`for f in src/*.go; do g; cat "$f"; done; g() { f=.env; }`, Deny, Deny, CodeRuleDeny},
+		{`trap 'f=.env' DEBUG; for f in README.md; do cat "$f"; done`, Deny, Deny, CodeRuleDeny},
+		{`declare -l f; for f in .ENV; do cat "$f"; done`, Deny, Deny, CodeRuleDeny},
+		{`for f in src/*.go; do cd src; cat "$f"; done`, Ask, Ask, CodeModeAsk},
+		{`for f in -o x; do sort "$f"; done`, Ask, Ask, CodeModeAsk},
+		{`for f in src/*.go; do rm "$f"; done`, Ask, Ask, CodeModeAsk},
+		{`for f in src/*.go; do bash -c 'cat "$f"'; done`, Ask, Ask, CodeModeAsk},
 	} {
 		d := Evaluate(cfg, Request{Tool: ToolBash, Command: tt.cmd, Cwd: v.root, ShellGlob: known})
 		if d.Effect != tt.known {

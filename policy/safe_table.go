@@ -191,6 +191,52 @@ var safeTable = map[string]safeEntry{
 	// installed metadata (pipArgs); list -o/-u ask the package index.
 	"pip":  {args: pipArgs},
 	"pip3": {args: pipArgs},
+	// python(1), node(1), perl(1), gcc(1), make(1) with only the option
+	// that prints the version (shellparse.VersionOnly); npm(1) also `npm
+	// ls` (npmArgs).
+	"python":  versionOnly,
+	"python3": versionOnly,
+	"node":    versionOnly,
+	"perl":    versionOnly,
+	"gcc":     versionOnly,
+	"g++":     versionOnly,
+	"cc":      versionOnly,
+	"clang":   versionOnly,
+	"make":    versionOnly,
+	"npm":     {args: npmArgs},
+}
+
+// versionOnly is the entry of a program that is safe only printing its
+// version (shellparse.VersionOnly judges the one word, as context).
+var versionOnly = safeEntry{context: shellparse.VersionOnly, args: func([]shellparse.Word) bool { return true }}
+
+// npmArgs accepts `npm --version`/`-v` and `npm ls` (npm-ls(1), npm 10:
+// also list, ll, la), which prints the installed packages from
+// node_modules, with only display options and package names; it runs no
+// script.
+func npmArgs(args []shellparse.Word) bool {
+	if len(args) == 1 && (args[0].Text == "-v" || args[0].Text == "--version") {
+		return true
+	}
+	if len(args) == 0 || !slices.Contains([]string{"ls", "list", "ll", "la"}, args[0].Text) {
+		return false
+	}
+	for i := 1; i < len(args); i++ {
+		t := args[i].Text
+		name, _, hasVal := strings.Cut(t, "=")
+		switch {
+		case slices.Contains([]string{"-a", "--all", "--json", "-l", "--long", "-p", "--parseable", "--link",
+			"--unicode", "--no-unicode", "--prod", "--production", "--dev", "--package-lock-only", "-g", "--global"}, t):
+		case slices.Contains([]string{"--depth", "--omit", "--include", "-w", "--workspace"}, name):
+			if !hasVal {
+				i++
+			}
+		case !strings.HasPrefix(t, "-") && !strings.Contains(t, ".."):
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // goArgs accepts `go version [-m] [-v]` and `go env [-json] [-changed]
@@ -326,6 +372,9 @@ func safeCommand(c *shellparse.Command) bool {
 	if !ok {
 		return false
 	}
+	if pc := procInStatic(c); pc != nil {
+		c = pc
+	}
 	args := c.Args[1:]
 	if !entry.dynamicOK {
 		// A dynamic word could be a file to read (Read rules cannot be
@@ -353,17 +402,42 @@ func safeCommand(c *shellparse.Command) bool {
 	return ro
 }
 
-// findArgs refuses find's actions that run, delete or write (find(1)
-// ACTIONS: -exec, -execdir, -ok, -okdir, -delete, -fprint, -fprint0,
-// -fprintf, -fls). The predicates are matched as whole words, so any word
-// starting like one of them is refused.
+// procInStatic returns c with each word that is an input process
+// substitution (shellparse.Word.ProcIn: `diff <(sort a) <(sort b)`) made
+// the static path bash passes for it, /dev/fd/63: a pipe holding the
+// output of commands judged on their own. Nil when c has none.
+func procInStatic(c *shellparse.Command) *shellparse.Command {
+	var out *shellparse.Command
+	for i, w := range c.Args {
+		if !w.ProcIn {
+			continue
+		}
+		if out == nil {
+			cc := *c
+			cc.Args = slices.Clone(c.Args)
+			out = &cc
+		}
+		out.Args[i] = shellparse.Word{Text: "/dev/fd/63", Offset: w.Offset}
+	}
+	return out
+}
+
+// findArgs refuses find's actions that delete or write (find(1) ACTIONS:
+// -delete, -fprint, -fprint0, -fprintf, -fls) or ask on the terminal
+// (-ok, -okdir). -exec and -execdir are accepted: the command each runs
+// is a command of its own (`{}` standing for the paths found), judged on
+// its own. Words are matched by prefix, so any word starting like one of
+// the refused actions is refused, in the exec'd command's words too.
 func findArgs(args []shellparse.Word) bool {
 	for _, w := range args {
 		t := w.Text
-		for _, p := range []string{"-exec", "-ok", "-delete", "-fprint", "-fls"} {
+		for _, p := range []string{"-ok", "-delete", "-fprint", "-fls"} {
 			if strings.HasPrefix(t, p) {
 				return false
 			}
+		}
+		if strings.HasPrefix(t, "-exec") && t != "-exec" && t != "-execdir" {
+			return false
 		}
 	}
 	return true
@@ -904,8 +978,61 @@ var gitSubcommands = sync.OnceValue(func() map[string]gitSub {
 		"stash show": {},
 		// git-worktree: only list.
 		"worktree list": {},
+		// git-config: only the forms that read (see gitConfig).
+		"config": {args: gitConfig},
+		// git-for-each-ref: prints refs; a signature atom runs gpg (see
+		// gitForEachRef).
+		"for-each-ref": {args: gitForEachRef},
+		// git-check-attr: prints the attributes of paths (.gitattributes,
+		// which the effects read), never runs a filter or driver.
+		"check-attr": {},
 	}
 })
+
+// gitConfig accepts the forms of git-config(1) (git 2.39) that only
+// read the configuration git itself reads: --get, --get-all,
+// --get-regexp, --get-urlmatch, --get-color, --get-colorbool, -l/--list,
+// or one NAME alone (a get), with only options that choose the scope or
+// the way values print. Refused: --add, --replace-all, --unset*,
+// --rename-section, --remove-section, -e, NAME VALUE (write), any
+// negation (`--no-list` turns a list back into a write), and -f/--file,
+// --blob (another file or object, which Read rules would not see).
+func gitConfig(l shellparse.Line) bool {
+	for _, o := range l.Options() {
+		if !slices.Contains(gitConfigReading, o) && !slices.Contains(gitConfigGets, o) {
+			return false
+		}
+	}
+	return l.Has(gitConfigGets...) || len(l.Operands()) == 1
+}
+
+// gitConfigGets are git-config(1)'s actions that only read.
+var gitConfigGets = []string{"get", "get-all", "get-regexp", "get-urlmatch", "get-color", "get-colorbool", "l", "list"}
+
+// gitConfigReading are git-config(1)'s options that choose the scope or
+// how values print.
+var gitConfigReading = []string{"global", "system", "local", "worktree", "fixed-value", "t", "type", "bool", "int",
+	"bool-or-int", "bool-or-str", "path", "expiry-date", "z", "null", "name-only", "includes", "show-origin",
+	"show-scope", "default"}
+
+// gitForEachRef accepts git-for-each-ref(1) with its listing options and
+// patterns; a `signature` atom in --format or --sort is refused as in
+// gitListMode, and so are the quoting options, which only matter to
+// output meant to be run.
+func gitForEachRef(l shellparse.Line) bool {
+	for _, o := range l.Options() {
+		if !slices.Contains([]string{"count", "format", "sort", "points-at", "color", "merged", "no-merged",
+			"contains", "no-contains", "ignore-case"}, o) {
+			return false
+		}
+	}
+	for _, v := range l.Values("format", "sort") {
+		if strings.Contains(v.Text, "signature") {
+			return false
+		}
+	}
+	return true
+}
 
 // noOperands accepts a command line with options only.
 func noOperands(l shellparse.Line) bool { return len(l.Operands()) == 0 }

@@ -18,6 +18,9 @@ func sandboxLayer(e *evaluation, p *part) verdict {
 			message: p.path + " opens a network connection, which needs approval"}
 	}
 	if p.cmd != nil {
+		if v := e.linkOutside(p); v.ok {
+			return v
+		}
 		return e.rootDelete(p)
 	}
 	if p.access != shellparse.Write || p.path == "" || p.tool != ToolWrite && p.tool != ToolBash && p.tool != ToolEdit {

@@ -81,8 +81,9 @@ func TestTreeWrites(t *testing.T) {
 		{"cp -r mk/. build/", Deny, "sandbox.outside_root"}, // build/docs/x.txt lands in ~/Documents
 		{"cp -r big/. out8", Ask, CodeSandboxProtected},     // over the bound
 		{`cp -r "$D"/. .`, Ask, CodeSandboxProtected},
-		{"ln -s /tmp/t src && cp -r src/. .", Ask, CodeSandboxProtected}, // the source made a link in the script
-		{"ln -s /tmp/t d && cp -r d/sub/. .", Ask, CodeSandboxProtected},
+		{"ln -s plain src && cp -r src/. .", Ask, CodeSandboxProtected}, // the source made a link in the script
+		{"ln -s plain d && cp -r d/sub/. .", Ask, CodeSandboxProtected},
+		{"ln -s /tmp/t d && cp -r d/sub/. .", Ask, CodeSandboxLinkOutside}, // the link itself asks first
 		{"tar xzf dist.tgz -C build/", Ask, CodeSandboxProtected},
 		{"unzip a.zip -d build", Ask, CodeSandboxProtected},
 		{"rsync -a examples/ .", Ask, CodeSandboxProtected},

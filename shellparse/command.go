@@ -27,9 +27,16 @@ type Word struct {
 	// commands that are judged on their own, not a variable, a glob, a
 	// brace list, or an unquoted substitution split into words.
 	SubstOnly bool
+	// ProcIn is set on a word that is exactly one input process
+	// substitution, `<(...)`: bash passes a /dev/fd/N path to a pipe
+	// holding the output of the commands inside, which are judged as
+	// commands of their own. (A bool beside the flags: a Word stays 32
+	// bytes.)
+	ProcIn bool
 	// glob, for a word whose only dynamic part is pathname expansion in
 	// bash (glob.go), is 1 + the index of its parsed form in its
-	// Script's globs; 0 for any other word. (An int32 beside the flags:
+	// Script's globs; for a loop's variable, -1 - the index of the loop
+	// (loopwords.go); 0 for any other word. (An int32 beside the flags:
 	// a Word stays 32 bytes.)
 	glob int32
 }
@@ -37,7 +44,7 @@ type Word struct {
 // Glob reports a word whose only dynamic part is bash's pathname
 // expansion: an unquoted `*`, `?` or `[...]` and nothing else that is
 // only known at run time. Script.Expand works out what it expands to.
-func (w Word) Glob() bool { return w.glob != 0 }
+func (w Word) Glob() bool { return w.glob > 0 }
 
 // Assign is a `NAME=value` assignment: leading a simple command, given to a
 // wrapper (`env NAME=value cmd`), or standing alone or after `export`.
@@ -271,4 +278,6 @@ type Script struct {
 
 	// globs are the parsed forms of the glob words (Word.glob).
 	globs []*syntax.Word
+	// loops are the loops whose variable words are known (loopwords.go).
+	loops []loopInfo
 }

@@ -2172,29 +2172,49 @@ func wgetOps(l *cmdline, out *effectList) {
 	}
 }
 
-// findOps: find [-H] [-L] [-P] [-D opts] [-Olevel] [start...] [expr]
-// (find(1)). The words of -exec ... ; belong to the command it runs.
-func findOps(l *cmdline, out *effectList) {
-	ops := l.operands()
+// FindSplit splits find's words after its name (findArgs, without the
+// name) as GNU find reads them (find(1) and findutils 4.9 util.c
+// looks_like_expression): first the leading options -H, -L, -P, -D LIST,
+// -OLEVEL and an ending `--`; then the start points, every word up to the
+// first that begins the expression: a word starting with `-` other than
+// `-` itself, or `(` or `!` alone. `,` and `)` are start points there
+// (they are operators only inside the expression), and so are `-`, `(x`
+// and `!x`. It returns the index of the first start point and of the
+// first expression word; no start point means ".". Every reader of
+// find's start points goes through it (danger, effects, what find
+// prints).
+func FindSplit[T any](args []T, text func(T) string) (start, expr int) {
 	i := 0
-	for i < len(ops) {
-		t := ops[i].Text
+	for i < len(args) {
+		t := text(args[i])
 		if t == "-H" || t == "-L" || t == "-P" || strings.HasPrefix(t, "-O") {
 			i++
 		} else if t == "-D" {
 			i += 2
+		} else if t == "--" {
+			i++
+			break
 		} else {
 			break
 		}
 	}
-	var starts []arg
-	for ; i < len(ops); i++ {
-		t := ops[i].Text
-		if strings.HasPrefix(t, "-") || t == "(" || t == "!" {
+	i = min(i, len(args))
+	start = i
+	for ; i < len(args); i++ {
+		t := text(args[i])
+		if strings.HasPrefix(t, "-") && t != "-" || t == "(" || t == "!" {
 			break
 		}
-		starts = append(starts, ops[i])
 	}
+	return start, i
+}
+
+// findOps: find [-H] [-L] [-P] [-D opts] [-Olevel] [start...] [expr]
+// (find(1)). The words of -exec ... ; belong to the command it runs.
+func findOps(l *cmdline, out *effectList) {
+	ops := l.operands()
+	first, i := FindSplit(ops, func(a arg) string { return a.Text })
+	starts := ops[first:i:i]
 	if len(starts) == 0 {
 		starts = []arg{made(".", arg{Word: l.c.Args[0]}, false)}
 	}

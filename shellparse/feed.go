@@ -2,7 +2,6 @@ package shellparse
 
 import (
 	"strconv"
-	"strings"
 )
 
 // What a command xargs runs gets appended (issue 17: `find . -name '*.go'
@@ -57,7 +56,21 @@ type FindOutput struct {
 // only lists more paths than find prints. Any other word (an action, an
 // operator, a dynamic word, a global option) makes ok false.
 func FindPrints(c *Command) (FindOutput, bool) {
-	return findTests(c, false)
+	return findOutput(c, len(c.Args), true, false)
+}
+
+// FindPasses reports what a find passes to the `-exec` at index at of its
+// words (c.Args[at] is "-exec"): the paths the tests before it select,
+// when those are only tests FindPrints takes and no action. The paths are
+// whole words of the command it runs, as after -print0 into xargs -0
+// (Null is set).
+func FindPasses(c *Command, at int) (FindOutput, bool) {
+	if at <= 0 || at >= len(c.Args) || c.Args[at].Text != "-exec" {
+		return FindOutput{}, false
+	}
+	out, ok := findOutput(c, at, false, false)
+	out.Null = true
+	return out, ok
 }
 
 // FindSelects reports, as FindPrints does, the paths c selects when its
@@ -66,23 +79,28 @@ func FindPrints(c *Command) (FindOutput, bool) {
 // to its `;` or `+`), or -print. The paths are what `{}` stands for in
 // those commands.
 func FindSelects(c *Command) (FindOutput, bool) {
-	return findTests(c, true)
+	return findOutput(c, len(c.Args), true, true)
 }
 
-// findTests is FindPrints, and with execs FindSelects.
-func findTests(c *Command, execs bool) (FindOutput, bool) {
+// findOutput reads find's words up to end (excluded): print allows a
+// -print or -print0, execs the actions that run commands (FindSelects).
+func findOutput(c *Command, end int, print, execs bool) (FindOutput, bool) {
 	out := FindOutput{MaxDepth: -1}
-	if len(c.Args) == 0 || c.Args[0].Dynamic || c.Name() != "find" || c.Unknown != "" || c.HasDynamic(1) {
+	if len(c.Args) == 0 || c.Args[0].Dynamic || c.Name() != "find" || c.Unknown != "" || c.HasDynamic(1) && print {
 		return out, false
 	}
-	args := c.Args[1:]
-	i := 0
-	for ; i < len(args); i++ {
-		t := args[i].Text
-		if strings.HasPrefix(t, "-") || t == "(" || t == "!" || t == ")" || t == "," {
-			break
+	args := c.Args[1:end]
+	for _, w := range args {
+		if w.Dynamic {
+			return out, false
 		}
-		out.Starts = append(out.Starts, t)
+	}
+	first, i := FindSplit(args, func(w Word) string { return w.Text })
+	if first > 0 {
+		return out, false // a leading option: -L follows links
+	}
+	for _, w := range args[:i] {
+		out.Starts = append(out.Starts, w.Text)
 	}
 	if len(out.Starts) == 0 {
 		out.Starts = []string{"."}
@@ -111,10 +129,12 @@ func findTests(c *Command, execs bool) (FindOutput, bool) {
 			return out, false
 		}
 		switch t {
-		case "-print":
+		case "-print", "-print0":
+			if !print {
+				return out, false
+			}
 			printed, acted = true, execs
-		case "-print0":
-			printed, out.Null, acted = true, true, execs
+			out.Null = out.Null || t == "-print0"
 		case "-a", "-and":
 		case "-name", "-iname", "-type", "-path", "-ipath", "-wholename", "-iwholename", "-maxdepth", "-mindepth":
 			if i+1 >= len(args) {

@@ -283,6 +283,29 @@ var gitSubTable = specTable{entries: []specEntry{
 	// git-push(1): --receive-pack and its alias --exec run the command
 	// they name.
 	{"push", &gitPushSpec},
+	// git-config(1) (git 2.39): -e runs an editor; which forms only read
+	// (not --add, --replace-all, --unset*, --rename-section,
+	// --remove-section, or NAME VALUE) is policy's gitConfig.
+	{"config", &spec{complete: true,
+		flags: "help global system local worktree get get-all get-regexp get-urlmatch replace-all add unset " +
+			"unset-all rename-section remove-section l|list fixed-value e|edit get-color get-colorbool bool int " +
+			"bool-or-int bool-or-str path expiry-date z|null name-only includes show-origin show-scope " +
+			"no-global no-system no-local no-worktree no-file no-blob no-get no-get-all no-get-regexp " +
+			"no-get-urlmatch no-replace-all no-add no-unset no-unset-all no-rename-section no-remove-section " +
+			"no-list no-fixed-value no-edit no-get-color no-get-colorbool no-type no-null no-name-only " +
+			"no-includes no-show-origin no-show-scope no-default",
+		args: "f|file blob t|type default",
+		acts: "e|edit help"}},
+	// git-for-each-ref(1): prints refs; a `signature` atom in --format or
+	// --sort runs gpg (policy's gitListMode refuses it).
+	{"for-each-ref", &spec{complete: true, acts: "help",
+		flags: "help s|shell p|perl python tcl ignore-case no-shell no-perl no-python no-tcl no-count no-format " +
+			"no-color no-sort no-points-at no-ignore-case",
+		args:     "count format sort points-at",
+		optional: "color merged no-merged contains no-contains"}},
+	// git-check-attr(1): prints the attributes of paths.
+	{"check-attr", &spec{complete: true, acts: "help",
+		flags: "help a|all cached stdin z no-all no-cached no-stdin"}},
 	{"remote", &spec{complete: true, flags: "help v no-verbose verbose", acts: "help"}},
 	{"remote get-url", &spec{complete: true, flags: "help all no-all no-push push", acts: "help"}},
 	{"worktree list", &spec{complete: true, flags: "help v z no-expire no-porcelain no-verbose porcelain verbose", args: "expire", acts: "help"}},

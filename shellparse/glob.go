@@ -414,5 +414,5 @@ func dotsMatch(pat string) bool {
 // HasGlobStar reports a glob word with a `**` component, which globstar
 // changes.
 func (w Word) HasGlobStar() bool {
-	return w.glob != 0 && strings.Contains(w.Text, "**")
+	return w.glob > 0 && strings.Contains(w.Text, "**")
 }

@@ -157,3 +157,65 @@ func gitSubcommand(c *Command) string {
 	}
 	return ""
 }
+
+// LinkMade is one link a command creates: Link is the path of the new
+// link (relative to the command's Dir unless absolute), Target what it
+// points to as given. For a symbolic link a relative Target is taken
+// from the link's own directory (symlink(7)); IntoDir is set when Link
+// may be an existing directory the link is made in (named after
+// Target's last component), as ln and cp do without -T.
+type LinkMade struct {
+	Target, Link Word
+	Symbolic     bool
+	IntoDir      bool
+}
+
+// LinksMade lists the links ln(1) (`ln [-s] TARGET LINK`, `ln TARGET`,
+// `ln -t DIR TARGET...`) and cp -s/--symbolic-link (cp(1): SOURCE...
+// DEST makes symbolic links to the sources) create, read by the command
+// model; ok is false when a line it does not understand may make links
+// it cannot list.
+func LinksMade(c *Command) (links []LinkMade, ok bool) {
+	if len(c.Args) == 0 || c.Args[0].Dynamic {
+		return nil, false
+	}
+	var line Line
+	switch path.Base(c.Args[0].Text) {
+	case "ln", "gln":
+		line, _ = ReadLine(c, "ln")
+	case "cp", "gcp":
+		line, _ = ReadLine(c, "cp")
+		if line.Understood() && !line.Has("s", "symbolic-link") {
+			return nil, true
+		}
+	default:
+		return nil, true
+	}
+	if !line.Understood() {
+		return nil, false
+	}
+	symbolic := line.Has("s", "symbolic", "symbolic-link")
+	ops := line.Operands()
+	noDir := line.Has("T", "no-target-directory")
+	if dirs := line.Values("t", "target-directory"); len(dirs) > 0 {
+		for _, d := range dirs {
+			for _, t := range ops {
+				links = append(links, LinkMade{Target: t, Link: Word{Text: path.Join(d.Text, path.Base(t.Text)), Dynamic: d.Dynamic || t.Dynamic, Offset: t.Offset}, Symbolic: symbolic})
+			}
+		}
+		return links, true
+	}
+	switch {
+	case len(ops) == 1:
+		t := ops[0]
+		return []LinkMade{{Target: t, Link: Word{Text: path.Base(t.Text), Dynamic: t.Dynamic, Offset: t.Offset}, Symbolic: symbolic}}, true
+	case len(ops) == 2:
+		return []LinkMade{{Target: ops[0], Link: ops[1], Symbolic: symbolic, IntoDir: !noDir}}, true
+	case len(ops) > 2:
+		d := ops[len(ops)-1]
+		for _, t := range ops[:len(ops)-1] {
+			links = append(links, LinkMade{Target: t, Link: Word{Text: path.Join(d.Text, path.Base(t.Text)), Dynamic: d.Dynamic || t.Dynamic, Offset: t.Offset}, Symbolic: symbolic})
+		}
+	}
+	return links, true
+}

@@ -123,7 +123,7 @@ func (p *parser) script() *Script {
 	if s == nil {
 		s = new(Script)
 	}
-	*s = Script{Source: p.top, Commands: p.cmds, Funcs: p.funcs, ForkBombs: p.forkBombs, Values: p.values, globs: p.globs}
+	*s = Script{Source: p.top, Commands: p.cmds, Funcs: p.funcs, ForkBombs: p.forkBombs, Values: p.values, globs: p.globs, loops: p.loops}
 	return s
 }
 
@@ -285,6 +285,8 @@ type parser struct {
 	// in code another shell runs.
 	glob         GlobState
 	globs        []*syntax.Word // the glob words' parsed forms (Word.glob)
+	loops        []loopInfo     // loops whose variable words are known (loopwords.go)
+	loopVars     []loopVar      // the enclosing ones
 	globChanged  GlobOpt
 	globChangers []int
 	otherShell   int
@@ -911,8 +913,13 @@ func (p *parser) forClause(c *syntax.ForClause) {
 		// Without `in`, the loop runs over "$@".
 		numeric := l.InPos.IsValid()
 		var deps []string
+		var items []Word
 		for _, w := range l.Items {
-			p.addValue(l.Name.Value, p.nested(w, p.parent))
+			iw := p.nested(w, p.parent)
+			p.addValue(l.Name.Value, iw)
+			if len(l.Items) <= maxLoopItems {
+				items = append(items, iw)
+			}
 			ok, d := p.numericValue(w)
 			numeric = numeric && ok
 			deps = append(deps, d...)
@@ -924,7 +931,13 @@ func (p *parser) forClause(c *syntax.ForClause) {
 			cmd := p.codeCommand(c, "for", "", p.parent)
 			p.vals.pending = append(p.vals.pending, pendingCode{idx: -1, cmd: cmd, notInt: []string{name}})
 		}
+		known := p.enterLoop(l, items, c.Do)
 		p.noteAssigns([]Assign{{Name: name, Dynamic: !numeric}})
+		p.stmts(c.Do)
+		if known {
+			p.leaveLoop()
+		}
+		return
 	case *syntax.CStyleLoop:
 		p.arithSite(l, "for ((", p.parent, l.Init, l.Cond, l.Post)
 	}

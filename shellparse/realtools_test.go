@@ -746,6 +746,7 @@ func TestRealToolsGit(t *testing.T) {
 		{sub: "describe"}, {sub: "blame"}, {sub: "version"}, {sub: "grep"}, {sub: "cat-file"},
 		{sub: "branch"}, {sub: "tag"}, {sub: "remote"}, {sub: "remote get-url"}, {sub: "worktree list"},
 		{sub: "stash show"},
+		{sub: "config"}, {sub: "for-each-ref"}, {sub: "check-attr"},
 		// The subcommands rules name (issue 17).
 		{sub: "reset"}, {sub: "commit"}, {sub: "notes add"}, {sub: "notes append"}, {sub: "fetch"}, {sub: "pull"},
 		{sub: "push"},
@@ -859,4 +860,69 @@ func dash(n string) string {
 		return "-" + n
 	}
 	return "--" + n
+}
+
+// TestFindSplitRealFind checks FindSplit against GNU find: in an empty
+// directory, find names each start point it cannot find ("find: 'X': No
+// such file or directory") and ends the expression with -maxdepth 0,
+// so the words it reports are its start points.
+func TestFindSplitRealFind(t *testing.T) {
+	find := needBinary(t, "find")
+	dir := t.TempDir()
+	missing := regexp.MustCompile(`(?m)^\S*find: '(.*)': No such file or directory$`)
+	for _, words := range [][]string{
+		{"a", "b"}, {",", "b"}, {"a", ",", "b"}, {")", "a"}, {"-", "a"}, {"(x", "!x"},
+		{"-P", "a"}, {"-L", "--", "a"}, {"--", ","}, {"-D", "stat", "a"}, {"-O1", ",", "a"},
+	} {
+		out := run(t, dir, append(append([]string{find}, words...), "-maxdepth", "0")...)
+		var real []string
+		for _, m := range missing.FindAllStringSubmatch(out, -1) {
+			real = append(real, m[1])
+		}
+		args := append(slices.Clone(words), "-maxdepth", "0")
+		start, expr := FindSplit(args, func(s string) string { return s })
+		if got := args[start:expr]; !slices.Equal(got, real) {
+			t.Errorf("find %q: FindSplit's start points %q, find's %q (output %q)", words, got, real, out)
+		}
+	}
+}
+
+// TestVersionOnlyRealTools runs each program of versionOptions that is
+// installed with each of its version options, in a directory whose
+// Makefile, package.json and standard input would print a marker if the
+// program ran any of them: the output must not hold it.
+func TestVersionOnlyRealTools(t *testing.T) {
+	dir := t.TempDir()
+	const mark = "RAN-PROJECT-CODE"
+	files := map[string]string{
+		"Makefile":     "all:\n\t@echo " + mark + "\n",
+		"package.json": `{"name":"x","version":"1.0.0","scripts":{"prepare":"echo ` + mark + `"}}`,
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stdin := `print("` + mark + `"); console.log("` + mark + `")` + "\n"
+	for name, opts := range versionOptions {
+		bin, err := exec.LookPath(name)
+		if err != nil {
+			t.Logf("%s is not installed", name)
+			continue
+		}
+		for _, opt := range opts {
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			cmd := exec.CommandContext(ctx, bin, opt)
+			cmd.Dir = dir
+			cmd.Stdin = strings.NewReader(stdin)
+			out, _ := cmd.CombinedOutput()
+			cancel()
+			if strings.Contains(string(out), mark) {
+				t.Errorf("%s %s ran project code or its input: %q", name, opt, out)
+			}
+			if !VersionOnly(&Command{Args: []Word{{Text: name}, {Text: opt}}}) {
+				t.Errorf("VersionOnly(%s %s) = false", name, opt)
+			}
+		}
+	}
 }

@@ -115,6 +115,13 @@ func (p *parser) word(w *syntax.Word) Word {
 		out.Dynamic = true
 	}
 	out.SubstOnly = out.Dynamic && !other && !(brace && hasBraceExp(w))
+	if out.Dynamic && out.glob == 0 {
+		p.loopWord(w, &out)
+	}
+	if len(w.Parts) == 1 {
+		ps, ok := w.Parts[0].(*syntax.ProcSubst)
+		out.ProcIn = ok && ps.Op == syntax.CmdIn
+	}
 	out.Text = text
 	if globbed && !notGlob && p.dialect == Bash && !assignTilde(w) && !brace {
 		if g := globWord(w, p.opt.Home, tilde); g != nil {

@@ -548,6 +548,9 @@ func (p *parser) stdinCode(idx int, kind string) {
 // or from standard input can be remote content.
 func (p *parser) interpreterCode(idx int, name string) {
 	c := p.cmds[idx]
+	if VersionOnly(&c) {
+		return // prints its version and exits (version_table.go)
+	}
 	family := strings.TrimRight(name, "0123456789.")
 	var codeOpts []string
 	for _, ic := range interpreterCode {
