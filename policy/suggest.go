@@ -128,6 +128,10 @@ func (e *evaluation) ruleFor(p *part) (string, string) {
 		return tool + "(" + escapeGlob(filepath.ToSlash(real)) + ")", ""
 	}
 	c := p.cmd
+	if len(c.Args) > 0 && !c.Args[0].Dynamic && !c.Bare() && c.Unknown == "" {
+		return "", "allow rules match a command by its bare name found through PATH, never by a path (" +
+			c.Args[0].Text + "): run it by name from a directory on PATH, or answer each call"
+	}
 	if c.Unknown != "" || c.StdinCode || c.TrailingArgs || !c.Bare() || !substOnlyFrom(c, 1) || p.dynamic {
 		return "", "the command is only known at run time, so no rule can describe it"
 	}
@@ -139,7 +143,7 @@ func (e *evaluation) ruleFor(p *part) (string, string) {
 	// A command with a word that runs code (go test -exec CMD) is saved
 	// as the exact form: a `*` rule would not cover that word (issue 17).
 	if exactOnly()[name] || shellparse.IsShell(name) || shellparse.IsInterpreter(name) || c.IsWrapper() ||
-		len(shellparse.CodeWords(c)) > 0 {
+		len(shellparse.CodeWords(c)) > 0 || slices.ContainsFunc(argv[1:], func(w string) bool { return riskyWord(name, w) }) {
 		if c.HasDynamic(1) {
 			return "", "the command's code or arguments are only known at run time, so no rule can describe it"
 		}
@@ -161,6 +165,33 @@ func (e *evaluation) ruleFor(p *part) (string, string) {
 		return "Bash(" + patternWords(argv) + " *)", ""
 	}
 	return "Bash(" + patternWords(argv[:keep]) + " *)", ""
+}
+
+// riskyLong are the long options that turn a command into the form deny
+// and ask rules are written for (design §6's `Bash(git push --force *)`):
+// forcing, deleting, rewriting, skipping hooks, recursing. A call that
+// carries one is saved as its exact form, so "always" never allows the
+// whole family (`Bash(git push *)` would allow every later force push).
+var riskyLong = []string{"force", "force-with-lease", "force-if-includes", "mirror", "delete", "hard", "merge",
+	"keep", "no-verify", "prune", "prune-tags", "recursive", "no-preserve-root", "amend", "all", "exec", "upload-pack",
+	"receive-pack"}
+
+// riskyWord reports a word of the command name's argv that makes its
+// suggestion the exact form: a riskyLong option (or an unambiguous
+// prefix of one, `--forc`), a short cluster holding f, r, R, D or d (force,
+// recursive, delete), and for git a refspec that forces or deletes
+// (`+main`, `:main`).
+func riskyWord(name, w string) bool {
+	switch {
+	case strings.HasPrefix(w, "--") && len(w) > 2:
+		opt, _, _ := strings.Cut(w[2:], "=")
+		return slices.ContainsFunc(riskyLong, func(r string) bool { return len(opt) >= 3 && strings.HasPrefix(r, opt) })
+	case strings.HasPrefix(w, "-") && len(w) > 1:
+		return strings.ContainsAny(w[1:], "frRDd")
+	case name == "git":
+		return strings.HasPrefix(w, "+") || strings.HasPrefix(w, ":")
+	}
+	return false
 }
 
 // isSubcommand: a word that names a subcommand, not an option, a path or a

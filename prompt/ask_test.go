@@ -156,6 +156,7 @@ func TestAskShows(t *testing.T) {
 		"            git push",
 		"  warning   this request contains hidden or control characters, shown escaped",
 		"  warning   long runs of blank lines or spaces are collapsed and counted (⋮ ⋯)",
+		"  always    it covers every `npm publish ...` call, any options",
 		"  [y] allow once  [n] deny  [a] always allow: Bash(npm publish *) → ",
 		"      /home/me/project/.gatekeep/config.local.toml",
 	} {

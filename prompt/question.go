@@ -162,6 +162,12 @@ func layout(q Question, width, rows int) []string {
 		field(label(name), labelIndent, render(p, true))
 	}
 
+	if covers := widest(q.AlwaysRules); covers != "" && q.alwaysOffered() {
+		// Say what a `name *` rule covers: every later call that starts
+		// so, whatever options it adds (--force included).
+		field(label("always"), labelIndent, render("it covers every `"+covers+" ...` call, any options", true))
+	}
+
 	var choices rendered
 	if q.alwaysOffered() {
 		text := "[y] allow once  [n] deny  [a] always allow: " + strings.Join(q.AlwaysRules, ", ")
@@ -249,4 +255,17 @@ func classify(chunk []byte, alwaysOffered bool) key {
 		}
 	}
 	return keyUnknown
+}
+
+// widest returns the command prefix of the first Bash rule among rules
+// that ends in ` *` (`Bash(git push *)`: "git push"), or "".
+func widest(rules []string) string {
+	for _, r := range rules {
+		if inner, ok := strings.CutPrefix(r, "Bash("); ok {
+			if prefix, ok := strings.CutSuffix(inner, " *)"); ok {
+				return prefix
+			}
+		}
+	}
+	return ""
 }

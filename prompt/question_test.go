@@ -27,6 +27,7 @@ func TestLayout(t *testing.T) {
 		`  rule      .gatekeep/config.toml:12 ask "npm publish *"`,
 		"  reason    npm publish needs a person's ok",
 		"  asking    npm publish",
+		"  always    it covers every `npm publish ...` call, any options",
 		"",
 		"  [y] allow once  [n] deny  [a] always allow: Bash(npm publish *) → ",
 		"      /home/me/project/.gatekeep/config.local.toml",
