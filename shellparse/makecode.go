@@ -9,32 +9,41 @@ import (
 // make's makefile text (recipes and `$(shell ...)` are shell lines), and
 // at, batch and crontab, which keep what they read to run later.
 
-// stdinTexts is the text a command at idx reads on standard input, in
-// each reading the shell may give it: a literal here-document or
-// here-string, or the output of literal commands piped in. ok is false
-// when the input is not known; why then says what it is.
-func (p *parser) stdinTexts(idx int) (texts []string, ok bool, why string) {
-	c := p.cmds[idx]
-	for _, r := range c.Redirects {
+// stdinRedirect is the redirect that gives a command its standard input:
+// the first of a here-document, a here-string or a file (`<`, `<>`) on
+// fd 0 (`< /dev/stdin` is no redirect of the input).
+func stdinRedirect(rs []Redirect) (Redirect, bool) {
+	for _, r := range rs {
 		if r.Fd > 0 {
 			continue
 		}
 		switch r.Op {
 		case "<<", "<<-", "<<<":
-			if r.Target.Dynamic {
-				return nil, false, "text only known at run time"
-			}
-			text := r.Target.Text
-			if r.Op == "<<<" {
-				text += "\n" // bash adds a newline to a here-string
-			}
-			return []string{text}, true, ""
+			return r, true
 		case "<", "<>":
-			if isStdinPath(r.Target) {
-				continue
+			if !isStdinPath(r.Target) {
+				return r, true
 			}
-			return nil, false, r.Target.Text + ", which is not checked"
 		}
+	}
+	return Redirect{}, false
+}
+
+// stdinTexts is the text a command at idx reads on standard input, in
+// each reading the shell may give it: a literal here-document or
+// here-string, or the output of literal commands piped in. ok is false
+// when the input is not known; why then says what it is.
+func (p *parser) stdinTexts(idx int) (texts []string, ok bool, why string) {
+	if r, found := stdinRedirect(p.cmds[idx].Redirects); found {
+		switch {
+		case r.Op == "<" || r.Op == "<>":
+			return nil, false, r.Target.Text + ", which is not checked"
+		case r.Target.Dynamic:
+			return nil, false, "text only known at run time"
+		case r.Op == "<<<":
+			return []string{r.Target.Text + "\n"}, true, "" // bash adds a newline to a here-string
+		}
+		return []string{r.Target.Text}, true, ""
 	}
 	if texts, ok := p.stdinLiteral(); ok {
 		return texts, true, ""

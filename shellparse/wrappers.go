@@ -493,24 +493,18 @@ func (p *parser) shellCode(idx int) {
 // here-string.
 func (p *parser) stdinCode(idx int, kind string) {
 	c := p.cmds[idx]
-	for _, r := range c.Redirects {
-		if r.Fd > 0 {
-			continue
-		}
-		switch r.Op {
-		case "<<", "<<-", "<<<":
-			if kind == "sh" {
-				p.reparseShell(idx, r.Target, "heredoc")
-			} else if r.Target.Dynamic {
-				p.cmds[idx].Unknown = "a program is fed from text only known at run time"
-				p.cmds[idx].Feeders = p.children(idx)
-			}
-			return
-		case "<", "<>":
+	if r, found := stdinRedirect(c.Redirects); found {
+		switch {
+		case r.Op == "<" || r.Op == "<>":
 			p.cmds[idx].Unknown = "a program is read from " + r.Target.Text + ", which is not checked"
 			p.cmds[idx].Feeders = p.children(idx)
-			return
+		case kind == "sh":
+			p.reparseShell(idx, r.Target, "heredoc")
+		case r.Target.Dynamic:
+			p.cmds[idx].Unknown = "a program is fed from text only known at run time"
+			p.cmds[idx].Feeders = p.children(idx)
 		}
+		return
 	}
 	if kind == "sh" {
 		// `echo 'rm -rf /' | sh`: a literal script, walked as code.

@@ -69,33 +69,11 @@ func (c *compiler) enforceKeys(fe *fileErrs, source string, r rawEnforce) enforc
 	f.network = boolKey("network", r.Network)
 	f.autoAllow = boolKey("auto_allow", r.AutoAllow)
 	if r.Writable.set {
-		line := fe.keyLine("sandbox", "writable")
 		f.writableSet = true
-		if r.Writable.bad != "" && r.Writable.bad != "the list is empty" {
-			fe.add(line, "sandbox.writable", "%s", r.Writable.bad)
-		}
-		for i, d := range r.Writable.list {
-			abs, err := expandPath(d, c.root, c.home)
-			if err != nil {
-				fe.add(line, fmt.Sprintf("sandbox.writable[%d]", i), "%v", err)
-				continue
-			}
-			f.writable = append(f.writable, abs)
-		}
+		f.writable = c.dirsKey(fe, "writable", r.Writable)
 	}
 	if r.Readable.set {
-		line := fe.keyLine("sandbox", "readable")
-		if r.Readable.bad != "" && r.Readable.bad != "the list is empty" {
-			fe.add(line, "sandbox.readable", "%s", r.Readable.bad)
-		}
-		for i, d := range r.Readable.list {
-			abs, err := expandPath(d, c.root, c.home)
-			if err != nil {
-				fe.add(line, fmt.Sprintf("sandbox.readable[%d]", i), "%v", err)
-				continue
-			}
-			f.readable = append(f.readable, abs)
-		}
+		f.readable = c.dirsKey(fe, "readable", r.Readable)
 	}
 	if r.Unconfined.set {
 		line := fe.keyLine("sandbox", "unconfined")
@@ -116,6 +94,25 @@ func (c *compiler) enforceKeys(fe *fileErrs, source string, r rawEnforce) enforc
 		}
 	}
 	return f
+}
+
+// dirsKey validates a `[sandbox]` list of directories (writable,
+// readable): each made absolute, `~` expanded; an empty list is allowed.
+func (c *compiler) dirsKey(fe *fileErrs, name string, t tomlStrings) []string {
+	line := fe.keyLine("sandbox", name)
+	if t.bad != "" && t.bad != "the list is empty" {
+		fe.add(line, "sandbox."+name, "%s", t.bad)
+	}
+	var out []string
+	for i, d := range t.list {
+		abs, err := expandPath(d, c.root, c.home)
+		if err != nil {
+			fe.add(line, fmt.Sprintf("sandbox.%s[%d]", name, i), "%v", err)
+			continue
+		}
+		out = append(out, abs)
+	}
+	return out
 }
 
 // mergeEnforce adds one file's enforcement keys to l, leaving out the
