@@ -15,7 +15,7 @@ import (
 	"github.com/gatekeep/gatekeep/policy"
 )
 
-// auditRecord is one line of the audit log (README, "Audit log"): one
+// auditRecord is one line of the audit log (docs/hooks.md, "Audit log"): one
 // decision, with secrets in its input redacted.
 type auditRecord struct {
 	Time      string          `json:"time"`             // RFC 3339, UTC, milliseconds

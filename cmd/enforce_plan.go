@@ -24,7 +24,7 @@ type toolCache struct {
 }
 
 // defaultCaches are the toolchain caches a confined command may write when
-// `[sandbox] writable` is not set (README, "Enforcement"): each is the
+// `[sandbox] writable` is not set (docs/enforcement.md, "Caches"): each is the
 // tool's own environment variable when set, else its default place. A
 // missing one is created before confining only when one of its tools is
 // on PATH (usedCaches): a user without npm gets no ~/.npm.

@@ -14,7 +14,7 @@ import (
 )
 
 // fileError is how the file tools report a failure that is not a denial:
-// one JSON line on stderr and exit 1 (README, "File tools").
+// one JSON line on stderr and exit 1 (docs/commandline.md, "File tools").
 type fileError struct {
 	Source  string `json:"source"`
 	Version int    `json:"version"`

@@ -8,7 +8,7 @@ import (
 // Decision codes: a Decision's stable dotted identifier (Decision.Code),
 // one constant per code, grouped by the layer that gives it. Codes are a
 // contract with the agents and scripts that read them: a code is never
-// renamed or reused. README's table of decision codes is Codes, row for
+// renamed or reused. The table of decision codes in docs/codes.md is Codes, row for
 // row (a test keeps the two in step). The sandbox and input codes that
 // pathguard and shellparse return are theirs, named here again.
 const (
@@ -102,7 +102,7 @@ const (
 	CodeInternalJSON     = "internal.json"
 )
 
-// CodeInfo documents one decision code: README's table has one row per
+// CodeInfo documents one decision code: docs/codes.md's table has one row per
 // CodeInfo, in this order.
 type CodeInfo struct {
 	Code  string

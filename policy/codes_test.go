@@ -62,7 +62,7 @@ func TestCodesTable(t *testing.T) {
 				return true
 			}
 			if _, ok := CodeLayer(s); !ok {
-				t.Errorf("%s: %q looks like a decision code but is not in policy.Codes (policy/codes.go); add it there and to README (go test ./cmd -run TestReadmeTables -update), or to notCodes if it is not a code", fset.Position(lit.Pos()), s)
+				t.Errorf("%s: %q looks like a decision code but is not in policy.Codes (policy/codes.go); add it there and to docs/codes.md (go test ./cmd -run TestReadmeTables -update), or to notCodes if it is not a code", fset.Position(lit.Pos()), s)
 			}
 			return true
 		})

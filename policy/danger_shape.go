@@ -63,7 +63,7 @@ func findDangerShapes(x *dangerCtx) *finding {
 }
 
 // runWrappers are the commands that run the command in their arguments
-// (shellparse's wrappers, README "How a call is decided").
+// (shellparse's wrappers, docs/decisions.md).
 var runWrappers = map[string]bool{
 	"sudo": true, "doas": true, "env": true, "command": true, "builtin": true, "exec": true,
 	"nice": true, "nohup": true, "timeout": true, "time": true, "stdbuf": true, "setsid": true,

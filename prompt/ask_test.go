@@ -185,7 +185,7 @@ func TestAskCtrlCRestoresTerminal(t *testing.T) {
 		t.Fatal("the terminal is not in raw mode while asking")
 	}
 	s.Send("\x03")
-	// Ctrl-C is the question interrupted, as README's code table says
+	// Ctrl-C is the question interrupted, as docs/codes.md's table says
 	// (ask.interrupted), not the person's n.
 	if r := s.result(ch); !errors.Is(r.err, ErrInterrupted) || r.answer != Deny {
 		t.Errorf("Ask = %v, %v; want deny, ErrInterrupted", r.answer, r.err)

@@ -1,6 +1,6 @@
 // Command execwrap is the baseline for gatekeep's whole-process benchmark:
 // a minimal Go program that looks its argv up in PATH and execs it, with no
-// checking at all. README ("Benchmarks") has the hyperfine command.
+// checking at all. docs/benchmarks.md has the hyperfine command.
 package main
 
 import (
