@@ -389,24 +389,21 @@ func (a *app) checkWatched(anchors map[string]*enforce.Anchor) {
 // reads (enforce.QuarantineSuffix), and reported. Nothing is deleted.
 func (a *app) sweepShapes(root *enforce.Anchor) {
 	realRoot := realOrSelf(a.loaded.Root)
-	// A shape counts as the person's when it is there under the same
-	// identity as before the run, or is one of theirs moved (renamed
-	// within the project); anything else is the command's.
+	// A shape counts as the person's only where it was before the run,
+	// under the same identity: one made anew in its place (its directory
+	// renamed away and remade) is the command's, and so is one of theirs
+	// the command moved elsewhere (quarantining it only renames it).
 	before := map[string]bool{}
-	ids := map[enforce.FileID]bool{}
 	for _, s := range a.enf.plan.Shapes {
 		before[s] = true
 	}
-	for _, id := range a.enf.plan.ShapeIDs {
-		ids[id] = true
-	}
 	theirs := func(path string) bool {
-		id, ok := enforce.IDOf(path)
-		if before[path] {
-			was, known := a.enf.plan.ShapeIDs[path]
-			return !ok || !known || was == id
+		if !before[path] {
+			return false
 		}
-		return ok && ids[id]
+		id, ok := enforce.IDOf(path)
+		was, known := a.enf.plan.ShapeIDs[path]
+		return !ok || !known || was == id
 	}
 	quarantine := func(path string, kind pathguard.Shape) {
 		rel, err := filepath.Rel(realRoot, path)

@@ -77,7 +77,7 @@ type Plan struct {
 	Shapes []string `json:"-"`
 	// ShapeIDs are the Shapes' FileIDs before the run: a shape that is
 	// there after it under another identity (a directory renamed away and
-	// a new one made in its place) is new, and one that only moved is not.
+	// a new one made in its place) is new.
 	ShapeIDs map[string]FileID `json:"-"`
 	// Network lets the command open sockets other than Unix ones.
 	Network bool `json:"network"`
