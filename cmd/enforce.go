@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -413,6 +414,10 @@ func (a *app) sweepShapes(root *enforce.Anchor) {
 		dir := d.IsDir()
 		kind := treeShape(path, d)
 		if kind == "" {
+			return nil
+		}
+		if !before[path] && slices.Contains(a.enf.plan.Watched, path) {
+			// A watched path: checkWatched removes it or reports it.
 			return nil
 		}
 		if !before[path] {
