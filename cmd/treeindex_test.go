@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gatekeep/gatekeep/pathguard"
 )
 
 // testTree is a project tree whose index lives in the test's temp dir,
@@ -211,5 +213,32 @@ func TestTreeIndexUntrusted(t *testing.T) {
 	os.WriteFile(file, []byte(forged), 0o600)
 	if got := walkAll(testTree(t, root, file, time.Hour, new([]string))); !slices.Equal(got, want) {
 		t.Errorf("forged index: walk = %q, want %q", got, want)
+	}
+}
+
+// A directory the index knows holds no HEAD is judged without looking
+// into it, and the same as pathguard.ShapeOf judges it: a bare
+// repository's dir (HEAD, objects, refs) is a git dir, from the index too.
+func TestTreeIndexShapes(t *testing.T) {
+	root, file := t.TempDir(), filepath.Join(t.TempDir(), "index")
+	makeTree(t, root, append([]string{"bare/objects/", "bare/refs/", "plain/x/"}, testTreeFiles...)...)
+	if err := os.WriteFile(filepath.Join(root, "bare/HEAD"), []byte("ref: refs/heads/main\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, later := range []time.Duration{time.Hour, time.Hour} { // read, then from the index
+		var reads []string
+		gitDirs := 0
+		testTree(t, root, file, later, &reads).walk(func(path string, d fs.DirEntry) error {
+			if got, want := treeShape(path, d), pathguard.ShapeOf(path, d.IsDir(), false); got != want {
+				t.Errorf("%s: shape %q, want %q", path, got, want)
+			}
+			if treeShape(path, d) == pathguard.ShapeGitDir {
+				gitDirs++
+			}
+			return nil
+		})
+		if gitDirs != 1 {
+			t.Errorf("%d git dirs found (read %d dirs), want bare", gitDirs, len(reads))
+		}
 	}
 }
