@@ -5,6 +5,7 @@ package cmd
 import (
 	"io/fs"
 	"os"
+	"sync"
 	"syscall"
 )
 
@@ -23,5 +24,8 @@ func dirStamp(fi fs.FileInfo) (mtime int64, ino, dev uint64) {
 // take that from the owner). Anything else is left to the full check.
 func searchable(fi fs.FileInfo) bool {
 	st, ok := fi.Sys().(*syscall.Stat_t)
-	return ok && int(st.Uid) == os.Geteuid() && fi.Mode().Perm()&0o100 != 0
+	return ok && int(st.Uid) == euid() && fi.Mode().Perm()&0o100 != 0
 }
+
+// euid is this process's effective uid, asked once.
+var euid = sync.OnceValue(os.Geteuid)
