@@ -21,13 +21,14 @@ import (
 // project in os.UserCacheDir()/gatekeep/tree/<SHA-256 of the real project
 // root>, revalidated by directory mtimes the way git's untracked cache is
 // (git's Documentation/technical/index-format.txt, "Untracked cache"): for
-// each directory the index holds its mtime in nanoseconds, its inode and
-// device, its subdirectories, and only the entries a walk's keep function
-// holds (not every file). A walk lstats each directory once: one whose
-// mtime, inode and device are those recorded reuses its entries without
-// reading it (an entry is added, removed or renamed only by changing its
-// directory's mtime); any other is read again. A directory whose mtime is
-// within treeRacy of when its entries were read is read again too (git's
+// each directory the index holds its mtime and ctime in nanoseconds, its
+// inode and device, its subdirectories, and only the entries a walk's keep
+// function holds (not every file). A walk lstats each directory once: one
+// whose mtime, ctime, inode and device are those recorded reuses its
+// entries without reading it (an entry is added, removed or renamed only
+// by changing its directory's mtime, and setting the mtime back changes
+// the ctime); any other is read again. A directory whose mtime is within
+// treeRacy of when its entries were read is read again too (git's
 // racy-clean rule: a change in the same clock tick would not show).
 //
 // The index is untrusted input: one that does not decode, is of another
@@ -38,7 +39,7 @@ import (
 // (config.WriteFileAtomic) and only when a directory was read.
 
 // treeIndexFormat changes whenever the index file's form does.
-const treeIndexFormat = "gatekeep-tree-index-1"
+const treeIndexFormat = "gatekeep-tree-index-2"
 
 // treeRacy is how close to the reading of a directory its mtime may be
 // and still be trusted: file systems with coarse timestamps (FAT's 2 s)
@@ -61,6 +62,7 @@ type treeIndexFile struct {
 // treeDir is one directory as last read.
 type treeDir struct {
 	Mtime int64  `json:"m"` // ns
+	Ctime int64  `json:"c"` // ns
 	Ino   uint64 `json:"i"`
 	Dev   uint64 `json:"v"`
 	Read  int64  `json:"t"` // ns, taken just before the directory was read
@@ -250,13 +252,13 @@ func isDotGit(n string) bool { return strings.EqualFold(n, ".git") }
 // is the one recorded and not racy, else as read now; it records it in
 // the index written back.
 func (t *projectTree) dir(rel, path string, fi fs.FileInfo) *treeDir {
-	mtime, ino, dev := dirStamp(fi)
-	if d := t.old[rel]; d != nil && d.Mtime == mtime && d.Ino == ino && d.Dev == dev && !d.Unread &&
+	mtime, ctime, ino, dev := dirStamp(fi)
+	if d := t.old[rel]; d != nil && d.Mtime == mtime && d.Ctime == ctime && d.Ino == ino && d.Dev == dev && !d.Unread &&
 		time.Duration(d.Read-mtime) >= treeRacy {
 		t.cur[rel] = d
 		return d
 	}
-	d := &treeDir{Mtime: mtime, Ino: ino, Dev: dev, Read: t.now().UnixNano()}
+	d := &treeDir{Mtime: mtime, Ctime: ctime, Ino: ino, Dev: dev, Read: t.now().UnixNano()}
 	t.dirty = true
 	t.cur[rel] = d
 	entries, err := t.readDir(path)

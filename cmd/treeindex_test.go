@@ -131,6 +131,22 @@ func TestTreeIndexReadsOnlyChangedDirs(t *testing.T) {
 		t.Fatalf("walk = %q, want %q", after, ref)
 	}
 
+	// An entry added and the directory's mtime set back (tar x, cp -p,
+	// touch -d): its ctime changed, so it is read again.
+	dir := filepath.Join(root, "a/b/c")
+	fi, err := os.Stat(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	makeTree(t, root, "a/b/c/hidden.pem")
+	if err := os.Chtimes(dir, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	reads = nil
+	if got := walkAll(testTree(t, root, file, time.Hour, &reads)); !slices.Contains(got, "a/b/c/hidden.pem") || !slices.Equal(reads, []string{dir}) {
+		t.Fatalf("mtime set back: read %q, walk = %q", reads, got)
+	}
+
 	// A directory replaced by another of the same name (a new inode, and
 	// its parent's mtime changed) is read again.
 	if err := os.Rename(filepath.Join(root, "z/y/x"), filepath.Join(root, "z/old")); err != nil {

@@ -10,13 +10,16 @@ import (
 )
 
 // dirStamp is what the tree index compares to tell a directory changed:
-// its mtime in nanoseconds, inode and device (lstat(2)).
-func dirStamp(fi fs.FileInfo) (mtime int64, ino, dev uint64) {
+// its mtime and ctime in nanoseconds, inode and device (lstat(2)). The
+// ctime is there because a program can set the mtime back (utimensat(2):
+// `touch -d`, `tar x`, `cp -p`) after adding an entry, and cannot set the
+// ctime.
+func dirStamp(fi fs.FileInfo) (mtime, ctime int64, ino, dev uint64) {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
-		return fi.ModTime().UnixNano(), 0, 0
+		return fi.ModTime().UnixNano(), 0, 0, 0
 	}
-	return fi.ModTime().UnixNano(), uint64(st.Ino), uint64(st.Dev)
+	return fi.ModTime().UnixNano(), statCtime(st), uint64(st.Ino), uint64(st.Dev)
 }
 
 // searchable reports whether this process can surely look up names in
