@@ -203,11 +203,6 @@ func (a *app) autoAllow(cfg *policy.Config, req policy.Request, d policy.Decisio
 	}
 	ad := policy.SandboxAutoAllow(cfg, req, d, policy.AutoAllowOptions{Network: s.Network, Unconfined: s.Unconfined,
 		Tier: string(a.support().Tier())})
-	if ad.Code == policy.CodeSandboxAutoAllow && a.enforcePlan(cfg, enforce.TierFull, false).Incomplete {
-		// The plan may miss a secret or a protected path: the call asks
-		// as it would without auto_allow.
-		return d
-	}
 	return ad
 }
 
@@ -418,17 +413,17 @@ func (a *app) sweepShapes(root *enforce.Anchor) {
 			fmt.Fprintf(a.stderr, "gatekeep: the confined command created %s (%s), which a later unconfined run would obey, and it could not be moved away: %v\n", path, kind, err)
 		}
 	}
-	n := 0
-	walkProject(realRoot, func(path string, d fs.DirEntry) error {
-		if n++; n > maxWalk {
-			fmt.Fprintf(a.stderr, "gatekeep: the project has more than %d entries: what the confined command may have created beyond them was not looked at\n", maxWalk)
-			return filepath.SkipAll
-		}
+	if a.tree == nil {
+		a.tree = planTree(realRoot, nil)
+	}
+	// The plan's walk recorded every directory's stamp before the run:
+	// only those the command changed, and new ones, are read again.
+	a.tree.walk(func(path string, d fs.DirEntry) error {
 		if path == realRoot {
 			return nil
 		}
 		dir := d.IsDir()
-		kind := pathguard.ShapeOf(path, dir, false)
+		kind := treeShape(path, d)
 		if kind == "" {
 			return nil
 		}

@@ -79,10 +79,6 @@ func usedCaches(caches []toolCache, lookPath func(string) (string, error)) []str
 var rootStartupFiles = []string{".envrc", ".gitconfig", ".bashrc", ".bash_profile", ".bash_login", ".bash_logout",
 	".bash_aliases", ".profile", ".zshrc", ".zprofile", ".zshenv", ".zlogin", ".zlogout"}
 
-// maxWalk bounds the walk of the project for secrets and nested
-// repositories (entries looked at).
-const maxWalk = 20000
-
 // enforcePlan derives what a confined command may do from the same
 // configuration the decision used (design §10): writable = the sandbox
 // roots and the caches; read-only = the protected paths inside them;
@@ -203,7 +199,7 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 		files = append(files, a.auditFile)
 	}
 	// Nested repositories and project configs, and the secrets, found by
-	// one bounded walk of the project.
+	// one walk of the project through its index (treeindex.go).
 	secretGlobs := cfg.Rules.SecretGlobs()
 	var bare, anchored []string
 	for _, g := range secretGlobs {
@@ -214,18 +210,13 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 		}
 	}
 	var candidates []string
-	n := 0
-	walkProject(root, func(path string, d fs.DirEntry) error {
-		if n++; n > maxWalk {
-			p.Incomplete = true
-			p.Limits = append(p.Limits, fmt.Sprintf("the project has more than %d entries: secrets and nested repositories beyond them were not looked for", maxWalk))
-			return filepath.SkipAll
-		}
+	a.tree = planTree(root, bare)
+	a.tree.walk(func(path string, d fs.DirEntry) error {
 		name := d.Name()
 		if path != root {
 			// The protected shapes already there are the person's: the
 			// sweep after the run looks for new ones (pathguard.ShapeOf).
-			if pathguard.ShapeOf(path, d.IsDir(), false) != "" {
+			if treeShape(path, d) != "" {
 				p.Shapes = append(p.Shapes, path)
 			}
 			if name == ".git" && d.IsDir() {
@@ -333,6 +324,11 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 				p.Limits = append(p.Limits, fmt.Sprintf("%s could not be created to be kept read-only (%v)", d, err))
 				continue
 			}
+			if d != root && within(root, d) && pathguard.ShapeOf(d, true, false) != "" {
+				// Made here, after the walk, not by the command: the
+				// sweep leaves it (an agent's dir).
+				p.Shapes = append(p.Shapes, d)
+			}
 		}
 		if real, err := filepath.EvalSymlinks(d); err == nil && writable(real) {
 			p.ReadOnly = appendUnique(p.ReadOnly, real)
@@ -393,12 +389,10 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 		}
 		p.Limits = append(p.Limits, fmt.Sprintf("in the home directory %s only the project, the writable dirs and these can be read or run (every dir can be listed; [sandbox] readable adds more): %s", realHome, strings.Join(inHome, ", ")))
 	}
-	if tier != enforce.TierFull || p.Incomplete {
+	if tier != enforce.TierFull {
 		p.Repos = nil
 	}
-	if p.Incomplete {
-		p.Shapes = nil
-	} else if p.Shapes == nil {
+	if p.Shapes == nil {
 		p.Shapes = []string{} // swept, though nothing was there before
 	}
 	if p.Shapes != nil {
@@ -440,25 +434,6 @@ func gitStateShapes(git string) []string {
 		return nil
 	})
 	return out
-}
-
-// walkProject walks the project below root as the plan does: without
-// following links, skipping dependency and build dirs (large, and not
-// where secrets or repositories are kept). fn may return
-// filepath.SkipDir or filepath.SkipAll.
-func walkProject(root string, fn func(path string, d fs.DirEntry) error) {
-	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if path != root && d.IsDir() {
-			switch d.Name() {
-			case "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache", ".pytest_cache", "target", ".gradle":
-				return filepath.SkipDir
-			}
-		}
-		return fn(path, d)
-	})
 }
 
 // homeReadableNames are what a confined command may read in the home

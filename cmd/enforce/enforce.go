@@ -71,9 +71,9 @@ type Plan struct {
 	Repos []string `json:"-"`
 	// Shapes are the protected shapes (pathguard.ShapeOf: repositories,
 	// git dirs and their sequencer state, agent settings, .envrc) the walk
-	// of the project found before the run; nil when the walk was cut short
-	// and nothing is swept. A shape the command adds is quarantined after
-	// it (renamed so that nothing reads it) and reported.
+	// of the project found before the run; nil when nothing is swept. A
+	// shape the command adds is quarantined after it (renamed so that
+	// nothing reads it) and reported.
 	Shapes []string `json:"-"`
 	// ShapeIDs are the Shapes' FileIDs before the run: a shape that is
 	// there after it under another identity (a directory renamed away and
@@ -81,10 +81,6 @@ type Plan struct {
 	ShapeIDs map[string]FileID `json:"-"`
 	// Network lets the command open sockets other than Unix ones.
 	Network bool `json:"network"`
-	// Incomplete says the walk of the project for secrets and protected
-	// paths was cut short: some may be neither hidden nor kept read-only,
-	// so nothing is auto-allowed under this plan.
-	Incomplete bool `json:"incomplete,omitempty"`
 	// Limits say, in lowercase sentences, what this tier does not enforce.
 	Limits []string `json:"limits,omitempty"`
 	// RequireFull forbids falling back to the landlock tier when the full
