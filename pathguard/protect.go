@@ -197,10 +197,12 @@ var agentDirs = []struct {
 // (.mcp.json), opencode's and Crush's configs (opencode.json[c],
 // crush.json, .crush.json: MCP servers, LSP commands), aider's
 // (.aider.conf.yml: lint-cmd, test-cmd), a dev container's
-// (.devcontainer.json), Yarn's (.yarnrc.yml: yarnPath runs a file) and
-// mise's (mise.toml, .mise.toml: tasks and hooks run on cd).
+// (.devcontainer.json), Yarn's (.yarnrc.yml: yarnPath runs a file),
+// mise's (mise.toml, .mise.toml: tasks and hooks run on cd) and npm's
+// (.npmrc: script-shell, a registry URL that expands ${VAR}, the cache and
+// logs dirs — npm-config(7)).
 var agentFiles = []string{".mcp.json", "opencode.json", "opencode.jsonc", "crush.json", ".crush.json",
-	".aider.conf.yml", ".devcontainer.json", ".yarnrc.yml", "mise.toml", ".mise.toml"}
+	".aider.conf.yml", ".devcontainer.json", ".yarnrc.yml", "mise.toml", ".mise.toml", ".npmrc"}
 
 // agentSettings returns why a path is an agent's or editor's settings, or
 // "". names are the components of real.

@@ -168,8 +168,15 @@ func findPaths(disk Disk, fo shellparse.FindOutput, dir string, null bool) ([]st
 		if !filepath.IsAbs(abs) {
 			abs = filepath.Join(dir, start)
 		}
-		if _, err := disk.Lstat(abs); err != nil {
+		fi, err := disk.Lstat(abs)
+		if err != nil {
 			continue // find reports it and goes on
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 && (strings.HasSuffix(start, "/") || strings.HasSuffix(start, "/.")) {
+			// A start point that is a link written with a trailing `/`
+			// or `/.`: the kernel resolves it and find lists the tree it
+			// leads to, which is not walked here.
+			return nil, false
 		}
 		if !walk(abs, start, filepath.Base(start), 0) {
 			return nil, false

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"errors"
+	"io/fs"
 	"path/filepath"
 	"sync"
 
@@ -87,6 +88,9 @@ func (e *evaluation) safeShape(c *shellparse.Command) bool {
 		sc = g // `cd DIR && git diff`, `git -C DIR status` in the same repository
 	}
 	if commandName(c) == "git" && !e.projectGit(c, gdirs) {
+		return false
+	}
+	if commandName(c) == "npm" && !shellparse.VersionOnly(c) && !e.noProjectNpmrc(c) {
 		return false
 	}
 	return c.Bare() && safeCommand(sc) && e.resolvesOutsideRoots(c.Args[0].Text)
@@ -228,3 +232,29 @@ func onlyReads(name string) string {
 }
 
 var onlyReadsMsgs sync.Map // command name -> its message
+
+// noProjectNpmrc reports that npm run in c's directory reads no project
+// configuration: no `.npmrc` (npm-config(7): the per-project file, which
+// can name a registry with ${VAR} from the environment, a cache and a logs
+// dir anywhere) in the directory or any above it up to the filesystem
+// root. Unknown (no disk, a directory only known at run time) is false.
+func (e *evaluation) noProjectNpmrc(c *shellparse.Command) bool {
+	disk := e.cfg.Disk
+	if disk == nil || c.DirDynamic || len(c.OtherDirs) > 0 {
+		return false
+	}
+	dir, ok := commandDir(e.cwd, c.Dir)
+	if !ok || !filepath.IsAbs(dir) {
+		return false
+	}
+	for {
+		if _, err := disk.Lstat(filepath.Join(dir, ".npmrc")); !errors.Is(err, fs.ErrNotExist) {
+			return false
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return true
+		}
+		dir = parent
+	}
+}

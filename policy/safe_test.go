@@ -466,10 +466,11 @@ var safeCases = []struct {
 	{"diff <(sort a)x b", false},
 	{"diff $(sort a) b", false},
 	// npm ls
-	{"npm ls", true},
-	{"npm ls --all --depth=2", true},
-	{"npm ls react --json", true},
-	{"npm list -g --depth 0", true},
+	// No Config.Disk: whether a project .npmrc steers npm is not known
+	// (TestNpmLsNpmrc decides these with the disk).
+	{"npm ls", false},
+	{"npm ls --all --depth=2", false},
+	{"npm list -g --depth 0", false},
 	{"npm ls --foo", false},
 	{"npm install", false},
 	{"npm ls ../x", false},
@@ -895,4 +896,26 @@ func rootConfig(t *testing.T, root, home string) *Config {
 		t.Fatal(errs)
 	}
 	return &Config{Mode: ModeDefault, Guard: g, Root: root}
+}
+
+// TestNpmLsNpmrc: npm ls only reads unless a .npmrc in its directory or
+// above steers it (npm-config(7): a registry URL that expands ${VAR} from
+// the environment, cache and logs dirs anywhere): then it asks.
+func TestNpmLsNpmrc(t *testing.T) {
+	cfg, dir := safeConfig(t)
+	cfg.Disk = DiskForTest
+	for _, cmd := range []string{"npm ls", "npm ls --all --depth=2", "npm ls react --json", "npm list -g --depth 0"} {
+		if d := Evaluate(cfg, Request{Tool: ToolBash, Command: cmd, Cwd: dir}); d.Effect != Allow {
+			t.Errorf("%s with no .npmrc: %s %s", cmd, d.Effect, d.Code)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".npmrc"), []byte("registry=http://127.0.0.1:1/${TOKEN}/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if d := Evaluate(cfg, Request{Tool: ToolBash, Command: "npm ls", Cwd: dir}); d.Effect == Allow {
+		t.Errorf("npm ls beside a .npmrc is allowed (%s)", d.Code)
+	}
+	if d := Evaluate(cfg, Request{Tool: ToolBash, Command: "npm --version", Cwd: dir}); d.Effect != Allow {
+		t.Errorf("npm --version beside a .npmrc: %s %s", d.Effect, d.Code)
+	}
 }

@@ -84,6 +84,15 @@ var awkKeywords = map[string]bool{
 // lexAwk splits an awk program into tokens. ok is false when the text
 // does not lex (a string or regex not closed on its line).
 func lexAwk(src string) (toks []awkTok, ok bool) {
+	return lexAwkReading(src, false)
+}
+
+// lexAwkReading is lexAwk; with slashRegex a `/` after `)`, `]`, `$`,
+// `++` or `--` starts a regular expression instead of dividing. awk's
+// grammar decides that by context the lexer does not have (gawk reads
+// `if (c) /re/` and `$/re/` as regular expressions), so analyzeAwk reads
+// a program both ways.
+func lexAwkReading(src string, slashRegex bool) (toks []awkTok, ok bool) {
 	i := 0
 	regexOK := func() bool {
 		if len(toks) == 0 {
@@ -98,7 +107,7 @@ func lexAwk(src string) (toks []awkTok, ok bool) {
 		case 'o':
 			switch t.text {
 			case ")", "]", "$", "++", "--":
-				return false
+				return slashRegex
 			}
 		}
 		return true
@@ -161,6 +170,19 @@ func lexAwk(src string) (toks []awkTok, ok bool) {
 		}
 	}
 	return toks, true
+}
+
+// sameAwkToks reports whether two token lists are the same.
+func sameAwkToks(a, b []awkTok) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].kind != b[i].kind || a[i].text != b[i].text {
+			return false
+		}
+	}
+	return true
 }
 
 // awkOps3 are the operators of more than one character, longest first.
@@ -285,6 +307,28 @@ func analyzeAwk(src string) awkProgram {
 		a.fail("the awk program does not lex (a string or regular expression is not closed)")
 		return a
 	}
+	// A `/` the grammar may read either way: when the other reading
+	// tokenizes the program differently, both readings are judged (what
+	// either runs, reads or writes counts) and the program is not known.
+	if other, ok2 := lexAwkReading(src, true); !ok2 || !sameAwkToks(toks, other) {
+		a = analyzeAwkToks(toks)
+		if ok2 {
+			b := analyzeAwkToks(other)
+			a.runs = append(a.runs, b.runs...)
+			a.reads = append(a.reads, b.reads...)
+			a.writes = append(a.writes, b.writes...)
+			a.dynamicRun = a.dynamicRun || b.dynamicRun
+		}
+		a.unknown = ""
+		a.fail("a / in the awk program may divide or start a regular expression, and the two readings differ")
+		return a
+	}
+	return analyzeAwkToks(toks)
+}
+
+// analyzeAwkToks is analyzeAwk over one reading's tokens.
+func analyzeAwkToks(toks []awkTok) awkProgram {
+	var a awkProgram
 	inPrint := false // in a print or printf statement, before a redirect
 	depth := 0       // parentheses and brackets open since the statement began
 	printAt := 0     // the print or printf token
