@@ -500,11 +500,6 @@ func (p *parser) valueCode(idx int, code Word, via string) {
 		return
 	}
 	inner := p.cmds[idx].Inner
-	saved := p.dialect
-	for _, d := range shellDialects("sh", p.dialect) {
-		p.dialect = d
-		p.reparse(idx, code, via, false)
-	}
-	p.dialect = saved
+	p.reparseDialects(idx, code, via, shellDialects("sh", p.dialect))
 	p.cmds[idx].Inner = inner
 }
