@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -435,7 +436,7 @@ func (a *app) sweepShapes(root *enforce.Anchor) {
 			return nil
 		}
 		if kind == pathguard.ShapeRepository && dir {
-			a.sweepGitDir(path, before, quarantine)
+			a.sweepGitDir(path, theirs, quarantine)
 			return filepath.SkipDir
 		}
 		return nil
@@ -443,26 +444,21 @@ func (a *app) sweepShapes(root *enforce.Anchor) {
 }
 
 // sweepGitDir is sweepShapes inside a git dir that was there before:
-// new sequencer state, and new submodule git dirs below modules/ (where
-// the tier could not keep modules/ read-only).
-func (a *app) sweepGitDir(git string, before map[string]bool, quarantine func(string, pathguard.Shape)) {
-	for _, n := range pathguard.GitStateDirs {
-		state := filepath.Join(git, n)
-		if fi, err := os.Lstat(state); err == nil && fi.IsDir() && !before[state] {
-			quarantine(state, pathguard.ShapeGitState)
+// sequencer state and submodule git dirs below modules/ (where the tier
+// could not keep modules/ read-only) that are not the person's (theirs:
+// where they were, under the same identity) — the same shapes
+// gitStateShapes records before the run.
+func (a *app) sweepGitDir(git string, theirs func(string) bool, quarantine func(string, pathguard.Shape)) {
+	for _, s := range gitStateShapes(git) {
+		if theirs(s) {
+			continue
 		}
+		kind := pathguard.ShapeGitState
+		if !slices.Contains(pathguard.GitStateDirs, filepath.Base(s)) {
+			kind = pathguard.ShapeGitDir
+		}
+		quarantine(s, kind)
 	}
-	filepath.WalkDir(filepath.Join(git, "modules"), func(path string, d fs.DirEntry, err error) error {
-		if err != nil || !d.IsDir() || !pathguard.MaybeGitDir(path) {
-			return nil
-		}
-		if !before[path] {
-			quarantine(path, pathguard.ShapeGitDir)
-		} else {
-			a.sweepGitDir(path, before, quarantine)
-		}
-		return filepath.SkipDir
-	})
 }
 
 // confinedFile runs a file tool's operation confined when a.enf is set.

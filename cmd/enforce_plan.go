@@ -324,11 +324,6 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 				p.Limits = append(p.Limits, fmt.Sprintf("%s could not be created to be kept read-only (%v)", d, err))
 				continue
 			}
-			if d != root && within(root, d) && pathguard.ShapeOf(d, true, false) != "" {
-				// Made here, after the walk, not by the command: the
-				// sweep leaves it (an agent's dir).
-				p.Shapes = append(p.Shapes, d)
-			}
 		}
 		if real, err := filepath.EvalSymlinks(d); err == nil && writable(real) {
 			p.ReadOnly = appendUnique(p.ReadOnly, real)
@@ -395,12 +390,10 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 	if p.Shapes == nil {
 		p.Shapes = []string{} // swept, though nothing was there before
 	}
-	if p.Shapes != nil {
-		p.ShapeIDs = make(map[string]enforce.FileID, len(p.Shapes))
-		for _, s := range p.Shapes {
-			if id, ok := enforce.IDOf(s); ok {
-				p.ShapeIDs[s] = id
-			}
+	p.ShapeIDs = make(map[string]enforce.FileID, len(p.Shapes))
+	for _, s := range p.Shapes {
+		if id, ok := enforce.IDOf(s); ok {
+			p.ShapeIDs[s] = id
 		}
 	}
 	if tier != enforce.TierFull {

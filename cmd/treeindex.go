@@ -203,6 +203,10 @@ func (t *projectTree) walk(fn func(path string, d fs.DirEntry) error) {
 	}
 	d := t.dir(".", t.root, fi)
 	_ = t.visit(".", t.root, d, fi, fn)
+	// A later walk (the sweep after the run) compares with what this one
+	// saw, in memory: never with the file on disk, which the command may
+	// have rewritten meanwhile.
+	t.old = t.cur
 }
 
 // visit yields the directory at path (rel to the root), then its entries.

@@ -22,10 +22,20 @@ func (e *evaluation) linkOutside(p *part) verdict {
 	if e.cfg.bypassing() || e.cfg.Guard == nil || p.cmd == nil {
 		return verdict{}
 	}
-	links, _ := shellparse.LinksMade(p.cmd)
+	links, ok := shellparse.LinksMade(p.cmd)
+	if !ok && len(p.cmd.Args) > 0 && !p.cmd.Args[0].Dynamic {
+		// ln or cp -s with a line the model does not read: where its
+		// links point is not known.
+		return verdict{ok: true, effect: Ask, code: CodeSandboxLinkOutside,
+			message: p.cmd.Name() + " makes links the command model cannot list, so where they point is not known"}
+	}
 	for _, l := range links {
-		if l.Target.Dynamic || l.Link.Dynamic {
+		if l.Link.Dynamic {
 			continue // a dynamic link path is judged as a write of its own
+		}
+		if l.Target.Dynamic {
+			return verdict{ok: true, effect: Ask, code: CodeSandboxLinkOutside,
+				message: l.Link.Text + " would be a link to " + l.Target.Text + ", which is only known at run time and may lie outside the sandbox roots"}
 		}
 		for _, d := range p.cmd.Dirs() {
 			dir, ok := commandDir(e.cwd, d)

@@ -267,10 +267,7 @@ func interpArgs(family string, toks []interpTok, i int) (args [][]interpTok, ok 
 		}
 		cur = append(cur, t)
 	}
-	if closer != "" {
-		return append(args, cur), true // not closed: read what is there
-	}
-	return append(args, cur), true
+	return append(args, cur), true // (not closed: what is there is read)
 }
 
 // lexInterp splits a one-liner into tokens.

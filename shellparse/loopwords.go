@@ -144,6 +144,9 @@ func (p *parser) loopWord(w *syntax.Word, out *Word) {
 			return
 		}
 		if !quoted {
+			if containsStr(p.state.tainted, "IFS") {
+				return // split at characters the script chose
+			}
 			for _, it := range p.loops[lv.index].items {
 				if it.Glob() || strings.ContainsAny(it.Text, " \t\n*?[") || it.Text == "" {
 					return
