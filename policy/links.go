@@ -23,9 +23,9 @@ func (e *evaluation) linkOutside(p *part) verdict {
 		return verdict{}
 	}
 	links, ok := shellparse.LinksMade(p.cmd)
-	if !ok && len(p.cmd.Args) > 0 && !p.cmd.Args[0].Dynamic {
-		// ln or cp -s with a line the model does not read: where its
-		// links point is not known.
+	if !ok && (p.cmd.Name() == "ln" || p.cmd.Name() == "gln") && !p.cmd.Args[0].Dynamic {
+		// An ln line the model does not read: where its links point is
+		// not known.
 		return verdict{ok: true, effect: Ask, code: CodeSandboxLinkOutside,
 			message: p.cmd.Name() + " makes links the command model cannot list, so where they point is not known"}
 	}

@@ -53,18 +53,25 @@ func (a *Anchor) Quarantine(rel string) (string, error) {
 }
 
 // FileID is what a directory entry is, beyond its name: its device,
-// inode and type. An entry renamed keeps it; one made anew in its place
-// does not.
+// inode, type and birth time. An entry renamed keeps it; one made anew in
+// its place does not, even when the file system hands it the inode number
+// just freed (the birth time differs; where the file system keeps none it
+// is zero, and only the inode tells).
 type FileID struct {
 	Dev, Ino uint64
 	Mode     uint32
+	Birth    int64 // nanoseconds, statx(2) STATX_BTIME
 }
 
 // IDOf returns the FileID of path (not following a final link).
 func IDOf(path string) (FileID, bool) {
-	var st unix.Stat_t
-	if err := unix.Lstat(path, &st); err != nil {
+	var st unix.Statx_t
+	if err := unix.Statx(unix.AT_FDCWD, path, unix.AT_SYMLINK_NOFOLLOW, unix.STATX_TYPE|unix.STATX_INO|unix.STATX_BTIME, &st); err != nil {
 		return FileID{}, false
 	}
-	return FileID{Dev: uint64(st.Dev), Ino: st.Ino, Mode: st.Mode & unix.S_IFMT}, true
+	id := FileID{Dev: unix.Mkdev(st.Dev_major, st.Dev_minor), Ino: st.Ino, Mode: uint32(st.Mode) & unix.S_IFMT}
+	if st.Mask&unix.STATX_BTIME != 0 {
+		id.Birth = st.Btime.Sec*1e9 + int64(st.Btime.Nsec)
+	}
+	return id, true
 }

@@ -14,6 +14,7 @@ func (a *Anchor) Quarantine(string) (string, error) { return "", errors.New("not
 type FileID struct {
 	Dev, Ino uint64
 	Mode     uint32
+	Birth    int64
 }
 
 // IDOf knows nothing off Linux.
