@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -48,7 +49,10 @@ is replaced. --dry-run prints the change as a diff and writes nothing.`
 		short = "Remove gatekeep's hook from the agent's settings file"
 		long = `Remove exactly the entries ` + "`gatekeep hook install AGENT`" + ` added to the agent's
 settings file (see ` + "`gatekeep hook install --help`" + ` for where each file is): the
-file is as it was before install, and a file install created is removed.
+file is as it was before install, byte for byte; a file install created is
+removed, with the directories install created for it once they are empty.
+Once the file was changed after install, gatekeep's entries are removed
+by their shape (an event or "hooks" object left empty goes too).
 --dry-run prints the change as a diff and writes nothing.`
 	}
 	c := &cobra.Command{
@@ -120,13 +124,23 @@ func (a *app) hookInstall(d *dialect, project, dryRun, uninstall bool) error {
 	if real, err := filepath.EvalSymlinks(file); err == nil {
 		file = real
 	}
+	// gatekeep's state directory holds the lock and what install did
+	// (hookRecordFile); "" when there is none.
+	stateDir := ""
+	if p := config.DefaultPaths(os.Getenv, home).Trust; p != "" {
+		stateDir = filepath.Dir(p)
+	}
 	if !dryRun {
-		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-			return withCode(ExitFailure, err)
+		if stateDir != "" && os.MkdirAll(stateDir, 0o700) != nil {
+			stateDir = ""
 		}
-		lockFile := file + ".lock"
-		if p := config.DefaultPaths(os.Getenv, home).Trust; p != "" && os.MkdirAll(filepath.Dir(p), 0o700) == nil {
-			lockFile = filepath.Join(filepath.Dir(p), "hook-install.lock")
+		lockFile := filepath.Join(stateDir, "hook-install.lock")
+		if stateDir == "" {
+			// No state directory: the lock goes beside the settings file.
+			lockFile = file + ".lock"
+			if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+				return withCode(ExitFailure, err)
+			}
 		}
 		lock := config.NewLock(lockFile)
 		if err := lock.Lock(); err != nil {
@@ -140,18 +154,23 @@ func (a *app) hookInstall(d *dialect, project, dryRun, uninstall bool) error {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return withCode(ExitFailure, fmt.Errorf("reading %s: %w", file, err))
 	}
+	records := readHookRecords(stateDir)
 	text, _ := hookSnippet(d, command)
 	snippet := []byte(text)
 	var next []byte
+	var edits []hookEdit
 	switch {
 	case d.name == "codex" && uninstall:
 		next, err = tomlUninstall(file, old)
 	case d.name == "codex":
 		next, err = tomlInstall(file, old, snippet, command)
 	case uninstall:
-		next, err = jsonUninstall(file, old, d.name)
+		var undone bool
+		if next, undone = records[file].undo(old); !undone {
+			next, err = jsonUninstall(file, old, d.name)
+		}
 	default:
-		next, err = jsonInstall(file, old, snippet, d.name)
+		next, edits, err = jsonInstall(file, old, snippet, d.name)
 	}
 	if err != nil {
 		var ce *config.ConfigError
@@ -168,6 +187,9 @@ func (a *app) hookInstall(d *dialect, project, dryRun, uninstall bool) error {
 	switch {
 	case !exists && uninstall:
 		fmt.Fprintf(a.stdout, "%s does not exist: nothing to remove\n", file)
+		if !dryRun {
+			a.forgetInstall(stateDir, records, file)
+		}
 		return nil
 	case exists && !remove && bytes.Equal(old, next):
 		if uninstall {
@@ -187,25 +209,150 @@ func (a *app) hookInstall(d *dialect, project, dryRun, uninstall bool) error {
 			return withCode(ExitFailure, err)
 		}
 		fmt.Fprintf(a.stdout, "removed %s (gatekeep's hook was all it held)\n", file)
+		a.forgetInstall(stateDir, records, file)
 		return nil
 	default:
 		mode := fs.FileMode(0o600)
 		if fi, err := os.Stat(file); err == nil {
 			mode = fi.Mode().Perm()
 		}
+		made := missingDirs(filepath.Dir(file))
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			return withCode(ExitFailure, err)
+		}
 		if err := config.WriteFileAtomic(file, next, mode); err != nil {
 			return withCode(ExitFailure, fmt.Errorf("writing %s: %w", file, err))
 		}
 		if uninstall {
 			fmt.Fprintf(a.stdout, "removed gatekeep's hook from %s\n", file)
+			a.forgetInstall(stateDir, records, file)
 			return nil
 		}
+		rec := records[file]
+		if !exists {
+			rec.Dirs = made
+		}
+		rec.Sum, rec.Edits = fmt.Sprintf("%x", sha256.Sum256(next)), edits
+		records[file] = rec
+		writeHookRecords(stateDir, records)
 		fmt.Fprintf(a.stdout, "installed `%s` in %s\n", command, file)
 	}
 	if dryRun {
 		return nil
 	}
 	return a.doctorAfterInstall(d.name)
+}
+
+// hookRecordFile, in gatekeep's state directory, records what install did
+// that the settings file cannot show, so that uninstall can undo exactly
+// that: a JSON object from each settings file's path to its hookRecord.
+// A missing or damaged record only makes uninstall take gatekeep's entries
+// out by their shape and leave the directories.
+const hookRecordFile = "hook-install.json"
+
+// hookRecord is what one install did to one settings file.
+type hookRecord struct {
+	// Dirs are the directories install created for the file, deepest
+	// first: uninstall removes those that are empty then, and only those
+	// (an empty ~/.claude the person made stays).
+	Dirs []string `json:"dirs,omitempty"`
+	// Sum is the SHA-256 (hex) of the file install wrote, and Edits the
+	// edits that made it, in order. While the file still has those bytes,
+	// uninstall reverses the edits, giving back the original byte for
+	// byte, including the empty "hooks" or event array the removal by
+	// shape would drop. Edits hold only gatekeep's entries and the white
+	// space they replaced, never the person's settings.
+	Sum   string     `json:"sha256,omitempty"`
+	Edits []hookEdit `json:"edits,omitempty"`
+}
+
+// hookEdit replaced Del at At with Ins.
+type hookEdit struct {
+	At  int    `json:"at"`
+	Del string `json:"del,omitempty"`
+	Ins string `json:"ins"`
+}
+
+// undo reverses r's edits on b when b is the file install wrote.
+func (r hookRecord) undo(b []byte) ([]byte, bool) {
+	if r.Sum == "" || len(r.Edits) == 0 || fmt.Sprintf("%x", sha256.Sum256(b)) != r.Sum {
+		return nil, false
+	}
+	out := append([]byte{}, b...)
+	for i := len(r.Edits) - 1; i >= 0; i-- {
+		e := r.Edits[i]
+		if e.At < 0 || e.At+len(e.Ins) > len(out) || string(out[e.At:e.At+len(e.Ins)]) != e.Ins {
+			return nil, false
+		}
+		out = splice(out, e.At, e.At+len(e.Ins), e.Del)
+	}
+	return out, true
+}
+
+// missingDirs are dir and its ancestors that do not exist, deepest first.
+func missingDirs(dir string) []string {
+	var out []string
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); !errors.Is(err, fs.ErrNotExist) {
+			return out
+		}
+		out = append(out, d)
+		if filepath.Dir(d) == d {
+			return out
+		}
+	}
+}
+
+func readHookRecords(stateDir string) map[string]hookRecord {
+	rec := map[string]hookRecord{}
+	if stateDir == "" {
+		return rec
+	}
+	if b, err := policy.ReadRegular(filepath.Join(stateDir, hookRecordFile), config.MaxConfigSize); err == nil {
+		if json.Unmarshal(b, &rec) != nil {
+			return map[string]hookRecord{}
+		}
+	}
+	return rec
+}
+
+// writeHookRecords saves the records; a failure only costs uninstall its
+// exactness, so it is not an error of the install.
+func writeHookRecords(stateDir string, rec map[string]hookRecord) {
+	if stateDir == "" {
+		return
+	}
+	p := filepath.Join(stateDir, hookRecordFile)
+	if len(rec) == 0 {
+		os.Remove(p)
+		return
+	}
+	b, _ := json.Marshal(rec)
+	config.WriteFileAtomic(p, append(b, '\n'), 0o600)
+}
+
+// forgetInstall removes, deepest first, the directories install created
+// for file that are empty now, says which, and drops file's record.
+func (a *app) forgetInstall(stateDir string, records map[string]hookRecord, file string) {
+	rec, ok := records[file]
+	if !ok {
+		return
+	}
+	for _, d := range rec.Dirs {
+		entries, err := os.ReadDir(d)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil || len(entries) > 0 {
+			break // not empty: neither it nor its parents go
+		}
+		if err := os.Remove(d); err != nil {
+			break
+		}
+		fmt.Fprintf(a.stdout, "removed %s (install created it; it is empty now)\n", d)
+	}
+	delete(records, file)
+	writeHookRecords(stateDir, records)
 }
 
 // doctorAfterInstall runs doctor's checks for agent and says what is left.
@@ -354,8 +501,10 @@ func lineIndent(b []byte, i int) string {
 // appendItem appends a member `"key": raw` (key != "" and n an object)
 // or an element raw to the container n, laid out as its other items are:
 // after the last item as `,` + the white space before that item + the
-// new one, so that removeItem of the new item gives b back byte for byte.
-func appendItem(b []byte, n *jnode, key string, raw []byte) []byte {
+// new one, so that removeItem of the new item gives b back byte for byte
+// (in an empty container, the white space it held is replaced: the edit
+// returned says what was replaced with what).
+func appendItem(b []byte, n *jnode, key string, raw []byte) ([]byte, hookEdit) {
 	multiline := bytes.IndexByte(b, '\n') >= 0
 	var sep, closeSep string
 	if len(n.kids) > 0 {
@@ -387,10 +536,11 @@ func appendItem(b []byte, n *jnode, key string, raw []byte) []byte {
 		item = string(kb) + colon + item
 	}
 	if len(n.kids) == 0 {
-		return splice(b, n.start+1, n.end-1, sep+item+closeSep)
+		e := hookEdit{At: n.start + 1, Del: string(b[n.start+1 : n.end-1]), Ins: sep + item + closeSep}
+		return splice(b, e.At, e.At+len(e.Del), e.Ins), e
 	}
-	end := n.kids[len(n.kids)-1].end
-	return splice(b, end, end, ","+sep+item)
+	e := hookEdit{At: n.kids[len(n.kids)-1].end, Ins: "," + sep + item}
+	return splice(b, e.At, e.At, e.Ins), e
 }
 
 // indentUnit is the file's indent step: the white space of its first
@@ -513,27 +663,28 @@ func removeGatekeepHandler(b []byte, root, hooks *jnode, hi int, groups *jnode, 
 // the file (creating the event and "hooks" when missing), after removing
 // any other gatekeep handler. A file with exactly the snippet's gatekeep
 // entries is returned as it is. An absent or empty file becomes the
-// snippet.
-func jsonInstall(file string, old, snippet []byte, agent string) ([]byte, error) {
+// snippet. edits are the edits that follow the removal of another
+// gatekeep handler, in order (hookRecord).
+func jsonInstall(file string, old, snippet []byte, agent string) (_ []byte, edits []hookEdit, _ error) {
 	if len(bytes.TrimSpace(old)) == 0 {
-		return snippet, nil
+		return snippet, nil, nil
 	}
 	root, err := parseJSONSpans(file, old)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if root.kind != '{' {
-		return nil, fmt.Errorf("%w: %s is not a JSON object", errUnmergeable, file)
+		return nil, nil, fmt.Errorf("%w: %s is not a JSON object", errUnmergeable, file)
 	}
 	want, _ := parseJSONSpans("", snippet)
 	wantHooks, _ := want.member("hooks")
 	if hooks, i := root.member("hooks"); i >= 0 {
 		if hooks.kind != '{' {
-			return nil, fmt.Errorf(`%w: "hooks" in %s is not an object`, errUnmergeable, file)
+			return nil, nil, fmt.Errorf(`%w: "hooks" in %s is not an object`, errUnmergeable, file)
 		}
 		for _, event := range jsonHookEvents(agent) {
 			if groups, i := hooks.member(event); i >= 0 && groups.kind != '[' {
-				return nil, fmt.Errorf(`%w: "hooks.%s" in %s is not an array`, errUnmergeable, event, file)
+				return nil, nil, fmt.Errorf(`%w: "hooks.%s" in %s is not an array`, errUnmergeable, event, file)
 			}
 		}
 	}
@@ -542,36 +693,35 @@ func jsonInstall(file string, old, snippet []byte, agent string) ([]byte, error)
 		// file that turns them off is the person's choice to undo.
 		if hc, i := root.member("hooksConfig"); i >= 0 && hc.kind == '{' {
 			if en, i := hc.member("enabled"); i >= 0 && string(old[en.start:en.end]) == "false" {
-				return nil, fmt.Errorf("%w: %s turns Gemini CLI's hooks off (hooksConfig.enabled is false), so gatekeep's hook would not run: set it to true first", errUnmergeable, file)
+				return nil, nil, fmt.Errorf("%w: %s turns Gemini CLI's hooks off (hooksConfig.enabled is false), so gatekeep's hook would not run: set it to true first", errUnmergeable, file)
 			}
 		}
 	}
 	if hasExactly(old, root, snippet, wantHooks, agent) {
-		return old, nil
+		return old, nil, nil
 	}
 	b, err := jsonUninstall(file, old, agent)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for i, event := range wantHooks.keys {
 		groupRaw := snippet[wantHooks.kids[i].kids[0].start:wantHooks.kids[i].kids[0].end]
 		root, _ = parseJSONSpans(file, b)
 		hooks, hi := root.member("hooks")
+		var e hookEdit
 		if hi < 0 {
-			b = appendItem(b, root, "hooks", []byte(`{`+quoteJSON(event)+`:[`+string(groupRaw)+`]}`))
-			continue
+			b, e = appendItem(b, root, "hooks", []byte(`{`+quoteJSON(event)+`:[`+string(groupRaw)+`]}`))
+		} else if groups, gi := hooks.member(event); gi < 0 {
+			b, e = appendItem(b, hooks, event, []byte(`[`+string(groupRaw)+`]`))
+		} else {
+			b, e = appendItem(b, groups, "", groupRaw)
 		}
-		groups, gi := hooks.member(event)
-		if gi < 0 {
-			b = appendItem(b, hooks, event, []byte(`[`+string(groupRaw)+`]`))
-			continue
-		}
-		b = appendItem(b, groups, "", groupRaw)
+		edits = append(edits, e)
 	}
 	if _, err := parseJSONSpans(file, b); err != nil {
-		return nil, fmt.Errorf("%w: the merged file would not be valid JSON (%v)", errUnmergeable, err)
+		return nil, nil, fmt.Errorf("%w: the merged file would not be valid JSON (%v)", errUnmergeable, err)
 	}
-	return b, nil
+	return b, edits, nil
 }
 
 func quoteJSON(s string) string {
@@ -666,7 +816,7 @@ func parseTOML(file string, b []byte) (map[string]any, error) {
 	return v, nil
 }
 
-// tomlUninstall removes the block, and the blank line tomlInstall put
+// tomlUninstall removes the block, and the newline tomlInstall put
 // before it.
 func tomlUninstall(file string, old []byte) ([]byte, error) {
 	if _, err := parseTOML(file, old); err != nil {
@@ -676,14 +826,16 @@ func tomlUninstall(file string, old []byte) ([]byte, error) {
 	if err != nil || !ok {
 		return old, err
 	}
-	if start >= 2 && old[start-1] == '\n' && old[start-2] == '\n' {
+	if start >= 1 && old[start-1] == '\n' {
 		start--
 	}
 	return splice(old, start, end, ""), nil
 }
 
 // tomlInstall appends the snippet between the block's lines at the end of
-// the file (after a blank line), replacing an earlier block. A gatekeep
+// the file after one newline (a blank line when the file ends with its
+// own newline), replacing an earlier block, so that tomlUninstall gives
+// back the file's bytes. A gatekeep
 // hook outside the block (added by hand) is left alone: install refuses,
 // or, when it runs this very command, changes nothing. The result must
 // parse, with the snippet's hook in it.
@@ -703,12 +855,8 @@ func tomlInstall(file string, old, snippet []byte, command string) ([]byte, erro
 		return nil, fmt.Errorf("%w: %s already runs `%s` as a hook, outside the lines gatekeep manages: remove that [[hooks.PreToolUse]] entry by hand and install again", errUnmergeable, file, h.command)
 	}
 	next := append([]byte{}, rest...)
-	switch {
-	case len(next) == 0:
-	case next[len(next)-1] == '\n':
+	if len(next) > 0 {
 		next = append(next, '\n')
-	default:
-		next = append(next, "\n\n"...)
 	}
 	next = append(next, tomlBlockBegin+"\n"...)
 	next = append(next, snippet...)
