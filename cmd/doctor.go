@@ -70,7 +70,7 @@ agent whose settings name gatekeep is checked (and at least one must).
 				return withCode(ExitInternal, err)
 			}
 			cr := a.doctorConfig()
-			out := doctorJSON{Source: "gatekeep", Version: SchemaVersion, Config: cr}
+			out := doctorJSON{Source: "gatekeep", Version: SchemaVersion, Config: cr, Agents: []doctorAgentJSON{}}
 			if !asJSON {
 				cr.print(a.stdout)
 			}
@@ -80,8 +80,8 @@ agent whose settings name gatekeep is checked (and at least one must).
 				if !asJSON {
 					r.print(a.stdout)
 				}
+				out.Agents = append(out.Agents, r.json())
 				if r.found || len(args) == 1 {
-					out.Agents = append(out.Agents, r.json())
 					configured++
 					if r.ok() {
 						inLoop++
@@ -113,7 +113,9 @@ type doctorJSON struct {
 	Version int                `json:"version"`
 	OK      bool               `json:"ok"` // every agent checked is in the loop and the config loads
 	Config  *doctorConfigCheck `json:"config"`
-	Agents  []doctorAgentJSON  `json:"agents"`
+	// Agents are the agents checked, as the text report lists them:
+	// without an agent argument all three, and ok asks only those found.
+	Agents []doctorAgentJSON `json:"agents"`
 }
 
 // doctorAgentJSON is one agent's part of the --json report.
