@@ -44,7 +44,9 @@ func run(t *testing.T, dir string, argv ...string) string {
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "LC_ALL=C", "LANG=C", "POSIXLY_CORRECT=")
-	cmd.Stdin = nil
+	// An empty pipe, not /dev/null: `tail --follow` with no file follows
+	// a regular stdin until the timeout, and stops at a pipe's end.
+	cmd.Stdin = strings.NewReader("")
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	_ = cmd.Run()
