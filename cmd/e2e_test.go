@@ -4,16 +4,21 @@ package cmd_test
 // client"): the agent (Codex, Claude Code, Gemini CLI) is installed from
 // npm, its model API is a stub on 127.0.0.1 that asks for `rm -rf /`, then
 // for `ls`, then for a write outside the project through a glob
-// (`echo pwned > OUTSIDE/*/x`), and gatekeep is installed as its pre-tool
-// hook with the snippet `gatekeep hook print` gives (Claude Code: by
-// `gatekeep hook install claude`, as a user does). Each agent runs in its
-// most permissive headless mode (codex exec's default approval, claude -p
-// --permission-mode bypassPermissions, gemini --yolo). The tests pass when
-// the agent blocked the first call with gatekeep's reason, ran the second,
-// and blocked the third with gatekeep's answer (the file is not written).
+// (`echo pwned > OUTSIDE/*/x`), then for a write gatekeep asks about, and
+// gatekeep is installed as its pre-tool hook as a user does it: `gatekeep
+// hook install AGENT` into the agent's own settings file in the fresh
+// HOME (Claude Code: none yet; Codex and Gemini CLI: one holding the
+// stub's provider or the auth choice, which must come through unchanged),
+// and `gatekeep hook uninstall AGENT` takes it out again afterwards. Each
+// agent runs in its most permissive headless mode (codex exec
+// --dangerously-bypass-approvals-and-sandbox, claude -p --permission-mode
+// bypassPermissions, gemini --yolo). The tests pass when the agent blocked
+// the first call with gatekeep's reason, ran the second, and blocked the
+// third and fourth with gatekeep's answer (nothing written).
 //
 // They are skipped unless GATEKEEP_E2E=1 (they need npm and the npm
-// registry, and take a minute):
+// registry, and take a minute); .ci/run sets it, and with CI=true a
+// missing npm or registry fails them instead of skipping:
 //
 //	GATEKEEP_E2E=1 go test ./cmd -run TestE2E -v
 //
@@ -151,7 +156,7 @@ func setupE2E(t *testing.T, pkg, version, bin string) *e2eEnv {
 		t.Skip("the agents' hooks are not supported on Windows")
 	}
 	if out, err := exec.Command("rm", "--help").CombinedOutput(); err != nil || !bytes.Contains(out, []byte("--preserve-root")) {
-		t.Skip("rm is not GNU rm with --preserve-root: refusing to have an agent run rm -rf /")
+		e2eUnavailable(t, "rm is not GNU rm with --preserve-root: refusing to have an agent run rm -rf /")
 	}
 	dir := t.TempDir()
 	e := &e2eEnv{project: filepath.Join(dir, "project"), home: filepath.Join(dir, "home")}
@@ -189,21 +194,21 @@ func setupE2E(t *testing.T, pkg, version, bin string) *e2eEnv {
 	prefix := os.Getenv("GATEKEEP_E2E_NPM_DIR")
 	if prefix == "" {
 		if _, err := exec.LookPath("npm"); err != nil {
-			t.Skip("npm is not installed")
+			e2eUnavailable(t, "npm is not installed")
 		}
 		if v := os.Getenv(strings.ToUpper("GATEKEEP_E2E_" + bin + "_VERSION")); v != "" {
 			version = v
 		}
 		out, err := exec.Command("npm", "view", pkg+"@"+version, "version").CombinedOutput()
 		if err != nil {
-			t.Skipf("npm view %s@%s: %v\n%s", pkg, version, err, out)
+			e2eUnavailable(t, fmt.Sprintf("npm view %s@%s: %v\n%s", pkg, version, err, out))
 		}
 		// Not in a temp dir: an agent puts its own install directory first
 		// in PATH (Codex's npm wrapper does), and a PATH entry inside a
 		// sandbox root makes every bare command name unknown to gatekeep.
 		cache, err := os.UserCacheDir()
 		if err != nil {
-			t.Skipf("no user cache directory for the npm install: %v", err)
+			e2eUnavailable(t, fmt.Sprintf("no user cache directory for the npm install: %v", err))
 		}
 		prefix = filepath.Join(cache, "gatekeep-e2e", strings.ReplaceAll(pkg, "/", "+")+"@"+version)
 		install := exec.Command("npm", "install", "--no-audit", "--no-fund", "--prefix", prefix, pkg+"@"+version)
@@ -216,6 +221,17 @@ func setupE2E(t *testing.T, pkg, version, bin string) *e2eEnv {
 		t.Fatalf("no %s in %s: %v", bin, prefix, err)
 	}
 	return e
+}
+
+// e2eUnavailable skips an end-to-end test that was asked for
+// (GATEKEEP_E2E=1) but cannot run here, except in CI (CI=true), where
+// .ci/run provides npm and the registry: there it fails.
+func e2eUnavailable(t *testing.T, why string) {
+	t.Helper()
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("CI runs the end-to-end tests: %s", why)
+	}
+	t.Skip(why)
 }
 
 // hookSnippet runs `gatekeep hook print AGENT`.
@@ -314,13 +330,16 @@ func writeSSE(w http.ResponseWriter, events []map[string]any) {
 	w.Write(buf.Bytes())
 }
 
-// TestE2ECodex drives `codex exec` against a stub of the Responses API,
-// in its default approval policy (never: the hook payload reports
-// bypassPermissions). Codex sends every shell-like tool to PreToolUse as
-// Bash with tool_input.command
-// (https://developers.openai.com/codex/hooks#pretooluse);
-// The hook is trusted as a person's /hooks trust records it, with the hash
-// `gatekeep doctor codex` names.
+// TestE2ECodex drives `codex exec --dangerously-bypass-approvals-and-sandbox`
+// (no approvals, no sandbox of Codex's own: only the hook stands between
+// the model and the machine) against a stub of the Responses API. Codex
+// sends every shell-like tool to PreToolUse as Bash with
+// tool_input.command (https://developers.openai.com/codex/hooks#pretooluse).
+// The hook is installed by `gatekeep hook install codex` into a
+// config.toml that already holds the stub's provider, and trusted as a
+// person's /hooks trust records it, with the hash install and `gatekeep
+// doctor codex` name; uninstall gives back the file with only that trust
+// record added.
 func TestE2ECodex(t *testing.T) {
 	e := setupE2E(t, "@openai/codex", codexVersion, "codex")
 	ids := [stepDone]string{"call_rm", "call_ls", "call_glob", "call_ask"}
@@ -373,16 +392,24 @@ request_max_retries = 0
 stream_max_retries = 0
 
 `, stub.URL)
-	if err := os.WriteFile(filepath.Join(codexHome, "config.toml"), append([]byte(config), e.hookSnippet(t, "codex")...), 0o600); err != nil {
+	configFile := filepath.Join(codexHome, "config.toml")
+	if err := os.WriteFile(configFile, []byte(config), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	// Codex drops an untrusted hook without a word: gatekeep doctor says
-	// so and exits 1, and names the trusted_hash a person's /hooks trust
-	// records. With that recorded, doctor exits 0 and codex exec runs the
-	// hook without --dangerously-bypass-hook-trust, which shows that
-	// doctor's hash is Codex's own.
+	// Codex drops an untrusted hook without a word: hook install (and
+	// gatekeep doctor) say so, exit 0 and 1, and name the trusted_hash a
+	// person's /hooks trust records. With that recorded, doctor exits 0
+	// and codex exec runs the hook without --dangerously-bypass-hook-trust,
+	// which shows that doctor's hash is Codex's own.
 	doctorEnv := []string{"CODEX_HOME=" + codexHome}
-	out, code := e.gatekeepRun(t, doctorEnv, "doctor", "codex")
+	out, code := e.gatekeepRun(t, doctorEnv, "hook", "install", "codex")
+	if code != 0 || !strings.Contains(out, "left to do: open codex, run /hooks and trust gatekeep's hook") {
+		t.Fatalf("gatekeep hook install codex: exit %d\n%s", code, out)
+	}
+	if b, err := os.ReadFile(configFile); err != nil || !bytes.HasPrefix(b, []byte(config)) || !bytes.Contains(b, e.hookSnippet(t, "codex")) {
+		t.Fatalf("hook install codex did not append hook print's snippet to %s, keeping what was there (%v):\n%s", configFile, err, b)
+	}
+	out, code = e.gatekeepRun(t, doctorEnv, "doctor", "codex")
 	if code != 1 || !strings.Contains(out, "the hook is not trusted") {
 		t.Fatalf("gatekeep doctor codex on an untrusted hook: exit %d\n%s", code, out)
 	}
@@ -390,17 +417,31 @@ stream_max_retries = 0
 	if m == nil {
 		t.Fatalf("gatekeep doctor codex names no trusted_hash:\n%s", out)
 	}
-	f, err := os.OpenFile(filepath.Join(codexHome, "config.toml"), os.O_APPEND|os.O_WRONLY, 0)
+	trust := fmt.Sprintf("\n[hooks.state.%s]\ntrusted_hash = %s\n", m[1], m[2])
+	f, err := os.OpenFile(configFile, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fmt.Fprintf(f, "\n[hooks.state.%s]\ntrusted_hash = %s\n", m[1], m[2])
+	fmt.Fprint(f, trust)
 	f.Close()
 	if out, code := e.gatekeepRun(t, doctorEnv, "doctor", "codex"); code != 0 || !strings.Contains(out, "gatekeep is in Codex's loop") {
 		t.Fatalf("gatekeep doctor codex on a trusted hook: exit %d\n%s", code, out)
 	}
 	output := e.run(t, []string{"CODEX_HOME=" + codexHome, "GATEKEEP_E2E_KEY=test"},
-		"exec", "--skip-git-repo-check", "list the files")
+		"exec", "--dangerously-bypass-approvals-and-sandbox", "--skip-git-repo-check", "list the files")
+	if !strings.Contains(output, "sandbox: danger-full-access") {
+		t.Errorf("codex did not run without its sandbox; it printed:\n%s", output)
+	}
+	defer func() {
+		// Uninstall takes out the block install added; Codex's trust
+		// record, written outside it, stays.
+		if out, code := e.gatekeepRun(t, doctorEnv, "hook", "uninstall", "codex"); code != 0 {
+			t.Errorf("gatekeep hook uninstall codex: exit %d\n%s", code, out)
+		}
+		if b, err := os.ReadFile(configFile); err != nil || string(b) != config+trust {
+			t.Errorf("after hook uninstall codex, %s is not the original plus the trust record (%v):\n%s", configFile, err, b)
+		}
+	}()
 
 	outputs := map[string]string{}
 	rec.mu.Lock()
@@ -510,6 +551,16 @@ func TestE2EClaude(t *testing.T) {
 	}
 	output := e.run(t, env, "-p", "list the files", "--model", "claude-sonnet-4-5",
 		"--permission-mode", "bypassPermissions", "--output-format", "json")
+	defer func() {
+		// Uninstall removes the file install created (the directory is
+		// Claude Code's now, holding its own state).
+		if out, code := e.gatekeepRun(t, nil, "hook", "uninstall", "claude"); code != 0 || !strings.Contains(out, "gatekeep's hook was all it held") {
+			t.Errorf("gatekeep hook uninstall claude: exit %d\n%s", code, out)
+		}
+		if _, err := os.Stat(settings); err == nil {
+			t.Errorf("hook uninstall claude left %s", settings)
+		}
+	}()
 
 	results := map[string]string{}
 	rec.mu.Lock()
@@ -537,7 +588,9 @@ func TestE2EClaude(t *testing.T) {
 
 // TestE2EGemini drives `gemini --yolo -p` against a stub of the Gemini API
 // (GOOGLE_GEMINI_BASE_URL, streamGenerateContent with alt=sse), with the
-// hook in ~/.gemini/settings.json as `gatekeep hook print gemini` gives it.
+// hook that `gatekeep hook install gemini` merged into the person's
+// ~/.gemini/settings.json (which holds the auth choice), and takes it out
+// again with `gatekeep hook uninstall gemini`.
 // GEMINI_CLI_TRUST_WORKSPACE=true trusts the project folder, without which
 // Gemini CLI ignores the settings there and runs in a safe mode.
 func TestE2EGemini(t *testing.T) {
@@ -591,21 +644,25 @@ func TestE2EGemini(t *testing.T) {
 	if err := os.MkdirAll(geminiDir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	var settings map[string]any
-	if err := json.Unmarshal(e.hookSnippet(t, "gemini"), &settings); err != nil {
+	settingsFile := filepath.Join(geminiDir, "settings.json")
+	original := "{\n  \"security\": {\n    \"auth\": {\n      \"selectedType\": \"gemini-api-key\"\n    }\n  }\n}"
+	if err := os.WriteFile(settingsFile, []byte(original), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	settings["security"] = map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}}
-	b, _ := json.MarshalIndent(settings, "", "  ")
-	if err := os.WriteFile(filepath.Join(geminiDir, "settings.json"), b, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if out, code := e.gatekeepRun(t, nil, "doctor", "gemini"); code != 0 || !strings.Contains(out, "gatekeep is in Gemini CLI's loop") {
-		t.Fatalf("gatekeep doctor gemini: exit %d\n%s", code, out)
+	if out, code := e.gatekeepRun(t, nil, "hook", "install", "gemini"); code != 0 || !strings.Contains(out, "gatekeep is in Gemini CLI's loop") {
+		t.Fatalf("gatekeep hook install gemini: exit %d\n%s", code, out)
 	}
 	output := e.run(t, []string{"GOOGLE_GEMINI_BASE_URL=" + stub.URL, "GEMINI_API_KEY=e2e-test-key",
 		"GEMINI_CLI_TRUST_WORKSPACE=true", "GEMINI_CLI_NO_RELAUNCH=true"},
 		"--yolo", "-m", "gemini-2.5-flash", "-p", "list the files")
+	defer func() {
+		if out, code := e.gatekeepRun(t, nil, "hook", "uninstall", "gemini"); code != 0 {
+			t.Errorf("gatekeep hook uninstall gemini: exit %d\n%s", code, out)
+		}
+		if b, err := os.ReadFile(settingsFile); err != nil || string(b) != original {
+			t.Errorf("after hook uninstall gemini, %s is not the original (%v):\n%s", settingsFile, err, b)
+		}
+	}()
 
 	// The function responses, in the order the calls were made.
 	var seen [stepDone]string
