@@ -243,3 +243,47 @@ func TestPromptLeavesPipesAlone(t *testing.T) {
 		t.Errorf("stderr = %q, want nothing", r.stderr.String())
 	}
 }
+
+// TestPromptAlwaysExactForDangerousForm: "always" on a call that deletes
+// recursively saves the call's exact form, never `rm *`, and the prompt
+// shows that rule before the key is pressed; a later recursive delete of
+// something else still asks.
+func TestPromptAlwaysExactForDangerousForm(t *testing.T) {
+	proj := promptProject(t)
+	if err := os.MkdirAll(filepath.Join(proj, "build", "obj"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := startPTY(t, proj, "", "bash", "-c", "rm -rf build")
+	r.Expect("Bash(rm -rf build)")
+	r.Expect(answerLine)
+	r.Send("a")
+	if code := r.exit(); code != 0 {
+		t.Fatalf("exit %d, want 0; stderr %s", code, r.stderr.String())
+	}
+	if strings.Contains(r.String(), "covers every") {
+		t.Errorf("the prompt says the exact rule covers a family of calls:\n%s", r.String())
+	}
+	if _, err := os.Stat(filepath.Join(proj, "build")); err == nil {
+		t.Error("a should run the command: build is still there")
+	}
+	saved, err := os.ReadFile(filepath.Join(proj, ".gatekeep", "config.local.toml"))
+	want := `allow = ["Bash(rm -rf build)", "Write(` + filepath.Join(proj, "build") + `)"]`
+	if err != nil || !strings.Contains(string(saved), want) {
+		t.Fatalf("the saved rule should be the exact form %s:\n%s (%v)", want, saved, err)
+	}
+	if strings.Contains(string(saved), "Bash(rm *)") || strings.Contains(string(saved), "Bash(rm -rf *)") {
+		t.Errorf("the saved rule widens the recursive delete:\n%s", saved)
+	}
+	if err := os.MkdirAll(filepath.Join(proj, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	again := startPTY(t, proj, "", "bash", "-c", "rm -rf src")
+	again.Expect(answerLine)
+	again.Send("n")
+	if code := again.exit(); code != 77 {
+		t.Fatalf("rm -rf src after always on rm -rf build: exit %d, want 77 (asked, then denied)", code)
+	}
+	if _, err := os.Stat(filepath.Join(proj, "src")); err != nil {
+		t.Errorf("src was removed: %v", err)
+	}
+}
