@@ -83,6 +83,9 @@ func TestScript(t *testing.T) {
 				// CI=true: a script needing a tool that is missing must
 				// fail there, not skip (`[!exec:git] [!ci] skip`).
 				return os.Getenv("CI") == "true", nil
+			case "landlock":
+				// The kernel confines here (enforcement's tiers above none).
+				return enforce.LandlockABI() >= 1, nil
 			case "bash":
 				_, err := exec.LookPath("bash")
 				return err == nil, nil
