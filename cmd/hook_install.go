@@ -281,7 +281,10 @@ func (r hookRecord) undo(b []byte) ([]byte, bool) {
 	out := append([]byte{}, b...)
 	for i := len(r.Edits) - 1; i >= 0; i-- {
 		e := r.Edits[i]
-		if e.At < 0 || e.At+len(e.Ins) > len(out) || string(out[e.At:e.At+len(e.Ins)]) != e.Ins {
+		// install only ever replaces white space: a record that says
+		// otherwise was not written by it.
+		if e.At < 0 || e.At+len(e.Ins) > len(out) || string(out[e.At:e.At+len(e.Ins)]) != e.Ins ||
+			strings.Trim(e.Del, " \t\r\n") != "" {
 			return nil, false
 		}
 		out = splice(out, e.At, e.At+len(e.Ins), e.Del)
@@ -339,6 +342,9 @@ func (a *app) forgetInstall(stateDir string, records map[string]hookRecord, file
 		return
 	}
 	for _, d := range rec.Dirs {
+		if d != filepath.Clean(d) || !strings.HasPrefix(file, strings.TrimSuffix(d, string(filepath.Separator))+string(filepath.Separator)) {
+			break // not a directory install could have made for file
+		}
 		entries, err := os.ReadDir(d)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue

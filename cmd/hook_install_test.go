@@ -77,6 +77,15 @@ func TestHookInstallRoundTrip(t *testing.T) {
 			if _, ok := rec.undo(append(next, ' ')); ok {
 				t.Errorf("%s: a file changed since install was undone by the record", agent)
 			}
+			// A record whose edit would put back more than white space
+			// was not written by install: it is not followed.
+			if len(edits) > 0 {
+				forged := hookRecord{Sum: rec.Sum, Edits: append([]hookEdit{}, edits...)}
+				forged.Edits[0].Del = `"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"evil"}]}]}`
+				if _, ok := forged.undo(next); ok {
+					t.Errorf("%s: a record putting back more than white space was followed", agent)
+				}
+			}
 			back, err := jsonUninstall("settings.json", next, agent)
 			var backV map[string]any
 			if err != nil || json.Unmarshal(back, &backV) != nil {
