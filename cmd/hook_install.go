@@ -511,7 +511,8 @@ func lineIndent(b []byte, i int) string {
 // (in an empty container, the white space it held is replaced: the edit
 // returned says what was replaced with what).
 func appendItem(b []byte, n *jnode, key string, raw []byte) ([]byte, hookEdit) {
-	multiline := bytes.IndexByte(b, '\n') >= 0
+	// A file on one line (its final newline aside) stays on one line.
+	multiline := bytes.IndexByte(bytes.TrimRight(b, " \t\r\n"), '\n') >= 0
 	var sep, closeSep string
 	if len(n.kids) > 0 {
 		last := len(n.kids) - 1
