@@ -109,6 +109,9 @@ func (a *app) endProxy() {
 			continue
 		}
 		seen[dest] = true
+		if len(seen) > maxRefusedLines {
+			continue
+		}
 		entry := e.Host
 		if e.Port != 80 && e.Port != 443 {
 			entry = dest
@@ -119,10 +122,16 @@ func (a *app) endProxy() {
 			fmt.Fprintf(a.stderr, "gatekeep: refused the connection to %q (not on [sandbox] allowed_hosts)\n", dest)
 		}
 	}
+	if n := len(seen) - maxRefusedLines; n > 0 {
+		fmt.Fprintf(a.stderr, "gatekeep: and %d more refused destinations (the audit log has them all)\n", n)
+	}
 	if dropped > 0 {
 		fmt.Fprintf(a.stderr, "gatekeep: %d more connections through the proxy were not recorded\n", dropped)
 	}
 }
+
+// maxRefusedLines bounds the refused destinations printed after a run.
+const maxRefusedLines = 20
 
 // auditConnection appends one proxied connection to the audit log, with
 // the call it belonged to.

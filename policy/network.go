@@ -3,7 +3,6 @@ package policy
 import (
 	"errors"
 	"fmt"
-	"net"
 	"net/netip"
 	"net/url"
 	"os"
@@ -527,7 +526,10 @@ func pipDestinations(args []string, env NetworkEnv) ([]Destination, bool) {
 	// pip's config files (pip.conf: site, user, global) can add indexes
 	// (extra-index-url) that no option on the line takes away.
 	for _, f := range pipConfigFiles(env) {
-		if _, err := os.Lstat(f); err == nil {
+		if !configFileKeeps(f, func(key string) bool {
+			key = strings.ReplaceAll(key, "_", "-")
+			return slices.Contains([]string{"index-url", "extra-index-url", "find-links", "proxy", "trusted-host", "no-index"}, key)
+		}) {
 			return nil, false
 		}
 	}
@@ -639,7 +641,10 @@ func npmDestinations(args, dirs []string, env NetworkEnv) ([]Destination, bool) 
 		}
 	}
 	for _, f := range files {
-		if _, err := os.Lstat(f); err == nil {
+		if !configFileKeeps(f, func(key string) bool {
+			return key == "registry" || strings.HasSuffix(key, ":registry") || key == "userconfig" ||
+				key == "globalconfig" || key == "prefix" || key == "proxy" || key == "https-proxy"
+		}) {
 			return nil, false
 		}
 	}
@@ -649,28 +654,38 @@ func npmDestinations(args, dirs []string, env NetworkEnv) ([]Destination, bool) 
 	return []Destination{npmDefaultRegistry}, true
 }
 
-// SplitHostPort splits "host:port" as a proxy request names it (CONNECT
-// authority, an absolute URL's host), with the default port for
-// scheme when the port is missing.
-func SplitHostPort(hostport, scheme string) (string, int, error) {
-	host, port, err := net.SplitHostPort(hostport)
+// configFileKeeps reports whether the INI-style config file path (pip.conf,
+// npmrc) is missing, or is a regular file that sets no key moves says
+// moves the destination. Keys are compared in lower case; a file that
+// cannot be read, or is larger than 1 MiB, keeps nothing.
+func configFileKeeps(path string, moves func(key string) bool) bool {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return true
+	}
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > 1<<20 {
+		return false
+	}
+	b, err := os.ReadFile(path)
 	if err != nil {
-		host, port = strings.Trim(hostport, "[]"), ""
-		switch scheme {
-		case "http":
-			port = "80"
-		case "https":
-			port = "443"
-		default:
-			return "", 0, fmt.Errorf("%q: no port", hostport)
+		return false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		t := strings.TrimSpace(line)
+		if t == "" || t[0] == '#' || t[0] == ';' || t[0] == '[' || line[0] == ' ' || line[0] == '\t' {
+			continue
+		}
+		key, _, ok := strings.Cut(t, "=")
+		if k2, _, ok2 := strings.Cut(t, ":"); ok2 && (!ok || len(k2) < len(key)) && !strings.HasPrefix(t, "@") && !strings.HasPrefix(t, "//") {
+			key, ok = k2, true
+		}
+		if !ok {
+			// A key without a value (npm reads it as true).
+			key = t
+		}
+		if moves(strings.ToLower(strings.TrimSpace(key))) {
+			return false
 		}
 	}
-	n, err := strconv.Atoi(port)
-	if err != nil || n < 1 || n > 65535 {
-		return "", 0, fmt.Errorf("%q: bad port", hostport)
-	}
-	if host == "" {
-		return "", 0, fmt.Errorf("%q: no host", hostport)
-	}
-	return strings.TrimSuffix(strings.ToLower(host), "."), n, nil
+	return true
 }
