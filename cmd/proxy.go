@@ -123,7 +123,7 @@ func (a *app) endProxy() {
 		}
 	}
 	if n := len(seen) - maxRefusedLines; n > 0 {
-		fmt.Fprintf(a.stderr, "gatekeep: and %d more refused destinations (the audit log has them all)\n", n)
+		fmt.Fprintf(a.stderr, "gatekeep: and %d more refused destinations\n", n)
 	}
 	if dropped > 0 {
 		fmt.Fprintf(a.stderr, "gatekeep: %d more connections through the proxy were not recorded\n", dropped)

@@ -526,10 +526,7 @@ func pipDestinations(args []string, env NetworkEnv) ([]Destination, bool) {
 	// pip's config files (pip.conf: site, user, global) can add indexes
 	// (extra-index-url) that no option on the line takes away.
 	for _, f := range pipConfigFiles(env) {
-		if !configFileKeeps(f, func(key string) bool {
-			key = strings.ReplaceAll(key, "_", "-")
-			return slices.Contains([]string{"index-url", "extra-index-url", "find-links", "proxy", "trusted-host", "no-index"}, key)
-		}) {
+		if !configFileKeeps(f, pipMoves) {
 			return nil, false
 		}
 	}
@@ -641,10 +638,7 @@ func npmDestinations(args, dirs []string, env NetworkEnv) ([]Destination, bool) 
 		}
 	}
 	for _, f := range files {
-		if !configFileKeeps(f, func(key string) bool {
-			return key == "registry" || strings.HasSuffix(key, ":registry") || key == "userconfig" ||
-				key == "globalconfig" || key == "prefix" || key == "proxy" || key == "https-proxy"
-		}) {
+		if !configFileKeeps(f, npmMoves) {
 			return nil, false
 		}
 	}
@@ -652,6 +646,20 @@ func npmDestinations(args, dirs []string, env NetworkEnv) ([]Destination, bool) 
 		return literalURLs(urls, false)
 	}
 	return []Destination{npmDefaultRegistry}, true
+}
+
+// pipMoves reports a pip.conf key that adds or moves an index (pip
+// reads `_` as `-`).
+func pipMoves(key string) bool {
+	key = strings.ReplaceAll(key, "_", "-")
+	return slices.Contains([]string{"index-url", "extra-index-url", "find-links", "proxy", "trusted-host", "no-index"}, key)
+}
+
+// npmMoves reports an npmrc key that moves the registry (or a scope's),
+// or names other config files.
+func npmMoves(key string) bool {
+	return key == "registry" || strings.HasSuffix(key, ":registry") || key == "userconfig" ||
+		key == "globalconfig" || key == "prefix" || key == "proxy" || key == "https-proxy"
 }
 
 // configFileKeeps reports whether the INI-style config file path (pip.conf,

@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -278,21 +279,23 @@ func (s *Server) tunnel(w http.ResponseWriter, r *http.Request) {
 	s.record(e)
 }
 
-// countingBody counts what is read through it.
+// countingBody counts what is read through it (the transport may read a
+// request's body on a goroutine of its own, even after the response).
 type countingBody struct {
 	io.ReadCloser
-	n *int64
+	n *atomic.Int64
 }
 
 func (c countingBody) Read(p []byte) (int, error) {
 	n, err := c.ReadCloser.Read(p)
-	*c.n += int64(n)
+	c.n.Add(int64(n))
 	return n, err
 }
 
-// forward serves a plain HTTP request (an absolute http:// URL whose
-// Host header names the same host): admitted, it is sent on from
-// outside, hop-by-hop headers removed.
+// forward serves a plain HTTP request (an absolute http:// URL):
+// admitted, it is sent on from outside with the URL's host as its Host
+// (net/http takes the host of an absolute request URI, not the Host
+// header, as RFC 9112 says), hop-by-hop headers removed.
 func (s *Server) forward(w http.ResponseWriter, r *http.Request) {
 	e := Event{Method: r.Method}
 	if !r.URL.IsAbs() || r.URL.Scheme != "http" {
@@ -309,12 +312,6 @@ func (s *Server) forward(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "gatekeep: bad host", http.StatusBadRequest)
 		return
 	}
-	if h, p, err := splitHostPort(r.Host, 80); err != nil || h != host || p != port {
-		e.Reason = "the Host header names another host than the URL"
-		s.record(e)
-		refuse(w, e)
-		return
-	}
 	if !s.Admit(host, port) {
 		e.Reason = NotAllowed
 		s.record(e)
@@ -322,8 +319,8 @@ func (s *Server) forward(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	e.Allowed = true
-	var sent, received int64
-	var dialErr error
+	var sent, received atomic.Int64
+	var dialErr atomic.Pointer[error]
 	rp := &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.Out.URL = pr.In.URL
@@ -337,7 +334,9 @@ func (s *Server) forward(w http.ResponseWriter, r *http.Request) {
 			Proxy: nil,
 			DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
 				c, err := s.dial(ctx, host, port)
-				dialErr = err
+				if err != nil {
+					dialErr.Store(&err)
+				}
 				return c, err
 			},
 			DisableKeepAlives:     true,
@@ -352,9 +351,9 @@ func (s *Server) forward(w http.ResponseWriter, r *http.Request) {
 		},
 	}
 	rp.ServeHTTP(w, r)
-	if dialErr != nil {
-		e.Allowed, e.Reason = true, "connecting failed: "+dialErr.Error()
+	if err := dialErr.Load(); err != nil {
+		e.Reason = "connecting failed: " + (*err).Error()
 	}
-	e.Sent, e.Received = sent, received
+	e.Sent, e.Received = sent.Load(), received.Load()
 	s.record(e)
 }
