@@ -30,7 +30,7 @@ func TestMain(m *testing.M) {
 			cmd.SetProxyRedirectFromEnv(os.Getenv("GATEKEEP_TEST_PROXY_REDIRECT"))
 			os.Exit(cmd.Main())
 		},
-		"variant":  variantMain, // enforce_script_test.go
+		"variant": variantMain, // enforce_script_test.go
 	})
 }
 
