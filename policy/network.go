@@ -506,10 +506,6 @@ var pipOpts = optSpec{
 // of the files it links to.
 var pipDefaultIndex = []Destination{{"pypi.org", 443}, {"files.pythonhosted.org", 443}}
 
-// pipConfigVars are pip's environment variables that can add an index or
-// find-links place (PIP_<OPTION>), or name another config file.
-var pipConfigVars = []string{"PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_FIND_LINKS", "PIP_CONFIG_FILE", "PIP_PROXY", "PIP_TRUSTED_HOST"}
-
 func pipDestinations(args []string, env NetworkEnv) ([]Destination, bool) {
 	if len(args) == 0 || args[0] != "install" && args[0] != "download" {
 		return nil, false
@@ -518,10 +514,16 @@ func pipDestinations(args []string, env NetworkEnv) ([]Destination, bool) {
 	if !ok {
 		return nil, false
 	}
-	for _, v := range pipConfigVars {
+	for _, v := range []string{"PIP_CONFIG_FILE", "PIP_PROXY", "PIP_TRUSTED_HOST"} {
 		if env.Getenv(v) != "" {
 			return nil, false
 		}
+	}
+	// PIP_<OPTION> variables hold what the option would (several values
+	// space-separated); the line's own -i wins over PIP_INDEX_URL.
+	envIndex := env.Getenv("PIP_INDEX_URL")
+	for _, v := range []string{"PIP_EXTRA_INDEX_URL", "PIP_FIND_LINKS"} {
+		urls = append(urls, strings.Fields(env.Getenv(v))...)
 	}
 	// pip's config files (pip.conf: site, user, global) can add indexes
 	// (extra-index-url) that no option on the line takes away.
@@ -555,7 +557,15 @@ func pipDestinations(args []string, env NetworkEnv) ([]Destination, bool) {
 			return nil, false
 		}
 	}
-	if !hasIndex && !noIndex {
+	switch {
+	case hasIndex || noIndex:
+	case envIndex != "":
+		d, ok := urlDestination(envIndex, false)
+		if !ok {
+			return nil, false
+		}
+		dests = append(dests, d)
+	default:
 		dests = append(dests, pipDefaultIndex...)
 	}
 	return dests, len(dests) > 0 || noIndex

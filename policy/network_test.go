@@ -233,6 +233,15 @@ func TestDestinationsAdmitted(t *testing.T) {
 	if pip() {
 		t.Error("PIP_INDEX_URL is admitted")
 	}
+	envVars["PIP_INDEX_URL"] = "https://allowed.test/simple"
+	envVars["PIP_FIND_LINKS"] = "/opt/wheels"
+	if !pip() {
+		t.Error("an index on the list and a local find-links dir are not admitted")
+	}
+	envVars["PIP_FIND_LINKS"] = "/opt/wheels https://other.test/links/"
+	if pip() {
+		t.Error("find-links on another host is admitted")
+	}
 }
 
 // globalKeeps reports whether this machine's global pip and npm config
