@@ -301,12 +301,19 @@ func urlDestination(raw string, schemeless bool) (Destination, bool) {
 // not listed makes the line unknown.
 type optSpec struct {
 	flags, args, urls string
+	// noFile are options of args whose value may not start with "@":
+	// the tool would read that file and send it (curl -H @file).
+	noFile string
 }
 
 // readOpts reads args by spec: the operands, and the values of the url
 // options. ok is false for an option the spec does not list or a value
 // missing.
 func readOpts(spec optSpec, args []string) (operands, urls []string, ok bool) {
+	noFile := strings.Fields(spec.noFile)
+	valueOK := func(name, v string) bool {
+		return !strings.HasPrefix(v, "@") || !slices.Contains(noFile, name)
+	}
 	kind := map[string]byte{}
 	for _, g := range []struct {
 		names string
@@ -339,6 +346,9 @@ func readOpts(spec optSpec, args []string) (operands, urls []string, ok bool) {
 			if k == 'u' {
 				urls = append(urls, value)
 			}
+			if !valueOK(name, value) {
+				return nil, nil, false
+			}
 		default:
 			for j := 1; j < len(a); j++ {
 				name := "-" + a[j:j+1]
@@ -360,6 +370,9 @@ func readOpts(spec optSpec, args []string) (operands, urls []string, ok bool) {
 				if k == 'u' {
 					urls = append(urls, value)
 				}
+				if !valueOK(name, value) {
+					return nil, nil, false
+				}
 				break
 			}
 		}
@@ -380,7 +393,8 @@ var curlOpts = optSpec{
 	args: "-o --output --output-dir -H --header -A --user-agent -e --referer -m --max-time --connect-timeout " +
 		"--retry --retry-delay --retry-max-time -w --write-out -r --range -C --continue-at --cacert --capath " +
 		"--max-redirs --max-filesize -z --time-cond -D --dump-header --limit-rate --stderr --trace --trace-ascii",
-	urls: "--url",
+	urls:   "--url",
+	noFile: "-H --header",
 }
 
 func curlDestinations(args []string) ([]Destination, bool) {
@@ -513,6 +527,23 @@ func pipDestinations(args []string, env NetworkEnv) ([]Destination, bool) {
 	ops, urls, ok := readOpts(pipOpts, args[1:])
 	if !ok {
 		return nil, false
+	}
+	// An editable requirement may be a VCS URL (-e git+https://host/x).
+	for i, a := range args {
+		v, isE := "", false
+		switch {
+		case a == "-e" || a == "--editable":
+			if i+1 < len(args) {
+				v, isE = args[i+1], true
+			}
+		case strings.HasPrefix(a, "--editable="):
+			v, isE = strings.TrimPrefix(a, "--editable="), true
+		case strings.HasPrefix(a, "-e") && !strings.HasPrefix(a, "--"):
+			v, isE = a[2:], true
+		}
+		if isE && (strings.Contains(v, "://") || strings.Contains(v, "@") || strings.Contains(v, "+")) {
+			return nil, false
+		}
 	}
 	for _, v := range []string{"PIP_CONFIG_FILE", "PIP_PROXY", "PIP_TRUSTED_HOST"} {
 		if env.Getenv(v) != "" {
