@@ -576,7 +576,7 @@ func SandboxAutoAllow(cfg *Config, req Request, d Decision, opt AutoAllowOptions
 				n := d
 				n.Layer, n.Code = LayerSandbox, CodeSandboxNoNetwork
 				n.Command, n.Offset = parts[i].subject, parts[i].offset
-				n.Message = parts[i].subject + " needs the network, and the sandbox has no network ([sandbox] network = false), so it is not run confined without asking: " + d.Message
+				n.Message = noNetworkMessage(parts[i].subject, opt.Hosts) + ", so it is not run confined without asking: " + d.Message
 				return n
 			}
 		}

@@ -254,6 +254,15 @@ func destinationsAdmitted(c *shellparse.Command, cwd string, env NetworkEnv, hos
 	return true
 }
 
+// noNetworkMessage says why the network tool subject is not run confined
+// without asking (sandbox.no_network).
+func noNetworkMessage(subject string, hosts AllowedHosts) string {
+	if hosts.Empty() {
+		return subject + " needs the network, and the sandbox has no network ([sandbox] network = false)"
+	}
+	return subject + " needs the network, and the sandbox reaches only [sandbox] allowed_hosts, which do not hold every place it connects to as far as the text and the tool's configuration show (a push or upload is never judged from them)"
+}
+
 // urlDestination is where a literal http or https URL leads (a missing
 // scheme is http, as curl and wget take it). A URL with userinfo, a
 // glob range or brace set (curl expands them) or another scheme is not
