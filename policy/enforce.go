@@ -532,8 +532,9 @@ type AutoAllowOptions struct {
 // no part throws away the project's uncommitted work or history (git reset
 // --hard, git clean, git checkout --, find -delete, shred: the sandbox
 // leaves the project writable, so it cannot undo them),
-// no part is a known network tool while the sandbox has no network (that
-// call keeps asking, with code sandbox.no_network) and no `unconfined`
+// no part is a known network tool while the sandbox has no network, unless
+// every place it connects to is known and on opt.Hosts (that call keeps
+// asking, with code sandbox.no_network; network.go) and no `unconfined`
 // pattern names a part. It returns d unchanged otherwise. Hooks never
 // call it: gatekeep cannot confine what an agent runs itself.
 func SandboxAutoAllow(cfg *Config, req Request, d Decision, opt AutoAllowOptions) Decision {
