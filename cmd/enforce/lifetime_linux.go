@@ -136,7 +136,10 @@ func runFull(p Plan, path string, argv, env []string) (int, error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	var proxyConn, helperEnd *os.File
-	if proxyPort(p) != 0 && p.Proxy.Serve != nil {
+	if p.Proxy != nil && p.Proxy.Serve == nil {
+		p.Proxy = nil // nobody to serve it: the network stays off
+	}
+	if proxyPort(p) != 0 {
 		var err error
 		if proxyConn, helperEnd, err = proxyPair(); err != nil {
 			return 0, &UnavailableError{Err: err}
