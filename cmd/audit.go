@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/gatekeep/gatekeep/cmd/netproxy"
 	"github.com/gatekeep/gatekeep/policy"
 )
 
@@ -28,6 +29,9 @@ type auditRecord struct {
 	Layer     string          `json:"layer"`
 	Code      string          `json:"code"`
 	Rule      *policy.RuleRef `json:"rule,omitempty"`
+	// Connection is set on the record of a confined command's connection
+	// through gatekeep's proxy (proxy.go).
+	Connection *netproxy.Event `json:"connection,omitempty"`
 }
 
 // maxAuditLine is the longest audit line, newline included. The log is a

@@ -139,6 +139,7 @@ func (a *app) decide(chk *checkOptions, c call) error {
 	d := policy.Evaluate(cfg, req)
 	d = a.autoAllow(cfg, req, d)
 	d = a.applyEnforcement(cfg, req, d, chk != nil)
+	a.attachProxy(req)
 	if chk != nil {
 		return a.report(chk, d)
 	}

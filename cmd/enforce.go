@@ -203,7 +203,7 @@ func (a *app) autoAllow(cfg *policy.Config, req policy.Request, d policy.Decisio
 		return d
 	}
 	ad := policy.SandboxAutoAllow(cfg, req, d, policy.AutoAllowOptions{Network: s.Network, Unconfined: s.Unconfined,
-		Tier: string(a.support().Tier())})
+		Tier: string(a.support().Tier()), Hosts: s.AllowedHosts, Env: policy.NetworkEnv{Getenv: os.Getenv, Home: cfg.Home}})
 	return ad
 }
 
@@ -268,9 +268,12 @@ func (a *app) runConfined(path string, argv []string) error {
 			defer an.Close()
 		}
 	}
-	status, err := enforce.Run(a.enf.plan, path, argv, shellEnv(), func(msg string) {
+	plan := a.enf.plan
+	a.startProxy(&plan)
+	status, err := enforce.Run(plan, path, argv, shellEnv(), func(msg string) {
 		fmt.Fprintf(a.stderr, "gatekeep: %s\n", msg)
 	})
+	a.endProxy()
 	if rootAnchor != nil {
 		a.sweepShapes(rootAnchor)
 	}
@@ -486,7 +489,7 @@ func (a *app) sandboxCmd() *cobra.Command {
 		Short: "Kernel enforcement: what this machine supports",
 		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			return usageErr("sandbox needs a subcommand: status")
+			return usageErr("sandbox needs a subcommand: status or allow-host")
 		},
 	}
 	var asJSON bool
@@ -512,6 +515,7 @@ paths, hidden secrets, network, and what it cannot enforce.`,
 				enforcementJSON
 			}{Source: "gatekeep", Version: SchemaVersion, Support: s,
 				enforcementJSON: enforcementJSON{Level: a.enforceLevel().String(), Plan: a.enforcePlan(cfg, tier, false)}}
+			a.proxyPlan(&out.Plan)
 			if asJSON {
 				writeJSONLine(a.stdout, out)
 				return nil
@@ -523,6 +527,9 @@ paths, hidden secrets, network, and what it cannot enforce.`,
 			fmt.Fprintf(w, "tier:        %s\n", tier)
 			fmt.Fprintf(w, "enforce:     %s\n", a.enforceLevel())
 			writePlanText(w, out.Plan)
+			if hosts := a.loaded.Enforce.AllowedHosts; out.Plan.Proxy == nil && !hosts.Empty() {
+				fmt.Fprintf(w, "allowed:     %s (not reachable in this tier)\n", strings.Join(hosts.Strings(), ", "))
+			}
 			for _, e := range s.Errors {
 				fmt.Fprintf(w, "probe:       %s\n", e)
 			}
@@ -530,7 +537,7 @@ paths, hidden secrets, network, and what it cannot enforce.`,
 		},
 	}
 	status.Flags().BoolVar(&asJSON, "json", false, "print the status as one JSON object")
-	c.AddCommand(status)
+	c.AddCommand(status, a.allowHostCmd())
 	return c
 }
 
@@ -560,6 +567,9 @@ func writePlanText(w io.Writer, p enforce.Plan) {
 		list("watched", p.Watched)
 	}
 	fmt.Fprintf(w, "network:     %s\n", map[bool]string{true: "on", false: "off"}[p.Network])
+	if p.Proxy != nil {
+		list("allowed", p.Proxy.Hosts)
+	}
 	for _, l := range p.Limits {
 		fmt.Fprintf(w, "limit:       %s\n", l)
 	}

@@ -43,6 +43,7 @@ type app struct {
 	enforceFlag     policy.EnforceLevel // --enforce or GATEKEEP_ENFORCE
 	enforceText     string
 	enf             *enforcement     // this call's confinement, once decided
+	proxy           *proxyCall       // the call a confined run's proxy serves (proxy.go)
 	tree            *projectTree     // the project's tree as the plan walked it (treeindex.go)
 	probed          *enforce.Support // the probe's answer, once made
 	notedUnconfined bool

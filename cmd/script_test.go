@@ -25,8 +25,12 @@ func TestMain(m *testing.M) {
 		os.Exit(code)
 	}
 	testscript.Main(m, map[string]func(){
-		"gatekeep": func() { os.Exit(cmd.Main()) },
-		"variant":  variantMain, // enforce_script_test.go
+		"gatekeep": func() {
+			// The enforcement scripts' servers (netserve_test.go).
+			cmd.SetProxyRedirectFromEnv(os.Getenv("GATEKEEP_TEST_PROXY_REDIRECT"))
+			os.Exit(cmd.Main())
+		},
+		"variant": variantMain, // enforce_script_test.go
 	})
 }
 

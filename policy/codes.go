@@ -68,6 +68,10 @@ const (
 	CodeSandboxAutoAllow     = "sandbox.auto_allow"
 	CodeSandboxNoNetwork     = "sandbox.no_network"
 	CodeSandboxLinkOutside   = "sandbox.link_outside"
+	// The audit log's records of a confined command's connections
+	// through gatekeep's proxy (not decisions of a call).
+	CodeSandboxHostAllowed = "sandbox.host_allowed"
+	CodeSandboxHostRefused = "sandbox.host_refused"
 
 	// rules (5).
 	CodeRuleAllow = "rule.allow"
@@ -157,7 +161,9 @@ var Codes = []CodeInfo{
 	{CodeSandboxDevNull, LayerSandbox, effAllow, "a write to `/dev/null`, `/dev/stdout` or `/dev/stderr`"},
 	{CodeSandboxUnavailable, LayerSandbox, effDeny, "enforcement is required and no tier works on this machine"},
 	{CodeSandboxAutoAllow, LayerSandbox, effAllow, "`[sandbox] auto_allow`: a call whose only asks are the mode's runs confined instead of asking"},
-	{CodeSandboxNoNetwork, LayerSandbox, effAsk, "a network tool would have been auto-allowed, but the sandbox has no network"},
+	{CodeSandboxNoNetwork, LayerSandbox, effAsk, "a network tool would have been auto-allowed, but the sandbox has no network, or a destination of it is not on `[sandbox] allowed_hosts` or only known at run time"},
+	{CodeSandboxHostAllowed, LayerSandbox, effAllow, "audit log only: a confined command's connection through gatekeep's proxy to a host on `[sandbox] allowed_hosts`"},
+	{CodeSandboxHostRefused, LayerSandbox, effDeny, "audit log only: a confined command's connection through gatekeep's proxy that was refused (the host is not on `[sandbox] allowed_hosts`)"},
 	{CodeSandboxLinkOutside, LayerSandbox, effAsk, "a link made inside a root whose target resolves outside every root (`ln -s /outside d`, `cp -s`): a later write through it lands outside; every mode but bypassPermissions"},
 	{CodeRuleAllow, LayerRules, effAllow, "an allow rule matched"},
 	{CodeRuleAsk, LayerRules, effAsk, "an ask rule matched"},

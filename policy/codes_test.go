@@ -20,7 +20,7 @@ var codeShape = regexp.MustCompile(`^(safe|danger|sandbox|rule|mode|plan|ask|inp
 var notCodes = map[string]bool{
 	"config.toml": true, "config.worktree": true, "plan.tools": true,
 	"sandbox.allow_dirs": true, "sandbox.writable": true, "sandbox.readable": true, "sandbox.unconfined": true,
-	"sandbox.enforce": true, "sandbox.bypass": true,
+	"sandbox.enforce": true, "sandbox.bypass": true, "sandbox.allowed_hosts": true,
 }
 
 // TestCodesTable: every string of a code's shape in gatekeep's source is a

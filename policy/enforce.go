@@ -80,6 +80,9 @@ type EnforceSettings struct {
 	// cannot show unconfined, as before. By default (false) such a call
 	// runs confined wherever the kernel can (Decision.Opaque).
 	BypassOff bool
+	// AllowedHosts are the hosts a confined command reaches through
+	// gatekeep's proxy (`allowed_hosts`, network.go).
+	AllowedHosts AllowedHosts
 }
 
 // SecretGlobs are the globs of the active Read deny rules of every layer,
@@ -515,6 +518,11 @@ type AutoAllowOptions struct {
 	// Tier is the enforcing tier the call would run in ("full"); anything
 	// else auto-allows nothing.
 	Tier string
+	// Hosts are `[sandbox] allowed_hosts`, and Env what the network
+	// tools' own configuration is read from: a network tool whose
+	// destinations are all admitted is auto-allowed (network.go).
+	Hosts AllowedHosts
+	Env   NetworkEnv
 }
 
 // SandboxAutoAllow turns an ask into an allow that runs confined
@@ -524,8 +532,9 @@ type AutoAllowOptions struct {
 // no part throws away the project's uncommitted work or history (git reset
 // --hard, git clean, git checkout --, find -delete, shred: the sandbox
 // leaves the project writable, so it cannot undo them),
-// no part is a known network tool while the sandbox has no network (that
-// call keeps asking, with code sandbox.no_network) and no `unconfined`
+// no part is a known network tool while the sandbox has no network, unless
+// every place it connects to is known and on opt.Hosts (that call keeps
+// asking, with code sandbox.no_network; network.go) and no `unconfined`
 // pattern names a part. It returns d unchanged otherwise. Hooks never
 // call it: gatekeep cannot confine what an agent runs itself.
 func SandboxAutoAllow(cfg *Config, req Request, d Decision, opt AutoAllowOptions) Decision {
@@ -564,11 +573,11 @@ func SandboxAutoAllow(cfg *Config, req Request, d Decision, opt AutoAllowOptions
 	}
 	if !opt.Network {
 		for i := range parts {
-			if c := parts[i].cmd; needsNetwork(c) {
+			if c := parts[i].cmd; needsNetwork(c) && !destinationsAdmitted(c, e.cwd, opt.Env, opt.Hosts) {
 				n := d
 				n.Layer, n.Code = LayerSandbox, CodeSandboxNoNetwork
 				n.Command, n.Offset = parts[i].subject, parts[i].offset
-				n.Message = parts[i].subject + " needs the network, and the sandbox has no network ([sandbox] network = false), so it is not run confined without asking: " + d.Message
+				n.Message = noNetworkMessage(parts[i].subject, opt.Hosts) + ", so it is not run confined without asking: " + d.Message
 				return n
 			}
 		}

@@ -81,6 +81,9 @@ type Plan struct {
 	ShapeIDs map[string]FileID `json:"-"`
 	// Network lets the command open sockets other than Unix ones.
 	Network bool `json:"network"`
+	// Proxy, with Network off, is the command's one way out: gatekeep's
+	// proxy to the allowed hosts (full tier only; proxy.go).
+	Proxy *Proxy `json:"proxy,omitempty"`
 	// Limits say, in lowercase sentences, what this tier does not enforce.
 	Limits []string `json:"limits,omitempty"`
 	// RequireFull forbids falling back to the landlock tier when the full

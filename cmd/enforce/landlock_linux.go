@@ -73,7 +73,7 @@ var (
 // outside unless network (ABI 6). The caller has locked the thread and set
 // no_new_privs. It fails when the kernel refuses any step: a ruleset that
 // is not enforced never counts.
-func landlockRestrict(abi int, writable, readable []string, network bool) error {
+func landlockRestrict(abi int, writable, readable []string, network bool, port int) error {
 	if abi < 1 {
 		return errors.New("landlock is not available")
 	}
@@ -151,6 +151,11 @@ func landlockRestrict(abi int, writable, readable []string, network bool) error 
 	}
 	for _, d := range devDirs {
 		if err := add(d, attr.fs, false); err != nil {
+			return err
+		}
+	}
+	if attr.net != 0 && port != 0 {
+		if err := addProxyRule(fd, port); err != nil {
 			return err
 		}
 	}

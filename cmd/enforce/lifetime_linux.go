@@ -109,11 +109,13 @@ func exitCode(ws syscall.WaitStatus) int {
 // startHelper starts the helper c and reads its status pipe r until it
 // closes: empty when the command started, else the helper's failure.
 func startHelper(c *exec.Cmd, r *os.File) error {
-	if err := c.Start(); err != nil {
-		c.ExtraFiles[0].Close()
+	err := c.Start()
+	for _, f := range c.ExtraFiles {
+		f.Close()
+	}
+	if err != nil {
 		return err
 	}
-	c.ExtraFiles[0].Close()
 	report, _ := io.ReadAll(io.LimitReader(r, 4096))
 	if len(report) > 0 {
 		c.Wait()
@@ -133,11 +135,29 @@ func runFull(p Plan, path string, argv, env []string) (int, error) {
 	// helper: it must not end while the helper runs.
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
+	var proxyConn, helperEnd *os.File
+	if p.Proxy != nil && p.Proxy.Serve == nil {
+		p.Proxy = nil // nobody to serve it: the network stays off
+	}
+	if proxyPort(p) != 0 {
+		var err error
+		if proxyConn, helperEnd, err = proxyPair(); err != nil {
+			return 0, &UnavailableError{Err: err}
+		}
+		defer proxyConn.Close()
+		env = ProxyEnv(env, p.Proxy.Port)
+	}
 	c, r, err := helperCmd(helperMsg{Plan: p, Path: path, Argv: argv}, env, true)
 	if err != nil {
+		if helperEnd != nil {
+			helperEnd.Close()
+		}
 		return 0, &UnavailableError{Err: err}
 	}
 	defer r.Close()
+	if helperEnd != nil {
+		c.ExtraFiles = append(c.ExtraFiles, helperEnd)
+	}
 	sigs := notifySignals()
 	if err := startHelper(c, r); err != nil {
 		signal.Stop(sigs)
@@ -150,6 +170,26 @@ func runFull(p Plan, path string, argv, env []string) (int, error) {
 		// the landlock tier is what this machine offers, as the probe
 		// says; nothing to report on each call.
 		return 0, &UnavailableError{Err: fmt.Errorf("%w: %w", errNoNamespaces, err)}
+	}
+	var served chan struct{}
+	if proxyConn != nil {
+		// The helper sent the listener before it started the command.
+		ln, err := receiveProxyListener(proxyConn)
+		if err != nil {
+			signal.Stop(sigs)
+			c.Process.Kill()
+			c.Wait()
+			return 0, &UnavailableError{Err: err}
+		}
+		served = make(chan struct{})
+		go func() {
+			defer close(served)
+			p.Proxy.Serve(ln)
+		}()
+		defer func() {
+			ln.Close()
+			<-served
+		}()
 	}
 	// The helper passes each signal on as toCommand says.
 	stop := relay(sigs, func(s syscall.Signal) {
@@ -199,6 +239,11 @@ func runInit(msg helperMsg, env []string, abi int, status *os.File) (string, int
 	// must not reach the command.
 	if err := closeExtraFDs(); err != nil {
 		return "descriptors", 0, err
+	}
+	if port := proxyPort(msg.Plan); port != 0 {
+		if err := openProxyListener(port); err != nil {
+			return "proxy", 0, err
+		}
 	}
 	sigs := notifySignals()
 	pid, err := startConfined(msg.Plan, abi, msg.Path, msg.Argv, env)

@@ -70,6 +70,9 @@ func Run(p Plan, path string, argv, env []string, note func(string)) (int, error
 		if !errors.Is(err, errNoNamespaces) {
 			note(fmt.Sprintf("the full sandbox tier failed (%v); using the landlock tier, which cannot keep protected paths read-only or hide secrets", ue.Err))
 		}
+		if p.Proxy != nil {
+			note("the landlock tier cannot confine connections to the proxy, so the command has no network (allowed_hosts are not reachable)")
+		}
 		p.Tier = TierLandlock
 	}
 	if p.Tier != TierLandlock {
@@ -90,14 +93,17 @@ func confineThread(p Plan, abi int) error {
 	if err := noNewPrivs(); err != nil {
 		return err
 	}
-	if err := landlockRestrict(abi, p.Writable, p.Readable, p.Network); err != nil {
+	if err := landlockRestrict(abi, p.Writable, p.Readable, p.Network, proxyPort(p)); err != nil {
 		return err
 	}
 	if err := dropCapabilities(); err != nil {
 		return err
 	}
 	rules := ttyRules
-	if !p.Network {
+	switch {
+	case proxyPort(p) != 0:
+		rules = append(append([]sysRule(nil), rules...), proxyNetworkRules...)
+	case !p.Network:
 		rules = append(append([]sysRule(nil), rules...), networkRules...)
 	}
 	return installFilter(rules)
@@ -236,6 +242,10 @@ func helperCmd(msg helperMsg, env []string, namespaced bool) (*exec.Cmd, *os.Fil
 		// The helper needs CAP_SYS_ADMIN in its namespace to mount; the
 		// thread that starts the command drops the ambient set.
 		attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN}
+		if proxyPort(msg.Plan) != 0 {
+			// To bring the namespace's loopback interface up.
+			attr.AmbientCaps = append(attr.AmbientCaps, unix.CAP_NET_ADMIN)
+		}
 	}
 	c.SysProcAttr = attr
 	return c, r, nil
@@ -503,7 +513,7 @@ func Confined(p Plan, fn func() error) error {
 			done <- &UnavailableError{Err: err}
 			return
 		}
-		if err := landlockRestrict(abi, p.Writable, nil, true); err != nil {
+		if err := landlockRestrict(abi, p.Writable, nil, true, 0); err != nil {
 			done <- &UnavailableError{Err: err}
 			return
 		}

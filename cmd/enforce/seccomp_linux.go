@@ -20,6 +20,9 @@ const (
 	bpfJSET = 0x40
 	bpfK    = 0x00
 	bpfRET  = 0x06
+	bpfALU  = 0x04
+	bpfAND  = 0x50
+	bpfJA   = 0x00
 )
 
 // Offsets in struct seccomp_data.
@@ -55,7 +58,10 @@ type sysRule struct {
 	// low 32 bits) is one of its values.
 	argIn  []uint32
 	argIdx int
-	errno  unix.Errno
+	// tcpOnly: a socket() rule that lets Unix and TCP sockets through
+	// (tcpOnlyFilter).
+	tcpOnly bool
+	errno   unix.Errno
 }
 
 func buildFilter(rules []sysRule) ([]unix.SockFilter, error) {
@@ -81,6 +87,8 @@ func buildFilter(rules []sysRule) ([]unix.SockFilter, error) {
 	for _, r := range rules {
 		action := ret(unix.SECCOMP_RET_ERRNO | uint32(r.errno))
 		switch {
+		case r.tcpOnly:
+			p = append(p, tcpOnlyFilter(r.nr, action)...)
 		case len(r.argIn) > 0:
 			// nr == r.nr ? (arg in argIn ? errno : allow) : next
 			k := len(r.argIn)

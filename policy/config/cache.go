@@ -55,7 +55,7 @@ import (
 // maxCacheBytes bytes, the entries written longest ago.
 
 // cacheFormat changes whenever the entry's form does (appendEntry).
-const cacheFormat = "gatekeep-config-cache-5"
+const cacheFormat = "gatekeep-config-cache-6"
 
 // maxCacheEntry bounds an entry read (an entry is about the size of the
 // file it stands for, which is at most MaxConfigSize).
@@ -311,6 +311,12 @@ func appendEntry(b []byte, key, sum string, f *fileConfig) []byte {
 		w.ref(r.Ref)
 	}
 	w.optBool(e.bypassOff)
+	w.bool(e.hostsSet)
+	hosts := make([]string, len(e.hosts))
+	for i, h := range e.hosts {
+		hosts[i] = h.String()
+	}
+	w.strings(hosts)
 	return w.b
 }
 
@@ -391,6 +397,17 @@ func (c *compiler) decodeEntry(body, key, sum, source, path string) *fileConfig 
 		e.unconfined = append(e.unconfined, r)
 	}
 	e.bypassOff = d.optBool()
+	e.hostsSet = d.bool()
+	for _, h := range d.strings() {
+		he, err := policy.ParseHostEntry(h)
+		if err != nil {
+			return nil
+		}
+		e.hosts = append(e.hosts, he)
+	}
+	if e.hostsSet && e.hosts == nil {
+		e.hosts = []policy.HostEntry{}
+	}
 	if d.bad || d.s != "" {
 		return nil
 	}

@@ -8,7 +8,7 @@ const defaultSHA256 = "d3ad4594a2974b64318a55febd452e948efbbe775e65c1c271044d970
 // defaultEntry is default.toml decoded and validated, in appendEntry's
 // form under defaultKey (default.go).
 const defaultEntry = "" +
-	"\x17gatekeep-config-cache-5\x15embedded:default.toml@d" +
+	"\x17gatekeep-config-cache-6\x15embedded:default.toml@d" +
 	"3ad4594a2974b64318a55febd452e948efbbe775e65c1c27" +
 	"1044d970cab0e44\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x90\x01\vRead(*.pem)\x00\x1a\x00=priv" +
 	"ate keys and certificates outside the project ar" +
@@ -481,4 +481,4 @@ const defaultEntry = "" +
 	"Read(/proc/[0-9]*/task/*/environ)\x00\xfa\x02(^another pr" +
 	"ocess's environment holds its secrets (tokens, k" +
 	"eys); /proc/self/environ is your own(\x04\x04Read\x1b/pro" +
-	"c/[0-9]*/task/*/environ\x00\x04proc\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+	"c/[0-9]*/task/*/environ\x00\x04proc\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"

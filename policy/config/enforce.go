@@ -15,6 +15,8 @@ type rawEnforce struct {
 	AutoAllow  any         `toml:"auto_allow"`
 	Unconfined tomlStrings `toml:"unconfined"`
 	Bypass     tomlString  `toml:"bypass"`
+	// AllowedHosts is read apart: an empty list is meaningful there.
+	AllowedHosts tomlStrings `toml:"allowed_hosts"`
 }
 
 // enforceFile is one file's enforcement keys, validated.
@@ -28,6 +30,9 @@ type enforceFile struct {
 	unconfined         []*policy.Rule
 	// bypassOff: `bypass = "off"` (true) or "confine" (false).
 	bypassOff *bool
+	// hosts are `allowed_hosts` when hostsSet (an empty list included).
+	hosts    []policy.HostEntry
+	hostsSet bool
 }
 
 // enforceKeys validates one file's enforcement keys.
@@ -93,7 +98,30 @@ func (c *compiler) enforceKeys(fe *fileErrs, source string, r rawEnforce) enforc
 			f.unconfined = append(f.unconfined, r)
 		}
 	}
+	if r.AllowedHosts.set {
+		f.hosts, f.hostsSet = hostsKey(fe, r.AllowedHosts), true
+	}
 	return f
+}
+
+// hostsKey validates `allowed_hosts`: each item a host entry
+// (policy.ParseHostEntry); an empty list is allowed (it takes every host
+// away).
+func hostsKey(fe *fileErrs, t tomlStrings) []policy.HostEntry {
+	line := fe.keyLine("sandbox", "allowed_hosts")
+	if t.bad != "" && t.bad != "the list is empty" {
+		fe.add(line, "sandbox.allowed_hosts", "%s", t.bad)
+	}
+	out := []policy.HostEntry{}
+	for i, h := range t.list {
+		e, err := policy.ParseHostEntry(h)
+		if err != nil {
+			fe.add(line, fmt.Sprintf("sandbox.allowed_hosts[%d]", i), "%v", err)
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // dirsKey validates a `[sandbox]` list of directories (writable,
@@ -150,6 +178,15 @@ func (l *Loaded) mergeEnforce(f enforceFile, trusted bool, ignored *[]string) {
 			s.Readable = append(s.Readable, f.readable...)
 		} else {
 			*ignored = append(*ignored, "sandbox.readable")
+		}
+	}
+	// A trusted file adds hosts; any other file can only take them away:
+	// a host must be on its list too.
+	if f.hostsSet {
+		if trusted {
+			s.AllowedHosts.Allow = append(s.AllowedHosts.Allow, f.hosts...)
+		} else {
+			s.AllowedHosts.Within = append(s.AllowedHosts.Within, f.hosts)
 		}
 	}
 	if len(f.unconfined) > 0 {

@@ -869,7 +869,7 @@ var knownSection = sync.OnceValue(func() map[string][]string {
 		"":        {"mode", "disable_bypass", "sandbox", "plan", "audit", "prompt", "hooks", "shell", "rule", "danger", "test"},
 		"hooks":   {"trust_agent_mode"},
 		"shell":   {"dialect"},
-		"sandbox": {"allow_dirs", "enforce", "network", "writable", "readable", "auto_allow", "unconfined", "bypass"},
+		"sandbox": {"allow_dirs", "enforce", "network", "writable", "readable", "auto_allow", "unconfined", "bypass", "allowed_hosts"},
 		"plan":    {"file", "tools"},
 		"audit":   {"file"},
 		"prompt":  {"timeout"},

@@ -46,53 +46,30 @@ func LocalConfigPath(root string) string {
 // file's trust record could not be carried over to its new content, and
 // the person's allow rules in it would stop applying.
 func AppendLocalRules(opts LoadOptions, effect string, rules []string, reason string) (file string, present []string, err error) {
-	root := opts.Root
 	if len(rules) == 0 {
 		return "", nil, errors.New("no rule to add")
 	}
-	file = LocalConfigPath(root)
-	store := TrustStore{Path: opts.Paths.Trust}
-	if err := store.readErr(); err != nil {
-		return file, nil, err
-	}
-	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-		return file, nil, err
-	}
-	lock := NewLock(file + ".lock")
-	if err := lock.Lock(); err != nil {
-		return file, nil, fmt.Errorf("locking %s: %w", file, err)
-	}
-	defer lock.Unlock()
-	RemoveStaleTemps(file)
-
-	old, err := policy.ReadRegular(file, MaxConfigSize)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return file, nil, err
-	}
-	mode := fs.FileMode(0o600)
-	if fi, err := os.Stat(file); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	own := len(old) == 0
-	if !own {
-		if own, err = store.owns(file, old); err != nil {
-			return file, nil, err
+	var added []string
+	file, err = editLocal(opts, effect == "allow", "an allow rule", func(old []byte) ([]byte, error) {
+		added, present = newRules(old, effect, rules)
+		if len(added) == 0 {
+			return nil, nil
 		}
-	}
-	if !own && effect == "allow" {
-		return file, nil, fmt.Errorf("%s is not trusted (gatekeep did not write it, or it changed since), so an allow rule added to it would not apply: review it, run `gatekeep trust %s`, then add the rule again", file, file)
-	}
-	if own && opts.Paths.Trust == "" {
-		return file, nil, errors.New("no trust store path is known (set HOME or XDG_STATE_HOME), so a rule added would not apply")
-	}
-	rules, present = newRules(old, effect, rules)
-	if len(rules) == 0 {
-		return file, present, nil
-	}
-	block, err := ruleBlock(effect, rules, reason)
-	if err != nil {
+		block, err := ruleBlock(effect, added, reason)
+		if err != nil {
+			return nil, err
+		}
+		return appendBlock(old, block), nil
+	})
+	if err != nil || len(added) == 0 {
 		return file, present, err
 	}
+	return file, present, verifyRules(opts, file, effect, added)
+}
+
+// appendBlock is old with a blank line, a "# added by gatekeep" line and
+// block after it.
+func appendBlock(old, block []byte) []byte {
 	var buf bytes.Buffer
 	buf.Write(old)
 	if len(old) > 0 && !bytes.HasSuffix(old, []byte("\n")) {
@@ -103,17 +80,65 @@ func AppendLocalRules(opts LoadOptions, effect string, rules []string, reason st
 	}
 	fmt.Fprintf(&buf, "# added by gatekeep on %s\n", time.Now().UTC().Format(time.RFC3339))
 	buf.Write(block)
-	next := buf.Bytes()
+	return buf.Bytes()
+}
+
+// editLocal changes the project's local config file as AppendLocalRules
+// describes (lock, trust bookkeeping, atomic replace, kept out of git):
+// edit gets the file's content (nil when missing) and returns the new
+// one, or nil to leave the file as it is. loosens refuses the edit when
+// the file is not the person's own; what names the change in that error.
+func editLocal(opts LoadOptions, loosens bool, what string, edit func(old []byte) ([]byte, error)) (string, error) {
+	root := opts.Root
+	file := LocalConfigPath(root)
+	store := TrustStore{Path: opts.Paths.Trust}
+	if err := store.readErr(); err != nil {
+		return file, err
+	}
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return file, err
+	}
+	lock := NewLock(file + ".lock")
+	if err := lock.Lock(); err != nil {
+		return file, fmt.Errorf("locking %s: %w", file, err)
+	}
+	defer lock.Unlock()
+	RemoveStaleTemps(file)
+
+	old, err := policy.ReadRegular(file, MaxConfigSize)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return file, err
+	}
+	mode := fs.FileMode(0o600)
+	if fi, err := os.Stat(file); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	own := len(old) == 0
+	if !own {
+		if own, err = store.owns(file, old); err != nil {
+			return file, err
+		}
+	}
+	if !own && loosens {
+		return file, fmt.Errorf("%s is not trusted (gatekeep did not write it, or it changed since), so %s added to it would not apply: review it, run `gatekeep trust %s`, then add it again", file, what, file)
+	}
+	if own && opts.Paths.Trust == "" {
+		return file, fmt.Errorf("no trust store path is known (set HOME or XDG_STATE_HOME), so %s added would not apply", what)
+	}
+	next, err := edit(old)
+	if err != nil || next == nil {
+		return file, err
+	}
 	if own {
 		if err := store.Begin(file, old, next); err != nil {
-			return file, present, fmt.Errorf("recording the new version's trust failed, so nothing was written: %w", err)
+			return file, fmt.Errorf("recording the new version's trust failed, so nothing was written: %w", err)
 		}
 	}
 	if err := WriteFileAtomic(file, next, mode); err != nil {
 		if own {
 			store.Commit(file, old)
 		}
-		return file, present, err
+		return file, err
 	}
 	if own {
 		// A failure leaves both versions trusted, which the next write
@@ -121,7 +146,7 @@ func AppendLocalRules(opts LoadOptions, effect string, rules []string, reason st
 		store.Commit(file, next)
 	}
 	excludeFromGit(root, "/"+ProjectConfigDir+"/"+LocalConfigName+"*")
-	return file, present, verifyRules(opts, file, effect, rules)
+	return file, nil
 }
 
 // newRules splits rules into those the local file's content old does not
