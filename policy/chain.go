@@ -872,15 +872,6 @@ func describe(p *part) string {
 	return "the path " + p.path
 }
 
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // membersVerdict: a write of names only known at run time below a
 // directory (an archive extracted, a tree copied from a remote or dynamic
 // source) may write protected names there (.git/hooks, .envrc, an agent's

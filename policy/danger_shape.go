@@ -257,7 +257,7 @@ func scriptValues(s *shellparse.Script) map[string][]string {
 		if vals == nil {
 			vals = map[string][]string{}
 		}
-		if len(vals[name]) < maxValueForms && !containsString(vals[name], val) {
+		if len(vals[name]) < maxValueForms && !slices.Contains(vals[name], val) {
 			vals[name] = append(vals[name], val)
 		}
 	}

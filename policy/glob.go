@@ -441,7 +441,7 @@ func (e *evaluation) bashNames(p *part) ([]string, bool) {
 			if !filepath.IsAbs(f) {
 				f = filepath.Join(p.dir, f)
 			}
-			if !containsString(out, f) {
+			if !slices.Contains(out, f) {
 				out = append(out, f)
 			}
 		}

@@ -1,6 +1,10 @@
 package policy
 
-import "github.com/gatekeep/gatekeep/shellparse"
+import (
+	"slices"
+
+	"github.com/gatekeep/gatekeep/shellparse"
+)
 
 // planLayer (1): in plan mode, writes to the plan file and the planning
 // tools pass early.
@@ -8,7 +12,7 @@ func planLayer(e *evaluation, p *part) verdict {
 	if !e.cfg.planning() {
 		return verdict{}
 	}
-	if p.cmd == nil && p.tool != ToolBash && containsString(e.cfg.PlanTools, p.tool) {
+	if p.cmd == nil && p.tool != ToolBash && slices.Contains(e.cfg.PlanTools, p.tool) {
 		return verdict{ok: true, effect: Allow, code: CodePlanTool, message: p.tool + " is a planning tool"}
 	}
 	if p.cmd == nil && p.access == shellparse.Write && e.cfg.PlanFile != "" && !p.dynamic && e.cfg.Guard != nil {

@@ -254,7 +254,7 @@ func goArgs(args []shellparse.Word) bool {
 		t := w.Text
 		switch {
 		case strings.HasPrefix(t, "-"):
-			if !containsString(flags, strings.Replace(t, "--", "-", 1)) {
+			if !slices.Contains(flags, strings.Replace(t, "--", "-", 1)) {
 				return false
 			}
 		case args[0].Text == "env" && envName(t):
@@ -294,8 +294,8 @@ func psArgs(args []shellparse.Word) bool {
 		case strings.HasPrefix(t, "--"):
 			name, _, hasVal := strings.Cut(t[2:], "=")
 			switch {
-			case containsString(long, name) && !hasVal:
-			case containsString(longArg, name):
+			case slices.Contains(long, name) && !hasVal:
+			case slices.Contains(longArg, name):
 				if !hasVal {
 					i++
 				}
@@ -350,7 +350,7 @@ func pipArgs(args []shellparse.Word) bool {
 		t := w.Text
 		switch {
 		case strings.HasPrefix(t, "-"):
-			if !containsString(flags, t) {
+			if !slices.Contains(flags, t) {
 				return false
 			}
 		case sub == "show" && t != "" && !strings.ContainsAny(t, "/\\"):

@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gatekeep/gatekeep/pathguard"
@@ -41,7 +42,7 @@ func (e *evaluation) pathForms(p *part, text string) []string {
 	var out []string
 	for _, t := range texts {
 		for _, a := range expandBraces(t) {
-			if !containsString(out, a) && len(out) < maxValueForms*4 {
+			if !slices.Contains(out, a) && len(out) < maxValueForms*4 {
 				out = append(out, a)
 			}
 		}

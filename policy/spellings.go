@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gatekeep/gatekeep/shellparse"
@@ -112,7 +113,7 @@ func (e *evaluation) findExecForms(p *part) []string {
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(dir, path)
 		}
-		if t := strings.ReplaceAll(p.word.Text, "{}", path); !containsString(out, t) && len(out) < maxGlobMatches {
+		if t := strings.ReplaceAll(p.word.Text, "{}", path); !slices.Contains(out, t) && len(out) < maxGlobMatches {
 			out = append(out, t)
 		}
 	}

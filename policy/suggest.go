@@ -81,7 +81,7 @@ func Suggest(cfg *Config, req Request, root, home, localFile string) Suggestion 
 		if why != "" {
 			return Suggestion{Unavailable: why}
 		}
-		if !containsString(rules, rule) {
+		if !slices.Contains(rules, rule) {
 			rules = append(rules, rule)
 		}
 	}
@@ -152,7 +152,7 @@ func (e *evaluation) ruleFor(p *part) (string, string) {
 	keep := 1
 	if len(argv) > 1 && isSubcommand(argv[1]) {
 		keep = 2
-		if len(argv) > 2 && containsString(subcommandDepth()[name], argv[1]) && isSubcommand(argv[2]) {
+		if len(argv) > 2 && slices.Contains(subcommandDepth()[name], argv[1]) && isSubcommand(argv[2]) {
 			keep = 3
 		}
 	}

@@ -3,7 +3,9 @@ package shellparse
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -102,7 +104,7 @@ func numericSpecial(name string) bool {
 }
 
 func (p *parser) isNumeric(name string) bool {
-	return containsStr(p.state.numeric, name) || numericSpecial(name)
+	return slices.Contains(p.state.numeric, name) || numericSpecial(name)
 }
 
 func (p *parser) needNumeric(name string, r *risk) {
@@ -145,7 +147,7 @@ func (p *parser) assigned(name string, numeric bool, deps []string, idx int, tem
 	if numeric {
 		return ""
 	}
-	if containsStr(p.state.ints, name) {
+	if slices.Contains(p.state.ints, name) {
 		return intWhy(name)
 	}
 	if idx >= 0 && p.mayInt() {
@@ -362,7 +364,7 @@ func (p *parser) numericValue(w *syntax.Word) (bool, []string) {
 		return true, nil // `x=` leaves the empty string, which is 0
 	}
 	if len(w.Parts) == 1 {
-		if lit, ok := w.Parts[0].(*syntax.Lit); ok && braceSeqRe.get().MatchString(lit.Value) {
+		if lit, ok := w.Parts[0].(*syntax.Lit); ok && braceSeqRe().MatchString(lit.Value) {
 			return true, nil // `{1..10}` in a for loop
 		}
 	}
@@ -371,9 +373,9 @@ func (p *parser) numericValue(w *syntax.Word) (bool, []string) {
 	return ok, deps
 }
 
-var braceSeqRe = lazy[*regexp.Regexp]{build: func() *regexp.Regexp {
+var braceSeqRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^\{[+-]?[0-9]+\.\.[+-]?[0-9]+(\.\.[+-]?[0-9]+)?\}$`)
-}}
+})
 
 func (p *parser) numericParts(parts []syntax.WordPart, deps *[]string) bool {
 	for _, part := range parts {

@@ -2,6 +2,7 @@ package shellparse
 
 import (
 	"strings"
+	"sync"
 )
 
 // CodeWords returns the indices in c.Args of the words that make the
@@ -111,10 +112,10 @@ func unknownOpt(s *spec, name string) bool {
 // -gcflags, -asmflags and -gccgoflags reach the tools (-extld runs a
 // linker), -compiler picks one, -modfile picks another go.mod, -C runs
 // the command in another directory (another module's code).
-var goCodeFlags = lazy[map[string]bool]{build: func() map[string]bool {
+var goCodeFlags = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{"C": true, "exec": true, "toolexec": true, "vettool": true, "overlay": true,
 		"ldflags": true, "gcflags": true, "asmflags": true, "gccgoflags": true, "compiler": true, "modfile": true}
-}}
+})
 
 // goCodeWords reads go's flags (package flag: one or two dashes, `=value`
 // or the next word, no clusters or abbreviations) after the subcommand, up
@@ -135,7 +136,7 @@ func goCodeWords(args []Word) []int {
 			continue
 		}
 		name, _, _ := strings.Cut(strings.TrimLeft(t, "-"), "=")
-		if goCodeFlags.get()[name] {
+		if goCodeFlags()[name] {
 			out = append(out, i)
 		}
 	}
@@ -145,13 +146,13 @@ func goCodeWords(args []Word) []int {
 // sshHarmless are ssh_config(5) options that only tune the connection: a
 // -o with any other name may run a program (ProxyCommand, LocalCommand,
 // KnownHostsCommand, Match exec, PKCS11Provider, XAuthLocation ...).
-var sshHarmless = lazy[map[string]bool]{build: func() map[string]bool {
+var sshHarmless = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{"connecttimeout": true, "connectionattempts": true, "batchmode": true,
 		"serveraliveinterval": true, "serveralivecountmax": true, "loglevel": true, "port": true, "user": true,
 		"compression": true, "stricthostkeychecking": true, "identitiesonly": true, "passwordauthentication": true,
 		"pubkeyauthentication": true, "preferredauthentications": true, "tcpkeepalive": true, "addressfamily": true,
 		"requesttty": true}
-}}
+})
 
 // sshWithArg are ssh(1)'s options that take an argument (OpenSSH 9.2,
 // getopt "1246ab:c:e:fgi:kl:m:no:p:qstvxAB:CD:E:F:GI:J:KL:MNO:P:Q:R:S:TVw:W:XYy").
@@ -195,7 +196,7 @@ func sshCodeWords(args []Word) []int {
 			case 'o':
 				name, _, _ := strings.Cut(strings.TrimSpace(val), "=")
 				name, _, _ = strings.Cut(name, " ")
-				if !sshHarmless.get()[strings.ToLower(name)] || args[at].Dynamic {
+				if !sshHarmless()[strings.ToLower(name)] || args[at].Dynamic {
 					out = append(out, at)
 				}
 			case 'F', 'E', 'I':

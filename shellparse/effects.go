@@ -187,7 +187,7 @@ const (
 // has reports whether any of the options is given.
 func (l *cmdline) has(names ...string) bool {
 	for _, it := range l.items {
-		if it.opt != "" && containsStr(names, it.opt) {
+		if it.opt != "" && slices.Contains(names, it.opt) {
 			return true
 		}
 	}
@@ -198,7 +198,7 @@ func (l *cmdline) has(names ...string) bool {
 func (l *cmdline) values(names ...string) []arg {
 	var out []arg
 	for _, it := range l.items {
-		if it.opt != "" && it.has && containsStr(names, it.opt) {
+		if it.opt != "" && it.has && slices.Contains(names, it.opt) {
 			out = append(out, l.val(it))
 		}
 	}

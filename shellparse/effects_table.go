@@ -3,6 +3,7 @@ package shellparse
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -760,7 +761,7 @@ func followTree(l *cmdline, out *effectList, ops []arg) {
 // whole word as the mode) or --reference names the file to copy it from.
 func chmodOps(l *cmdline, out *effectList) {
 	ops := l.operands()
-	if !l.has(chmodModeLetters.get()...) && !l.has("reference") && len(ops) > 0 {
+	if !l.has(chmodModeLetters()...) && !l.has("reference") && len(ops) > 0 {
 		ops = ops[1:]
 	}
 	out.write(ops...)
@@ -771,7 +772,7 @@ func chmodOps(l *cmdline, out *effectList) {
 // reads as options (chmod.c: "Rcfvr::w::x::X::s::t::u::g::o::a::,::+::=::0::1::2::3::4::5::6::7::").
 const chmodModes = "r w x X s t u g o a , + = 0 1 2 3 4 5 6 7"
 
-var chmodModeLetters = lazy[[]string]{build: func() []string { return strings.Fields(chmodModes) }}
+var chmodModeLetters = sync.OnceValue(func() []string { return strings.Fields(chmodModes) })
 
 // grepOps: the pattern is the first operand unless -e/-f give it. With
 // -r, -R or -d recurse every operand is read as a tree (the working
@@ -1056,7 +1057,7 @@ func jqOps(l *cmdline, out *effectList) {
 		case it.opt != "":
 		case !filter:
 			filter = true
-			if v := l.val(it); v.Dynamic || jqModules.get().MatchString(v.Text) {
+			if v := l.val(it); v.Dynamic || jqModules().MatchString(v.Text) {
 				out.acted = true
 			}
 		case !values:
@@ -1067,7 +1068,7 @@ func jqOps(l *cmdline, out *effectList) {
 
 // jqModules finds a jq module directive (jq manual, Modules): import,
 // include, and modulemeta, which reads a module's metadata.
-var jqModules = lazy[*regexp.Regexp]{build: func() *regexp.Regexp { return regexp.MustCompile(`\b(import|include|modulemeta)\b`) }}
+var jqModules = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(import|include|modulemeta)\b`) })
 
 func pagerOps(l *cmdline, out *effectList) {
 	for _, o := range l.operands() {
@@ -1641,7 +1642,7 @@ func patchOps(l *cmdline, out *effectList) {
 
 // gitReadOnly are the subcommands that change nothing in the repository
 // (git(1), each subcommand's page). See also gitReads.
-var gitReadOnly = lazy[map[string]bool]{build: func() map[string]bool {
+var gitReadOnly = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{
 		"status": true, "log": true, "diff": true, "show": true, "blame": true, "annotate": true, "grep": true,
 		"ls-files": true, "ls-tree": true, "ls-remote": true, "rev-parse": true, "rev-list": true,
@@ -1651,7 +1652,7 @@ var gitReadOnly = lazy[map[string]bool]{build: func() map[string]bool {
 		"diff-tree": true, "diff-files": true, "diff-index": true, "cherry": true, "range-diff": true,
 		"show-branch": true, "verify-commit": true, "verify-tag": true,
 	}
-}}
+})
 
 // gitReads reports whether a git subcommand with its arguments changes
 // nothing in the repository. branch, tag and remote count as reading: their
@@ -1677,7 +1678,7 @@ func gitReads(sub arg, rest []arg) bool {
 	case "reflog":
 		return first != "expire" && first != "delete" && first != "drop" && first != "write"
 	}
-	return gitReadOnly.get()[sub.Text]
+	return gitReadOnly()[sub.Text]
 }
 
 // gitOps follows git(1): `-C DIR` (cumulative), `--git-dir`, `--work-tree`
@@ -1853,7 +1854,7 @@ func gitFileReads(sub arg, rest []arg, cdir arg, out *effectList) {
 					out.read(part(w, r[f+1:]))
 				}
 			}
-		case name == "grep" && containsStr(grepArg, t):
+		case name == "grep" && slices.Contains(grepArg, t):
 			pattern = pattern || t == "-e" || t == "-f"
 			if j+1 < len(rest) {
 				j++
@@ -2063,11 +2064,11 @@ func gitOperands(words []arg, withArg string) []arg {
 		case t == "--":
 			return append(ops, words[i+1:]...)
 		case strings.HasPrefix(t, "--"):
-			if !strings.Contains(t, "=") && containsStr(takes, t[2:]) {
+			if !strings.Contains(t, "=") && slices.Contains(takes, t[2:]) {
 				i++
 			}
 		case strings.HasPrefix(t, "-") && len(t) == 2 && !words[i].Dynamic:
-			if containsStr(takes, t[1:]) {
+			if slices.Contains(takes, t[1:]) {
 				i++
 			}
 		case strings.HasPrefix(t, "-") && !words[i].Dynamic:

@@ -1,6 +1,7 @@
 package shellparse
 
 import (
+	"slices"
 	"strings"
 	"sync"
 )
@@ -361,12 +362,12 @@ type GitLine struct {
 
 // gitSubSubs are the subcommands whose first operand may name a
 // subcommand of theirs that the model knows.
-var gitSubSubs = lazy[map[string][]string]{build: func() map[string][]string {
+var gitSubSubs = sync.OnceValue(func() map[string][]string {
 	return map[string][]string{
 		"stash": {"list", "show"}, "worktree": {"list"}, "remote": {"get-url"}, "reflog": {"show", "exists"},
 		"notes": {"add", "append"},
 	}
-}}
+})
 
 // ReadGitLine reads a git command's words (c.Args[0] is git) by the
 // command model: the global options, the subcommand, and its options.
@@ -384,7 +385,7 @@ func ReadGitLine(c *Command) (g GitLine, ok bool) {
 	at := ops[0].at
 	name := ops[0].Text
 	words := c.Args[at:]
-	if len(words) > 1 && !words[1].Dynamic && containsStr(gitSubSubs.get()[name], words[1].Text) {
+	if len(words) > 1 && !words[1].Dynamic && slices.Contains(gitSubSubs()[name], words[1].Text) {
 		name += " " + words[1].Text
 		words = words[1:]
 	}

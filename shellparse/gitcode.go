@@ -1,6 +1,7 @@
 package shellparse
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -114,13 +115,13 @@ func (p *parser) envCode(idx int) {
 	var keys, vals map[string]Assign
 	for _, a := range as {
 		switch {
-		case containsStr(gitEnvCode, a.Name):
+		case slices.Contains(gitEnvCode, a.Name):
 			v := a.Value
 			if a.Name == "LESSOPEN" || a.Name == "LESSCLOSE" {
 				v = strings.TrimLeft(v, "|-")
 			}
 			p.valueCode(idx, Word{Text: v, Dynamic: a.Dynamic, Offset: c.Offset}, "$"+a.Name)
-		case containsStr(gitEnvElsewhere, a.Name):
+		case slices.Contains(gitEnvElsewhere, a.Name):
 			p.cmds[idx].Unknown = a.Name + " points git at configuration or code in files, which is not checked"
 		case a.Name == "GIT_CONFIG_PARAMETERS":
 			p.gitConfigParameters(idx, a)

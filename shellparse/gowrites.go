@@ -2,6 +2,7 @@ package shellparse
 
 import (
 	"strings"
+	"sync"
 )
 
 // gitModelReads reports the files a git subcommand reads by its model
@@ -34,18 +35,18 @@ func gitModelReads(c *Command, cdir arg, out *effectList) {
 // -outputdir when relative), and the test binary's own -test.* spellings
 // (testing's flags, which `go test` passes on and a test binary after
 // -args reads: -test.gocoverdir, -test.testlogfile write too).
-var goWriteFlags = lazy[map[string]bool]{build: func() map[string]bool {
+var goWriteFlags = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{"o": true, "pkgdir": true, "outputdir": true,
 		"debug-actiongraph": true, "debug-runtime-trace": true, "debug-trace": true,
 		"test.outputdir": true, "test.gocoverdir": true, "test.testlogfile": true, "test.fuzzcachedir": true}
-}}
+})
 
 // goProfileFlags are go test's profile flags (go help testflag): a
 // relative path is written under -outputdir.
-var goProfileFlags = lazy[map[string]bool]{build: func() map[string]bool {
+var goProfileFlags = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{"coverprofile": true, "cpuprofile": true, "memprofile": true,
 		"blockprofile": true, "mutexprofile": true, "trace": true}
-}}
+})
 
 // goOps reports the files `go build|test|run|vet|install` writes by its
 // flags (package flag: one or two dashes, `-name=value` or the next
@@ -89,7 +90,7 @@ func goOps(l *cmdline, out *effectList) {
 		if binary && !isTest {
 			continue
 		}
-		write, profile := goWriteFlags.get()[name], goProfileFlags.get()[name] || isTest && goProfileFlags.get()[test]
+		write, profile := goWriteFlags()[name], goProfileFlags()[name] || isTest && goProfileFlags()[test]
 		if !write && !profile {
 			continue
 		}

@@ -2,6 +2,7 @@ package shellparse
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -71,5 +72,5 @@ func (p *parser) readsCodeInEnv(c *Command) bool {
 		return len(c.Args) > 0
 	}
 	name := path.Base(c.Args[0].Text)
-	return IsShell(name) || name == "eval" || name == "source" || name == "." || containsStr(p.funcs, c.Args[0].Text)
+	return IsShell(name) || name == "eval" || name == "source" || name == "." || slices.Contains(p.funcs, c.Args[0].Text)
 }

@@ -58,7 +58,7 @@ func (s *Script) LoopItems(w Word) (items []Word, dir string, ok bool) {
 // whether the caller must leaveLoop after the body.
 func (p *parser) enterLoop(l *syntax.WordIter, items []Word, body []*syntax.Stmt) bool {
 	if p.dialect != Bash || !l.InPos.IsValid() || len(items) == 0 || p.vals.namerefs ||
-		containsStr(p.state.tainted, l.Name.Value) || !loopKept(body, l.Name.Value, p.funcs) {
+		slices.Contains(p.state.tainted, l.Name.Value) || !loopKept(body, l.Name.Value, p.funcs) {
 		return false
 	}
 	for _, it := range items {
@@ -144,7 +144,7 @@ func (p *parser) loopWord(w *syntax.Word, out *Word) {
 			return
 		}
 		if !quoted {
-			if containsStr(p.state.tainted, "IFS") {
+			if slices.Contains(p.state.tainted, "IFS") {
 				return // split at characters the script chose
 			}
 			for _, it := range p.loops[lv.index].items {

@@ -192,7 +192,7 @@ func (p *parser) markFuncCalls() {
 	}
 	for i := range p.cmds {
 		c := &p.cmds[i]
-		if len(c.Args) > 0 && !c.Args[0].Dynamic && containsStr(p.funcs, c.Args[0].Text) {
+		if len(c.Args) > 0 && !c.Args[0].Dynamic && slices.Contains(p.funcs, c.Args[0].Text) {
 			c.UserFunc = true
 		}
 	}
@@ -847,13 +847,13 @@ func (p *parser) compound(c syntax.Command) {
 		}
 		implicit := false
 		for _, n := range names {
-			if !containsStr(p.funcs, n.Value) {
+			if !slices.Contains(p.funcs, n.Value) {
 				p.funcs = append(p.funcs, n.Value)
 			}
 			implicit = implicit || p.calledByShell(n.Value)
 			calls, async := 0, 0
 			countSelfCalls(c.Body, n.Value, false, &calls, &async)
-			if calls >= 2 && async >= 1 && !containsStr(p.forkBombs, n.Value) {
+			if calls >= 2 && async >= 1 && !slices.Contains(p.forkBombs, n.Value) {
 				p.forkBombs = append(p.forkBombs, n.Value)
 			}
 		}
@@ -1068,7 +1068,7 @@ func (p *parser) decl(c *syntax.DeclClause) {
 // options seen so far; hasVal says it is assigned a value.
 func (p *parser) declared(name, flags string, numeric bool, deps []string, hasVal bool, idx int, r *risk) {
 	if strings.Contains(flags, "i") {
-		if !containsStr(p.state.ints, name) {
+		if !slices.Contains(p.state.ints, name) {
 			p.state.ints = append(p.state.ints, name)
 		}
 		if p.vals.ints == nil {
@@ -1138,7 +1138,7 @@ func (p *parser) noteAssigns(as []Assign) {
 		if a.Name == "HOME" {
 			p.homeAssigned = true
 		}
-		if !containsStr(p.state.tainted, a.Name) {
+		if !slices.Contains(p.state.tainted, a.Name) {
 			p.state.tainted = append(p.state.tainted, a.Name)
 		}
 	}
@@ -1366,15 +1366,6 @@ func appendVia(via []string, v string) []string {
 	return append(out, v)
 }
 
-func containsStr(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 func atoiOr(s string, def int) int {
 	n := 0
 	if s == "" {
@@ -1441,19 +1432,4 @@ func parseFile(lang syntax.LangVariant, text string) (*syntax.File, error) {
 	pp.r.Reset(text)
 	defer pp.r.Reset("")
 	return pp.p.Parse(&pp.r, "")
-}
-
-// lazy is a table built on its first use (get), for the tables most
-// calls never read. Declared with a func literal it is laid out by the
-// linker, where sync.OnceValue is two allocations and a call in the
-// package's init in every process.
-type lazy[T any] struct {
-	once  sync.Once
-	build func() T
-	v     T
-}
-
-func (l *lazy[T]) get() T {
-	l.once.Do(func() { l.v = l.build() })
-	return l.v
 }

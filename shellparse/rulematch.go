@@ -1,6 +1,7 @@
 package shellparse
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -85,7 +86,7 @@ func ReadRuleLines(words []Word, trailing bool) []RuleLine {
 			r.Operands = append(r.Operands, l.val(it).Word)
 			continue
 		}
-		if key == "chmod" && containsStr(chmodModeLetters.get(), it.opt) {
+		if key == "chmod" && slices.Contains(chmodModeLetters(), it.opt) {
 			// A mode that reads like options (`chmod -w f`): the word is
 			// the mode.
 			if modeAt < 0 {

@@ -1,5 +1,7 @@
 package shellparse
 
+import "slices"
+
 // versionOptions are the options that make a program print its version
 // and exit, reading no project file and running no code (each program's
 // man page: python(1) -V/--version, node(1) -v/--version, perl(1) -v,
@@ -28,5 +30,5 @@ func VersionOnly(c *Command) bool {
 	if len(c.Args) != 2 || c.Args[0].Dynamic || c.Args[1].Dynamic {
 		return false
 	}
-	return containsStr(versionOptions[c.Args[0].Text], c.Args[1].Text)
+	return slices.Contains(versionOptions[c.Args[0].Text], c.Args[1].Text)
 }

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -97,9 +98,9 @@ func (p *parser) unwrap(idx int) {
 	}
 }
 
-var assignRe = lazy[*regexp.Regexp]{build: func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`) }}
+var assignRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`) })
 
-func isAssignWord(t string) bool { return assignRe.get().MatchString(t) }
+func isAssignWord(t string) bool { return assignRe().MatchString(t) }
 
 // wrapped handles a wrapper from the table: its inner command is emitted as
 // a command of its own. A command line the model does not understand (an
