@@ -10,6 +10,7 @@ import (
 
 	"github.com/gatekeep/gatekeep/pathguard"
 	"github.com/gatekeep/gatekeep/shellparse"
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
 // finding is one dangerous form found in a script.
@@ -28,7 +29,7 @@ func dangerLayer(e *evaluation, p *part) verdict {
 		// A file written by a redirect, a command or a file tool: the
 		// command may have been allowed by the safe layer already (`echo x
 		// > /dev/sda`), so its target is judged here too.
-		if p.access == shellparse.Write && writtenDevice(&e.memo, p) {
+		if p.access == cmdmodel.Write && writtenDevice(&e.memo, p) {
 			return verdict{ok: true, effect: Deny, code: CodeDangerDeviceWrite,
 				message: fmt.Sprintf(deviceWriteMsg, p.path)}
 		}
@@ -540,15 +541,15 @@ func rmCheck(want place) func(x *dangerCtx) (string, bool) {
 // time) may be recursive. Other names of rmNames (gnu rm, busybox forms)
 // are read as rm.
 func rmLine(x *dangerCtx) ([]shellparse.Word, bool) {
-	line, _ := shellparse.ReadLine(x.c, "rm")
+	line, _ := cmdmodel.ReadLine(&x.c.Command, "rm")
 	return line.Operands(), line.Has("r", "R", "recursive") || !line.Understood()
 }
 
 // findStarts returns the starting points of a find command and its
-// expression, as shellparse.FindSplit reads them. No path means ".".
+// expression, as cmdmodel.FindSplit reads them. No path means ".".
 func findStarts(c *shellparse.Command) (starts []shellparse.Word, expr []shellparse.Word) {
 	args := c.Args[1:]
-	first, j := shellparse.FindSplit(args, func(w shellparse.Word) string { return w.Text })
+	first, j := cmdmodel.FindSplit(args, func(w shellparse.Word) string { return w.Text })
 	starts = args[first:j:j]
 	if len(starts) == 0 {
 		starts = []shellparse.Word{{Text: "."}}
@@ -675,7 +676,7 @@ func deviceOperand(x *dangerCtx) (string, bool) {
 // not understand may hold -w.
 func wipesDevice(x *dangerCtx) (string, bool) {
 	if x.name == "badblocks" {
-		if line, _ := shellparse.ReadLine(x.c, "badblocks"); line.Understood() && !line.Has("w") {
+		if line, _ := cmdmodel.ReadLine(&x.c.Command, "badblocks"); line.Understood() && !line.Has("w") {
 			return "", false
 		}
 	}
@@ -692,7 +693,7 @@ func diskVerb(x *dangerCtx) (string, bool) {
 	if x.name == "cryptsetup" {
 		verbs = cryptsetupVerbs
 	}
-	line, _ := shellparse.ReadLine(x.c, x.name)
+	line, _ := cmdmodel.ReadLine(&x.c.Command, x.name)
 	ops, understood := line.Operands(), line.Understood()
 	if !understood {
 		ops = x.c.Args[1:]
@@ -728,7 +729,7 @@ var cryptsetupVerbs = map[string]bool{"luksformat": true, "erase": true, "lukser
 // interactive and reads its commands from standard input, which can be a
 // script. A line the model does not understand is not a listing.
 func partitions(x *dangerCtx) (string, bool) {
-	line, _ := shellparse.ReadLine(x.c, x.name)
+	line, _ := cmdmodel.ReadLine(&x.c.Command, x.name)
 	readOnly := false
 	switch x.name {
 	case "fdisk":
@@ -820,7 +821,7 @@ func writesDevice(x *dangerCtx) (string, bool) {
 	case "tee":
 		// Every operand is written; a line the model does not understand
 		// may write any word.
-		line, _ := shellparse.ReadLine(x.c, "tee")
+		line, _ := cmdmodel.ReadLine(&x.c.Command, "tee")
 		written := line.Operands()
 		if !line.Understood() {
 			written = x.c.Args[1:]
@@ -831,7 +832,7 @@ func writesDevice(x *dangerCtx) (string, bool) {
 			}
 		}
 	case "cp", "mv", "install":
-		line, _ := shellparse.ReadLine(x.c, x.name)
+		line, _ := cmdmodel.ReadLine(&x.c.Command, x.name)
 		dest := line.Values("t", "target-directory")
 		if ops := line.Operands(); len(ops) > 1 {
 			dest = append(dest, ops[len(ops)-1])
@@ -921,7 +922,7 @@ func (x *dangerCtx) descends(j, anc int) bool {
 // mode given as options, says otherwise). A line the model does not
 // understand may be recursive, and any operand may be a file.
 func permCheck(x *dangerCtx) (string, bool) {
-	line, _ := shellparse.ReadLine(x.c, x.name)
+	line, _ := cmdmodel.ReadLine(&x.c.Command, x.name)
 	files := line.Written()
 	recursive := line.Has("R", "recursive") || !line.Understood()
 	if !line.Understood() {
@@ -940,7 +941,7 @@ func permCheck(x *dangerCtx) (string, bool) {
 // directory, or all of its content. With -t every operand is a source;
 // otherwise the last one is the destination.
 func mvSource(x *dangerCtx) (string, bool) {
-	line, _ := shellparse.ReadLine(x.c, "mv")
+	line, _ := cmdmodel.ReadLine(&x.c.Command, "mv")
 	sources := line.Operands()
 	hasT := line.Has("t", "target-directory")
 	if !hasT && len(sources) > 0 {
@@ -960,7 +961,7 @@ func mvSource(x *dangerCtx) (string, bool) {
 // line the model does not understand may delete, and its destination may
 // be the last word.
 func rsyncDelete(x *dangerCtx) (string, bool) {
-	line, _ := shellparse.ReadLine(x.c, "rsync")
+	line, _ := cmdmodel.ReadLine(&x.c.Command, "rsync")
 	deletes := !line.Understood()
 	for _, o := range line.Options() {
 		deletes = deletes || o == "del" || strings.HasPrefix(o, "delete")

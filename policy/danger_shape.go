@@ -10,6 +10,7 @@ import (
 
 	"github.com/gatekeep/gatekeep/pathguard"
 	"github.com/gatekeep/gatekeep/shellparse"
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
 // Danger by shape, not by name (issue 12): a command whose name is only
@@ -114,14 +115,14 @@ func suffixStart(w shellparse.Word) bool {
 }
 
 // unknownCommand: a command with a static name and arguments that the
-// command model (shellparse.HasEffectSpec) and the wrappers do not know,
+// command model (cmdmodel.HasEffectSpec) and the wrappers do not know,
 // and whose code is not already unknown.
 func unknownCommand(c *shellparse.Command) bool {
 	if len(c.Args) < 2 || c.Args[0].Dynamic || c.Inner >= 0 || c.Unknown != "" {
 		return false
 	}
 	name := commandName(c)
-	return !runWrappers[name] && !shellparse.HasEffectSpec(name) && !shellparse.HasEffectSpec(c.Name())
+	return !runWrappers[name] && !cmdmodel.HasEffectSpec(name) && !cmdmodel.HasEffectSpec(c.Name())
 }
 
 // maxCodeDepth bounds how deeply words given to unknown commands are

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gatekeep/gatekeep/shellparse"
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
 // runsDownload: the command runs a file (runFile) that another command of
@@ -110,7 +111,7 @@ func downloads(c *shellparse.Command) []string {
 	}
 	effects, _ := shellparse.Effects(c)
 	for _, fe := range effects {
-		if fe.Access == shellparse.Write && fe.Via != "redirect" {
+		if fe.Access == cmdmodel.Write && fe.Via != "redirect" {
 			add(fe.Path)
 		}
 	}

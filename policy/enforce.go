@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/gatekeep/gatekeep/shellparse"
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
 // EnforceLevel is `[sandbox] enforce` (design §10): whether what gatekeep
@@ -116,7 +117,7 @@ func ReadDenied(cfg *Config, path string) bool {
 		return false
 	}
 	e := &evaluation{cfg: cfg, req: Request{Tool: ToolRead, Path: path}, cwd: filepath.Dir(path)}
-	p := &part{subject: path, category: CatRead, access: shellparse.Read, path: path, dir: e.cwd, tool: ToolRead, offset: -1}
+	p := &part{subject: path, category: CatRead, access: cmdmodel.Read, path: path, dir: e.cwd, tool: ToolRead, offset: -1}
 	v := e.ruleVerdict(p, Deny)
 	return v.ok && v.effect == Deny
 }

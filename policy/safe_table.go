@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/gatekeep/gatekeep/shellparse"
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
 // safeEntry is one command of the read-only table.
@@ -16,7 +17,7 @@ type safeEntry struct {
 	// (design §4: `echo $PATH`).
 	dynamicOK bool
 	// args judges the arguments after the name; nil leaves it to the
-	// command model (shellparse.ReadOnly), or accepts any for a dynamicOK
+	// command model (cmdmodel.ReadOnly), or accepts any for a dynamicOK
 	// command. It sees only static words unless dynamicOK is set.
 	args func(args []shellparse.Word) bool
 	// context judges the rest of the command (assignments, the directory
@@ -192,7 +193,7 @@ var safeTable = map[string]safeEntry{
 	"pip":  {args: pipArgs},
 	"pip3": {args: pipArgs},
 	// python(1), node(1), perl(1), gcc(1), make(1) with only the option
-	// that prints the version (shellparse.VersionOnly); npm(1) also `npm
+	// that prints the version (cmdmodel.VersionOnly); npm(1) also `npm
 	// ls` (npmArgs).
 	"python":  versionOnly,
 	"python3": versionOnly,
@@ -207,8 +208,8 @@ var safeTable = map[string]safeEntry{
 }
 
 // versionOnly is the entry of a program that is safe only printing its
-// version (shellparse.VersionOnly judges the one word, as context).
-var versionOnly = safeEntry{context: shellparse.VersionOnly, args: func([]shellparse.Word) bool { return true }}
+// version (cmdmodel.VersionOnly judges the one word, as context).
+var versionOnly = safeEntry{context: func(c *shellparse.Command) bool { return cmdmodel.VersionOnly(&c.Command) }, args: func([]shellparse.Word) bool { return true }}
 
 // npmArgs accepts `npm --version`/`-v` and `npm ls` (npm-ls(1), npm 10:
 // also list, ll, la), which prints the installed packages from
@@ -398,7 +399,7 @@ func safeCommand(c *shellparse.Command) bool {
 	}
 	// The command model decides: every option known, none that writes
 	// or runs anything, no operand written.
-	ro, _ := shellparse.ReadOnly(c)
+	ro, _ := cmdmodel.ReadOnly(&c.Command)
 	return ro
 }
 
@@ -846,7 +847,7 @@ var gitHarmlessGlobals = []string{"P", "no-pager", "no-replace-objects", "litera
 
 // gitArgs accepts git(1) with only harmless global options and a
 // read-only subcommand of gitSubcommands, every word read by the command
-// model (shellparse.ReadGitLine): an option the model does not know, an
+// model (cmdmodel.ReadGitLine): an option the model does not know, an
 // ambiguous abbreviation or a missing value makes it not safe, and so does
 // any option the model marks as writing or running something (--output,
 // --ext-diff, --textconv, --show-signature, grep -O, blame -S, --help
@@ -859,8 +860,7 @@ var gitHarmlessGlobals = []string{"P", "no-pager", "no-replace-objects", "litera
 // not know the project root, so only `-C .` (or `-C ""`, which git
 // ignores) is accepted.
 func gitArgs(args []shellparse.Word) bool {
-	c := &shellparse.Command{Args: append([]shellparse.Word{{Text: "git"}}, args...)}
-	g, hasSub := shellparse.ReadGitLine(c)
+	g, hasSub := cmdmodel.ReadGitLine(&cmdmodel.Command{Args: append([]shellparse.Word{{Text: "git"}}, args...)})
 	if !g.Global.Understood() {
 		return false
 	}
@@ -928,7 +928,7 @@ func gitContext(c *shellparse.Command) bool {
 type gitSub struct {
 	// args judges the form (listing only, no operand ...) from the
 	// command line as the model read it; nil accepts every form.
-	args func(shellparse.Line) bool
+	args func(cmdmodel.Line) bool
 }
 
 // gitSubcommands are the read-only subcommands by their names in the
@@ -997,7 +997,7 @@ var gitSubcommands = sync.OnceValue(func() map[string]gitSub {
 // --rename-section, --remove-section, -e, NAME VALUE (write), any
 // negation (`--no-list` turns a list back into a write), and -f/--file,
 // --blob (another file or object, which Read rules would not see).
-func gitConfig(l shellparse.Line) bool {
+func gitConfig(l cmdmodel.Line) bool {
 	for _, o := range l.Options() {
 		if !slices.Contains(gitConfigReading, o) && !slices.Contains(gitConfigGets, o) {
 			return false
@@ -1019,7 +1019,7 @@ var gitConfigReading = []string{"global", "system", "local", "worktree", "fixed-
 // patterns; a `signature` atom in --format or --sort is refused as in
 // gitListMode, and so are the quoting options, which only matter to
 // output meant to be run.
-func gitForEachRef(l shellparse.Line) bool {
+func gitForEachRef(l cmdmodel.Line) bool {
 	for _, o := range l.Options() {
 		if !slices.Contains([]string{"count", "format", "sort", "points-at", "color", "merged", "no-merged",
 			"contains", "no-contains", "ignore-case"}, o) {
@@ -1035,13 +1035,13 @@ func gitForEachRef(l shellparse.Line) bool {
 }
 
 // noOperands accepts a command line with options only.
-func noOperands(l shellparse.Line) bool { return len(l.Operands()) == 0 }
+func noOperands(l cmdmodel.Line) bool { return len(l.Operands()) == 0 }
 
 // catFileArgs accepts `git cat-file -t|-s|-e OBJECT` and the printing
 // forms (-p, or `git cat-file TYPE OBJECT`) of an object named by a path
 // (`HEAD:README.md`, whose file the effects judge); printing an object
 // named by its id may print any file's content, unseen by Read rules.
-func catFileArgs(l shellparse.Line) bool {
+func catFileArgs(l cmdmodel.Line) bool {
 	for _, o := range l.Options() {
 		if !slices.Contains([]string{"t", "s", "e", "p"}, o) {
 			return false
@@ -1051,7 +1051,7 @@ func catFileArgs(l shellparse.Line) bool {
 		return true
 	}
 	for _, w := range l.Operands() {
-		if shellparse.IsObjectID(w.Text) {
+		if cmdmodel.IsObjectID(w.Text) {
 			return false
 		}
 	}
@@ -1063,7 +1063,7 @@ func catFileArgs(l shellparse.Line) bool {
 // sets upstream; name operands only with -l/--list or a filter (--contains,
 // --merged, --points-at), which make them patterns. -v does not imply list
 // mode (`git branch -v NAME` creates NAME).
-func gitBranch(l shellparse.Line) bool {
+func gitBranch(l cmdmodel.Line) bool {
 	return gitListMode(l, []string{"a", "all", "r", "remotes", "v", "verbose", "q", "quiet", "show-current",
 		"i", "ignore-case", "color", "no-color", "column", "no-column", "abbrev", "no-abbrev", "sort", "no-sort",
 		"format", "no-format", "no-all", "no-remotes", "no-verbose", "no-quiet", "no-ignore-case", "no-show-current",
@@ -1079,7 +1079,7 @@ var gitRefFilters = []string{"l", "list", "contains", "no-contains", "with", "wi
 // -l/--list or a filter (--contains, --merged, --points-at) makes operands
 // patterns; without them, no operand at all. The other options create,
 // delete or verify tags (-v runs gpg).
-func gitTag(l shellparse.Line) bool {
+func gitTag(l cmdmodel.Line) bool {
 	return gitListMode(l, []string{"n", "sort", "no-sort", "format", "no-format", "column", "no-column", "i",
 		"ignore-case", "no-ignore-case", "color", "no-color", "no-points-at"}, gitRefFilters)
 }
@@ -1090,7 +1090,7 @@ func gitTag(l shellparse.Line) bool {
 // (`%(signature:grade)`, `--sort=signature`; git-for-each-ref(1) FIELD
 // NAMES, newer git) is refused: it verifies the commit's signature with
 // gpg, ssh-keygen or gpgsm, as `%G` does in git log.
-func gitListMode(l shellparse.Line, listing, filters []string) bool {
+func gitListMode(l cmdmodel.Line, listing, filters []string) bool {
 	for _, o := range l.Options() {
 		if !slices.Contains(listing, o) && !slices.Contains(filters, o) {
 			return false
@@ -1142,7 +1142,7 @@ func envAssign(t string) bool {
 // gitReflog accepts `git reflog [<log-options>] [<ref>]`, which is
 // `reflog show` (git-reflog(1)); a first operand that names another
 // subcommand (expire, delete, drop, write) changes the reflog.
-func gitReflog(l shellparse.Line) bool {
+func gitReflog(l cmdmodel.Line) bool {
 	ops := l.Operands()
 	return len(ops) == 0 || !slices.Contains([]string{"expire", "delete", "drop", "write", "list"}, ops[0].Text)
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/gatekeep/gatekeep/pathguard"
 	"github.com/gatekeep/gatekeep/policy/testcases"
-	"github.com/gatekeep/gatekeep/shellparse"
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
 // safeConfig is a default-mode config whose only root is a fresh temp dir.
@@ -705,14 +705,14 @@ var namesNoFile = map[string]string{
 	"ps":       "its operands are display options, never files (psArgs)",
 	"pip":      "list, freeze and show take no files (pipArgs)",
 	"pip3":     "list, freeze and show take no files (pipArgs)",
-	"python":   "only --version (shellparse.VersionOnly)",
-	"python3":  "only --version (shellparse.VersionOnly)",
-	"node":     "only --version (shellparse.VersionOnly)",
-	"perl":     "only -v (shellparse.VersionOnly)",
-	"gcc":      "only --version (shellparse.VersionOnly)",
-	"g++":      "only --version (shellparse.VersionOnly)",
-	"cc":       "only --version (shellparse.VersionOnly)",
-	"clang":    "only --version (shellparse.VersionOnly)",
+	"python":   "only --version (cmdmodel.VersionOnly)",
+	"python3":  "only --version (cmdmodel.VersionOnly)",
+	"node":     "only --version (cmdmodel.VersionOnly)",
+	"perl":     "only -v (cmdmodel.VersionOnly)",
+	"gcc":      "only --version (cmdmodel.VersionOnly)",
+	"g++":      "only --version (cmdmodel.VersionOnly)",
+	"cc":       "only --version (cmdmodel.VersionOnly)",
+	"clang":    "only --version (cmdmodel.VersionOnly)",
 }
 
 // TestSafeTableHasEffects: every command the safe list allows is in
@@ -721,7 +721,7 @@ var namesNoFile = map[string]string{
 // it is listed in namesNoFile.
 func TestSafeTableHasEffects(t *testing.T) {
 	for name := range safeTable {
-		has := shellparse.HasEffectSpec(name)
+		has := cmdmodel.HasEffectSpec(name)
 		_, exempt := namesNoFile[name]
 		switch {
 		case !has && !exempt:

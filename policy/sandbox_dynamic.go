@@ -183,7 +183,7 @@ func (e *evaluation) globMatchesOutside(p *part, t string) verdict {
 func staticDir(t string, literal bool) (string, bool) {
 	if literal || !stillDynamic(t) {
 		if !literal && strings.HasPrefix(t, "(") && strings.HasSuffix(t, ")") {
-			return "", false // shellparse.XargsOperands and its kin
+			return "", false // cmdmodel.XargsOperands and its kin
 		}
 		return t, true
 	}

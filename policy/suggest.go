@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/gatekeep/gatekeep/shellparse"
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
 // Suggestion is what answering "always allow" to an ask would save: one
@@ -118,7 +119,7 @@ func (e *evaluation) ruleFor(p *part) (string, string) {
 			return "", "the path is only known at run time"
 		}
 		tool := "Write"
-		if p.access == shellparse.Read {
+		if p.access == cmdmodel.Read {
 			tool = "Read"
 		}
 		real := e.cfg.Guard.Check(p.dir, p.path).Real
@@ -143,7 +144,7 @@ func (e *evaluation) ruleFor(p *part) (string, string) {
 	// A command with a word that runs code (go test -exec CMD) is saved
 	// as the exact form: a `*` rule would not cover that word (issue 17).
 	if exactOnly()[name] || shellparse.IsShell(name) || shellparse.IsInterpreter(name) || c.IsWrapper() ||
-		len(shellparse.CodeWords(c)) > 0 || slices.ContainsFunc(argv[1:], func(w string) bool { return riskyWord(name, w) }) {
+		len(cmdmodel.CodeWords(&c.Command, c.IsWrapper())) > 0 || slices.ContainsFunc(argv[1:], func(w string) bool { return riskyWord(name, w) }) {
 		if c.HasDynamic(1) {
 			return "", "the command's code or arguments are only known at run time, so no rule can describe it"
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -203,7 +204,7 @@ func (p *parser) arithStore(x syntax.ArithmExpr, reads bool, r *risk) {
 			p.needNumeric(name, r)
 		}
 		p.setValue(name, true, nil)
-		p.noteAssigns([]Assign{{Name: name}})
+		p.noteAssigns([]cmdmodel.Assign{{Name: name}})
 		return
 	}
 	if w, ok := x.(*syntax.Word); ok && len(w.Parts) == 1 {
@@ -214,7 +215,7 @@ func (p *parser) arithStore(x syntax.ArithmExpr, reads bool, r *risk) {
 				r.set("arithmetic reads the value of an element of " + pe.Param.Value + ", which is evaluated as an expression")
 			}
 			p.setValue(pe.Param.Value, false, nil)
-			p.noteAssigns([]Assign{{Name: pe.Param.Value}})
+			p.noteAssigns([]cmdmodel.Assign{{Name: pe.Param.Value}})
 			return
 		}
 	}
@@ -552,11 +553,7 @@ func (p *parser) codeSite(node syntax.Node, kw string, r risk, parent int, walk 
 func (p *parser) codeCommand(node syntax.Node, kw, why string, parent int) Command {
 	text := p.src(node.Pos(), node.End())
 	off := p.off(node.Pos())
-	c := Command{
-		Args:   []Word{{Text: kw, Offset: off}, {Text: text, Dynamic: true, Offset: off}},
-		Offset: off, End: p.off(node.End()), Text: text,
-		Parent: parent, Inner: -1, Unknown: why,
-	}
+	c := Command{Command: cmdmodel.Command{Args: []Word{{Text: kw, Offset: off}, {Text: text, Dynamic: true, Offset: off}}, Offset: off}, End: p.off(node.End()), Text: text, Parent: parent, Inner: -1, Unknown: why}
 	p.context(&c)
 	return c
 }
@@ -602,7 +599,7 @@ func (p *parser) paramExp(pe *syntax.ParamExp, parent int) bool {
 		} else if p.mayInt() {
 			r.set("${" + name + ":=...} assigns to " + name + ", which may have the integer attribute, so bash evaluates the value as arithmetic, where a subscript runs commands")
 		}
-		p.noteAssigns([]Assign{{Name: name, Dynamic: true}})
+		p.noteAssigns([]cmdmodel.Assign{{Name: name, Dynamic: true}})
 	}
 	if pe.Slice != nil {
 		p.arith(pe.Slice.Offset, &r)
@@ -801,7 +798,7 @@ func (p *parser) builtinCode(idx int) {
 				p.nameWord(w, "unset", &r)
 				if same && !w.Dynamic {
 					p.state.numeric = removeStr(p.state.numeric, w.Text)
-					p.noteAssigns([]Assign{{Name: baseName(w.Text)}})
+					p.noteAssigns([]cmdmodel.Assign{{Name: baseName(w.Text)}})
 				}
 			}
 		}
@@ -848,7 +845,7 @@ func (p *parser) builtinCode(idx int) {
 		if why := p.assigned(base, false, nil, idx, false); why != "" {
 			r.set(why)
 		}
-		p.noteAssigns([]Assign{{Name: base}})
+		p.noteAssigns([]cmdmodel.Assign{{Name: base}})
 	}
 	c = &p.cmds[idx]
 	if r.why != "" && c.Unknown == "" {
@@ -919,7 +916,7 @@ func (p *parser) sameShell(c *Command) bool {
 	if v == "command" || v == "builtin" {
 		return true
 	}
-	external := wrapperTable.has(v)
+	external := cmdmodel.IsWrapper(v)
 	return !external && !strings.HasPrefix(v, "find ")
 }
 

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -289,7 +290,7 @@ func (p *parser) afterCommand(idx int) {
 		// The directory stack is not followed: popd changes the
 		// directory unless -n (by the command model; a line it does not
 		// understand may).
-		if line, _ := ReadLine(c, "popd"); !line.Understood() || !line.Has("n") {
+		if line, _ := cmdmodel.ReadLine(&c.Command, "popd"); !line.Understood() || !line.Has("n") {
 			p.state.ok, p.state.fail = d.withUnknown(), d
 		}
 	case "exit":

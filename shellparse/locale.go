@@ -4,6 +4,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
 // A locale the script sets changes how bash reads the rest of it.
@@ -51,7 +53,7 @@ func knownLocale(v string) bool {
 
 // checkLocale refuses the script when an assignment in as changes the
 // locale the shell reads it in to one not known (see knownLocale).
-func (p *parser) checkLocale(as []Assign, off int) {
+func (p *parser) checkLocale(as []cmdmodel.Assign, off int) {
 	for _, a := range as {
 		if localeVar(a.Name) && (a.Dynamic || !knownLocale(a.Value)) {
 			v := a.Value

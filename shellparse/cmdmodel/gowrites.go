@@ -1,4 +1,4 @@
-package shellparse
+package cmdmodel
 
 import (
 	"strings"
@@ -9,18 +9,18 @@ import (
 // (git_table.go, reads): `git commit -F FILE`/`-t FILE`, `git tag -F`,
 // `git notes add -F` put the file's content in the history, so Read
 // rules must see them (issue 17).
-func gitModelReads(c *Command, cdir arg, out *effectList) {
+func gitModelReads(c *Command, cdir Arg, out *effectList) {
 	g, ok := ReadGitLine(c)
 	if !ok || g.Line.l == nil {
 		return
 	}
-	off := len(c.Args) - len(g.Line.l.c.Args)
-	for _, it := range g.Line.l.items {
-		if it.opt == "" || !it.has || g.Line.s.opts[it.opt] != readArg {
+	off := len(c.Args) - len(g.Line.l.Cmd.Args)
+	for _, it := range g.Line.l.Items {
+		if it.Opt == "" || !it.Has || g.Line.s.opts[it.Opt] != readArg {
 			continue
 		}
-		v := g.Line.l.val(it)
-		a := arg{Word: v.Word, at: v.at + off}
+		v := g.Line.l.Val(it)
+		a := Arg{Word: v.Word, At: v.At + off}
 		if !strings.HasPrefix(a.Text, "~") {
 			a = joinArg(cdir, a)
 		}
@@ -55,8 +55,8 @@ var goProfileFlags = sync.OnceValue(func() map[string]bool {
 // the other subcommands stop at the first operand. A flag not known to
 // take a value is taken as a boolean, so a value that looks like a flag
 // is read as one (toward reporting more writes).
-func goOps(l *cmdline, out *effectList) {
-	ops := l.operands()
+func goOps(l *Cmdline, out *effectList) {
+	ops := l.Operands()
 	if len(ops) == 0 || ops[0].Dynamic {
 		return
 	}
@@ -66,8 +66,8 @@ func goOps(l *cmdline, out *effectList) {
 	default:
 		return
 	}
-	var outdir arg
-	var profiles []arg
+	var outdir Arg
+	var profiles []Arg
 	binary := false // after -args: the test binary's words
 	for i := 1; i < len(ops); i++ {
 		w := ops[i]
@@ -94,7 +94,7 @@ func goOps(l *cmdline, out *effectList) {
 		if !write && !profile {
 			continue
 		}
-		v := arg{Word: Word{Text: val, Dynamic: w.Dynamic, Offset: w.Offset}, at: w.at}
+		v := Arg{Word: Word{Text: val, Dynamic: w.Dynamic, Offset: w.Offset}, At: w.At}
 		if !has {
 			if i+1 >= len(ops) {
 				continue

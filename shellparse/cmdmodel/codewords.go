@@ -1,4 +1,4 @@
-package shellparse
+package cmdmodel
 
 import (
 	"strings"
@@ -13,8 +13,10 @@ import (
 // any command of a recipe). An allow rule's `*` does not cover them: a rule
 // covers such a word only by naming it (issue 17). A dynamic word that
 // could be one counts. The word holding an option's value is reported
-// when the value says what runs (ssh's -o NAME=VALUE).
-func CodeWords(c *Command) []int {
+// when the value says what runs (ssh's -o NAME=VALUE). wrapper: c runs
+// another command the caller found (its own words are then only the
+// wrapper's).
+func CodeWords(c *Command, wrapper bool) []int {
 	if len(c.Args) == 0 || c.Args[0].Dynamic {
 		return nil
 	}
@@ -37,18 +39,18 @@ func CodeWords(c *Command) []int {
 		}
 		return nil
 	default:
-		s, ok := lookupSpec(name, c.IsWrapper())
+		s, ok := LookupSpec(name, wrapper)
 		if !ok || !s.complete || len(s.acted) == 0 {
 			return nil
 		}
-		l := s.scan(c)
+		l := s.Scan(c)
 		var out []int
-		for _, it := range l.items {
+		for _, it := range l.Items {
 			switch {
-			case it.opt != "" && s.acted[it.opt]:
-				out = append(out, int(it.at))
-			case it.opt == "" && (name == "make" || name == "gmake") && strings.Contains(l.val(it).Text, "="):
-				out = append(out, int(it.at)) // a variable override
+			case it.Opt != "" && s.acted[it.Opt]:
+				out = append(out, int(it.At))
+			case it.Opt == "" && (name == "make" || name == "gmake") && strings.Contains(l.Val(it).Text, "="):
+				out = append(out, int(it.At)) // a variable override
 			}
 		}
 		for i := 1; i < len(c.Args); i++ {
@@ -70,24 +72,24 @@ func gitCodeWords(c *Command) []int {
 	g, ok := ReadGitLine(c)
 	var out []int
 	if g.Global.l != nil {
-		for _, it := range g.Global.l.items {
-			if it.opt != "" && g.Global.s.acted[it.opt] {
-				out = append(out, int(it.at))
+		for _, it := range g.Global.l.Items {
+			if it.Opt != "" && g.Global.s.acted[it.Opt] {
+				out = append(out, int(it.At))
 			}
 		}
 	}
 	if !ok || g.Line.l == nil {
 		return out
 	}
-	off := len(c.Args) - len(g.Line.l.c.Args)
+	off := len(c.Args) - len(g.Line.l.Cmd.Args)
 	s := g.Line.s
-	for _, it := range g.Line.l.items {
-		_, known := s.opts[it.opt]
+	for _, it := range g.Line.l.Items {
+		_, known := s.opts[it.Opt]
 		switch {
-		case it.opt == "" && mayBeOption(g.Line.l.val(it).Word):
-			out = append(out, int(it.at)+off)
-		case it.opt != "" && (s.acted[it.opt] || !known && s.obsolete == nil && unknownOpt(s, it.opt)):
-			out = append(out, int(it.at)+off)
+		case it.Opt == "" && mayBeOption(g.Line.l.Val(it).Word):
+			out = append(out, int(it.At)+off)
+		case it.Opt != "" && (s.acted[it.Opt] || !known && s.obsolete == nil && unknownOpt(s, it.Opt)):
+			out = append(out, int(it.At)+off)
 		}
 	}
 	return out
@@ -97,7 +99,7 @@ func gitCodeWords(c *Command) []int {
 // does not have: a short letter it does not list, or a long name that is
 // no prefix of its options. An ambiguous abbreviation is refused by the
 // tool (and by a newer version, which has more options, as well).
-func unknownOpt(s *spec, name string) bool {
+func unknownOpt(s *Spec, name string) bool {
 	if len(name) == 1 {
 		return true
 	}
