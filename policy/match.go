@@ -730,41 +730,6 @@ func overlap(a, b []int32) bool {
 	return next[0]
 }
 
-// stripGitGlobals removes git's global options (git(1) OPTIONS) between
-// `git` and its subcommand: `git -C dir -c k=v --no-pager push` becomes
-// `git push`. ok is false when there were none.
-func stripGitGlobals(args []shellparse.Word) ([]shellparse.Word, bool) {
-	i := 1
-	for i < len(args) {
-		t := args[i].Text
-		if args[i].Dynamic || !strings.HasPrefix(t, "-") || t == "-" {
-			break
-		}
-		i++
-		if t == "--" {
-			break
-		}
-		if slices.Contains(gitGlobalsWithArg, t) {
-			i++
-		}
-	}
-	if i == 1 {
-		return nil, false
-	}
-	out := make([]shellparse.Word, 0, len(args)-i+1)
-	out = append(out, args[0])
-	if i < len(args) {
-		out = append(out, args[i:]...)
-	}
-	return out, true
-}
-
-// gitGlobalsWithArg are git's global options that take the next word as
-// their value (git(1) OPTIONS); the others are a single word, or
-// `--opt=value`.
-var gitGlobalsWithArg = []string{"-C", "-c", "--git-dir", "--work-tree", "--namespace",
-	"--super-prefix", "--config-env", "--attr-source", "--exec-path", "--list-cmds"}
-
 // fileMatcher matches a file path (design §6): gitignore-style globs with
 // doublestar over the path made absolute and over its real location.
 // `/abs/**` is absolute, `~/x` under home, a pattern with a slash is

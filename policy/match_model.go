@@ -42,7 +42,7 @@ func compileModelRule(words []string, trailing bool) *modelRule {
 		ws[i] = shellparse.Word{Text: w}
 	}
 	if ws[0].Text == "git" {
-		if stripped, ok := stripGitGlobals(ws); ok {
+		if stripped, ok := cmdmodel.StripGitGlobals(ws); ok {
 			ws = stripped
 		}
 	}
@@ -157,7 +157,7 @@ func (s *subject) modelLines() []cmdmodel.RuleLine {
 	words := slices.Clone(c.Args)
 	words[0].Text = c.Name()
 	if words[0].Text == "git" {
-		if stripped, ok := stripGitGlobals(words); ok {
+		if stripped, ok := cmdmodel.StripGitGlobals(words); ok {
 			words = stripped
 		}
 	}

@@ -340,7 +340,7 @@ func denyForms(c *shellparse.Command) [][]shellparse.Word {
 	}
 	if base[0].Text == "git" && !base[0].Dynamic {
 		plain := base
-		if stripped, ok := stripGitGlobals(base); ok {
+		if stripped, ok := cmdmodel.StripGitGlobals(base); ok {
 			forms = append(forms, stripped)
 			plain = stripped
 		}

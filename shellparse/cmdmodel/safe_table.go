@@ -1,12 +1,9 @@
-package policy
+package cmdmodel
 
 import (
 	"slices"
 	"strings"
 	"sync"
-
-	"github.com/gatekeep/gatekeep/shellparse"
-	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
 // safeEntry is one command of the read-only table.
@@ -17,12 +14,23 @@ type safeEntry struct {
 	// (design §4: `echo $PATH`).
 	dynamicOK bool
 	// args judges the arguments after the name; nil leaves it to the
-	// command model (cmdmodel.ReadOnly), or accepts any for a dynamicOK
+	// command model (ReadOnly), or accepts any for a dynamicOK
 	// command. It sees only static words unless dynamicOK is set.
-	args func(args []shellparse.Word) bool
+	args func(args []Word) bool
 	// context judges the rest of the command (assignments, the directory
 	// it runs in); nil accepts any.
-	context func(c *shellparse.Command) bool
+	context func(c *Command, at Place) bool
+}
+
+// Place is where the shell runs a command, as far as the read-only table
+// asks: Dir and then Others are the directories it may run in, relative
+// to the caller's working directory ("" for it) or absolute; Dynamic is
+// set when it may also run somewhere only known at run time (`cd "$X"`
+// before it).
+type Place struct {
+	Dir     string
+	Others  []string
+	Dynamic bool
 }
 
 // safeTable is the argument-aware list of commands that only read or print
@@ -193,7 +201,7 @@ var safeTable = map[string]safeEntry{
 	"pip":  {args: pipArgs},
 	"pip3": {args: pipArgs},
 	// python(1), node(1), perl(1), gcc(1), make(1) with only the option
-	// that prints the version (cmdmodel.VersionOnly); npm(1) also `npm
+	// that prints the version (VersionOnly); npm(1) also `npm
 	// ls` (npmArgs).
 	"python":  versionOnly,
 	"python3": versionOnly,
@@ -208,14 +216,14 @@ var safeTable = map[string]safeEntry{
 }
 
 // versionOnly is the entry of a program that is safe only printing its
-// version (cmdmodel.VersionOnly judges the one word, as context).
-var versionOnly = safeEntry{context: func(c *shellparse.Command) bool { return cmdmodel.VersionOnly(&c.Command) }, args: func([]shellparse.Word) bool { return true }}
+// version (VersionOnly judges the one word, as context).
+var versionOnly = safeEntry{context: func(c *Command, _ Place) bool { return VersionOnly(c) }, args: func([]Word) bool { return true }}
 
 // npmArgs accepts `npm --version`/`-v` and `npm ls` (npm-ls(1), npm 10:
 // also list, ll, la), which prints the installed packages from
 // node_modules, with only display options and package names; it runs no
 // script.
-func npmArgs(args []shellparse.Word) bool {
+func npmArgs(args []Word) bool {
 	if len(args) == 1 && (args[0].Text == "-v" || args[0].Text == "--version") {
 		return true
 	}
@@ -243,7 +251,7 @@ func npmArgs(args []shellparse.Word) bool {
 // goArgs accepts `go version [-m] [-v]` and `go env [-json] [-changed]
 // [NAME...]` (go help version, go help env): no operand files, never
 // -w/-u, which write the go env file.
-func goArgs(args []shellparse.Word) bool {
+func goArgs(args []Word) bool {
 	if len(args) == 0 {
 		return false
 	}
@@ -280,7 +288,7 @@ func envName(t string) bool {
 // UNIX options (`-ef`, `-eo pid,cmd`, `-p 1`, `-u root`, `--sort=-rss`),
 // BSD letters (`aux`, `axjf`); never BSD `e`, -E or the `environ`
 // format, which print other processes' environments.
-func psArgs(args []shellparse.Word) bool {
+func psArgs(args []Word) bool {
 	const unix, withArg, bsd = "AaedfFlLjHTwyNcM", "oOpuUgGCtq", "auxwfjlvrcSHhmT"
 	long := []string{"forest", "no-headers", "headers", "help", "version", "cumulative"}
 	longArg := []string{"sort", "format", "pid", "ppid", "user", "User", "group", "Group", "cols", "columns", "width", "lines", "rows", "tty", "sid"}
@@ -331,7 +339,7 @@ func psArgs(args []shellparse.Word) bool {
 // display options only (pip(1)): no -o/--outdated, -u/--uptodate, which
 // ask the package index, and no global options (--index-url, --proxy,
 // --cert, -r, --path ...).
-func pipArgs(args []shellparse.Word) bool {
+func pipArgs(args []Word) bool {
 	if len(args) == 0 {
 		return false
 	}
@@ -362,10 +370,12 @@ func pipArgs(args []shellparse.Word) bool {
 	return true
 }
 
-// safeCommand reports whether a simple command only reads or prints, by
-// safeTable. The caller has checked that the name is a bare word resolved
-// outside the roots and that c.Unknown is empty.
-func safeCommand(c *shellparse.Command) bool {
+// Safe reports whether a simple command only reads or prints, by
+// safeTable, c running at the place at. The caller has checked that the
+// name is a bare word resolved outside the roots and that the shell sees
+// all the code the command runs; a word that is a process substitution
+// is given as the path bash passes for it.
+func Safe(c *Command, at Place) bool {
 	if len(c.Args) == 0 {
 		return false
 	}
@@ -373,22 +383,19 @@ func safeCommand(c *shellparse.Command) bool {
 	if !ok {
 		return false
 	}
-	if pc := procInStatic(c); pc != nil {
-		c = pc
-	}
 	args := c.Args[1:]
 	if !entry.dynamicOK {
 		// A dynamic word could be a file to read (Read rules cannot be
 		// checked) or the dangerous option; after `cd "$X"` every relative
 		// path is dynamic (design §4).
-		if c.HasDynamic(1) || c.TrailingArgs || c.DirDynamic {
+		if c.HasDynamic(1) || c.TrailingArgs || at.Dynamic {
 			return false
 		}
 	} else if c.TrailingArgs {
 		// Words appended at run time (xargs) are dynamic words at the end.
-		args = append(args[:len(args):len(args)], shellparse.Word{Dynamic: true})
+		args = append(args[:len(args):len(args)], Word{Dynamic: true})
 	}
-	if entry.context != nil && !entry.context(c) {
+	if entry.context != nil && !entry.context(c, at) {
 		return false
 	}
 	if entry.args != nil {
@@ -399,28 +406,8 @@ func safeCommand(c *shellparse.Command) bool {
 	}
 	// The command model decides: every option known, none that writes
 	// or runs anything, no operand written.
-	ro, _ := cmdmodel.ReadOnly(&c.Command)
+	ro, _ := ReadOnly(c)
 	return ro
-}
-
-// procInStatic returns c with each word that is an input process
-// substitution (shellparse.Word.ProcIn: `diff <(sort a) <(sort b)`) made
-// the static path bash passes for it, /dev/fd/63: a pipe holding the
-// output of commands judged on their own. Nil when c has none.
-func procInStatic(c *shellparse.Command) *shellparse.Command {
-	var out *shellparse.Command
-	for i, w := range c.Args {
-		if !w.ProcIn {
-			continue
-		}
-		if out == nil {
-			cc := *c
-			cc.Args = slices.Clone(c.Args)
-			out = &cc
-		}
-		out.Args[i] = shellparse.Word{Text: "/dev/fd/63", Offset: w.Offset}
-	}
-	return out
 }
 
 // findArgs refuses find's actions that delete or write (find(1) ACTIONS:
@@ -429,7 +416,7 @@ func procInStatic(c *shellparse.Command) *shellparse.Command {
 // is a command of its own (`{}` standing for the paths found), judged on
 // its own. Words are matched by prefix, so any word starting like one of
 // the refused actions is refused, in the exec'd command's words too.
-func findArgs(args []shellparse.Word) bool {
+func findArgs(args []Word) bool {
 	for _, w := range args {
 		t := w.Text
 		for _, p := range []string{"-ok", "-delete", "-fprint", "-fls"} {
@@ -447,7 +434,7 @@ func findArgs(args []shellparse.Word) bool {
 // commandArgs: `command` reaches the table only when it runs nothing
 // (bash(1): `command -v`/`-V` describe a name). One name only: the peers
 // refuse `command -V git reset --hard`, which reads like a command.
-func commandArgs(args []shellparse.Word) bool {
+func commandArgs(args []Word) bool {
 	describe, names := false, 0
 	for _, w := range args {
 		t := w.Text
@@ -463,7 +450,7 @@ func commandArgs(args []shellparse.Word) bool {
 
 // printfArgs refuses `printf -v VAR` (bash(1): assigns instead of
 // printing) and a dynamic first word, which could split into `-v`.
-func printfArgs(args []shellparse.Word) bool {
+func printfArgs(args []Word) bool {
 	if len(args) == 0 {
 		return true
 	}
@@ -474,7 +461,7 @@ func printfArgs(args []shellparse.Word) bool {
 // dateArgs accepts only display options and `+FORMAT` operands (date(1),
 // GNU and BSD): -s/--set, an operand that is a date, and BSD's -f with a
 // date set the system clock.
-func dateArgs(args []shellparse.Word) bool {
+func dateArgs(args []Word) bool {
 	for i := 0; i < len(args); i++ {
 		t := args[i].Text
 		switch {
@@ -503,7 +490,7 @@ func dateArgs(args []shellparse.Word) bool {
 
 // hostnameArgs accepts only the display options of hostname(1) (Linux
 // net-tools/inetutils and BSD); an operand, -F and -b set the name.
-func hostnameArgs(args []shellparse.Word) bool {
+func hostnameArgs(args []Word) bool {
 	for _, w := range args {
 		switch w.Text {
 		case "-s", "--short", "-f", "--fqdn", "--long", "-d", "--domain", "-i", "--ip-address",
@@ -520,7 +507,7 @@ func hostnameArgs(args []shellparse.Word) bool {
 // since GNU sed takes them after operands too (`sed -n 1p f -i`). Refused:
 // -i/--in-place, -f/--file, -l (GNU takes a value, BSD does not), and any
 // option not listed here.
-func sedArgs(args []shellparse.Word) bool {
+func sedArgs(args []Word) bool {
 	quiet, haveE := false, false
 	var scripts, operands []string
 	for i := 0; i < len(args); i++ {
@@ -847,7 +834,7 @@ var gitHarmlessGlobals = []string{"P", "no-pager", "no-replace-objects", "litera
 
 // gitArgs accepts git(1) with only harmless global options and a
 // read-only subcommand of gitSubcommands, every word read by the command
-// model (cmdmodel.ReadGitLine): an option the model does not know, an
+// model (ReadGitLine): an option the model does not know, an
 // ambiguous abbreviation or a missing value makes it not safe, and so does
 // any option the model marks as writing or running something (--output,
 // --ext-diff, --textconv, --show-signature, grep -O, blame -S, --help
@@ -859,8 +846,8 @@ var gitHarmlessGlobals = []string{"P", "no-pager", "no-replace-objects", "litera
 // programs (core.fsmonitor, core.pager, diff.external). The table does
 // not know the project root, so only `-C .` (or `-C ""`, which git
 // ignores) is accepted.
-func gitArgs(args []shellparse.Word) bool {
-	g, hasSub := cmdmodel.ReadGitLine(&cmdmodel.Command{Args: append([]shellparse.Word{{Text: "git"}}, args...)})
+func gitArgs(args []Word) bool {
+	g, hasSub := ReadGitLine(&Command{Args: append([]Word{{Text: "git"}}, args...)})
 	if !g.Global.Understood() {
 		return false
 	}
@@ -907,11 +894,11 @@ func gitHere(dir string) bool {
 // after `cd DIR`, see gitArgs) and without GIT_* assignments (GIT_DIR,
 // GIT_WORK_TREE, GIT_CONFIG_* choose another repository or config; the
 // safe layer refuses them as risky variables too).
-func gitContext(c *shellparse.Command) bool {
-	if c.DirDynamic {
+func gitContext(c *Command, at Place) bool {
+	if at.Dynamic {
 		return false
 	}
-	for _, d := range c.Dirs() {
+	for _, d := range append([]string{at.Dir}, at.Others...) {
 		if !gitHere(d) {
 			return false
 		}
@@ -928,7 +915,7 @@ func gitContext(c *shellparse.Command) bool {
 type gitSub struct {
 	// args judges the form (listing only, no operand ...) from the
 	// command line as the model read it; nil accepts every form.
-	args func(cmdmodel.Line) bool
+	args func(Line) bool
 }
 
 // gitSubcommands are the read-only subcommands by their names in the
@@ -997,7 +984,7 @@ var gitSubcommands = sync.OnceValue(func() map[string]gitSub {
 // --rename-section, --remove-section, -e, NAME VALUE (write), any
 // negation (`--no-list` turns a list back into a write), and -f/--file,
 // --blob (another file or object, which Read rules would not see).
-func gitConfig(l cmdmodel.Line) bool {
+func gitConfig(l Line) bool {
 	for _, o := range l.Options() {
 		if !slices.Contains(gitConfigReading, o) && !slices.Contains(gitConfigGets, o) {
 			return false
@@ -1019,7 +1006,7 @@ var gitConfigReading = []string{"global", "system", "local", "worktree", "fixed-
 // patterns; a `signature` atom in --format or --sort is refused as in
 // gitListMode, and so are the quoting options, which only matter to
 // output meant to be run.
-func gitForEachRef(l cmdmodel.Line) bool {
+func gitForEachRef(l Line) bool {
 	for _, o := range l.Options() {
 		if !slices.Contains([]string{"count", "format", "sort", "points-at", "color", "merged", "no-merged",
 			"contains", "no-contains", "ignore-case"}, o) {
@@ -1035,13 +1022,13 @@ func gitForEachRef(l cmdmodel.Line) bool {
 }
 
 // noOperands accepts a command line with options only.
-func noOperands(l cmdmodel.Line) bool { return len(l.Operands()) == 0 }
+func noOperands(l Line) bool { return len(l.Operands()) == 0 }
 
 // catFileArgs accepts `git cat-file -t|-s|-e OBJECT` and the printing
 // forms (-p, or `git cat-file TYPE OBJECT`) of an object named by a path
 // (`HEAD:README.md`, whose file the effects judge); printing an object
 // named by its id may print any file's content, unseen by Read rules.
-func catFileArgs(l cmdmodel.Line) bool {
+func catFileArgs(l Line) bool {
 	for _, o := range l.Options() {
 		if !slices.Contains([]string{"t", "s", "e", "p"}, o) {
 			return false
@@ -1051,7 +1038,7 @@ func catFileArgs(l cmdmodel.Line) bool {
 		return true
 	}
 	for _, w := range l.Operands() {
-		if cmdmodel.IsObjectID(w.Text) {
+		if IsObjectID(w.Text) {
 			return false
 		}
 	}
@@ -1063,7 +1050,7 @@ func catFileArgs(l cmdmodel.Line) bool {
 // sets upstream; name operands only with -l/--list or a filter (--contains,
 // --merged, --points-at), which make them patterns. -v does not imply list
 // mode (`git branch -v NAME` creates NAME).
-func gitBranch(l cmdmodel.Line) bool {
+func gitBranch(l Line) bool {
 	return gitListMode(l, []string{"a", "all", "r", "remotes", "v", "verbose", "q", "quiet", "show-current",
 		"i", "ignore-case", "color", "no-color", "column", "no-column", "abbrev", "no-abbrev", "sort", "no-sort",
 		"format", "no-format", "no-all", "no-remotes", "no-verbose", "no-quiet", "no-ignore-case", "no-show-current",
@@ -1079,7 +1066,7 @@ var gitRefFilters = []string{"l", "list", "contains", "no-contains", "with", "wi
 // -l/--list or a filter (--contains, --merged, --points-at) makes operands
 // patterns; without them, no operand at all. The other options create,
 // delete or verify tags (-v runs gpg).
-func gitTag(l cmdmodel.Line) bool {
+func gitTag(l Line) bool {
 	return gitListMode(l, []string{"n", "sort", "no-sort", "format", "no-format", "column", "no-column", "i",
 		"ignore-case", "no-ignore-case", "color", "no-color", "no-points-at"}, gitRefFilters)
 }
@@ -1090,7 +1077,7 @@ func gitTag(l cmdmodel.Line) bool {
 // (`%(signature:grade)`, `--sort=signature`; git-for-each-ref(1) FIELD
 // NAMES, newer git) is refused: it verifies the commit's signature with
 // gpg, ssh-keygen or gpgsm, as `%G` does in git log.
-func gitListMode(l cmdmodel.Line, listing, filters []string) bool {
+func gitListMode(l Line, listing, filters []string) bool {
 	for _, o := range l.Options() {
 		if !slices.Contains(listing, o) && !slices.Contains(filters, o) {
 			return false
@@ -1106,7 +1093,7 @@ func gitListMode(l cmdmodel.Line, listing, filters []string) bool {
 
 // envArgs accepts env(1) without a command: options that only change the
 // environment it prints (-i, -0, -u NAME) and NAME=value words.
-func envArgs(args []shellparse.Word) bool {
+func envArgs(args []Word) bool {
 	for i := 0; i < len(args); i++ {
 		t := args[i].Text
 		switch {
@@ -1142,14 +1129,14 @@ func envAssign(t string) bool {
 // gitReflog accepts `git reflog [<log-options>] [<ref>]`, which is
 // `reflog show` (git-reflog(1)); a first operand that names another
 // subcommand (expire, delete, drop, write) changes the reflog.
-func gitReflog(l cmdmodel.Line) bool {
+func gitReflog(l Line) bool {
 	ops := l.Operands()
 	return len(ops) == 0 || !slices.Contains([]string{"expire", "delete", "drop", "write", "list"}, ops[0].Text)
 }
 
 // exitArgs accepts `exit`/`return` with no status or one static decimal
 // status (bash reads a status word as a number, never as arithmetic).
-func exitArgs(args []shellparse.Word) bool {
+func exitArgs(args []Word) bool {
 	if len(args) == 0 {
 		return true
 	}
