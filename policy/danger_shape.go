@@ -63,14 +63,6 @@ func findDangerShapes(x *dangerCtx) *finding {
 	return nil
 }
 
-// runWrappers are the commands that run the command in their arguments
-// (shellparse's wrappers, docs/decisions.md).
-var runWrappers = map[string]bool{
-	"sudo": true, "doas": true, "env": true, "command": true, "builtin": true, "exec": true,
-	"nice": true, "nohup": true, "timeout": true, "time": true, "stdbuf": true, "setsid": true,
-	"ionice": true, "busybox": true, "watch": true, "xargs": true, "chroot": true, "unbuffer": true,
-}
-
 // maxSuffixes bounds the argument suffixes of one unknown command that
 // are judged as commands.
 const maxSuffixes = 64
@@ -122,7 +114,7 @@ func unknownCommand(c *shellparse.Command) bool {
 		return false
 	}
 	name := commandName(c)
-	return !runWrappers[name] && !cmdmodel.HasEffectSpec(name) && !cmdmodel.HasEffectSpec(c.Name())
+	return !cmdmodel.RunsCommand(name) && !cmdmodel.HasEffectSpec(name) && !cmdmodel.HasEffectSpec(c.Name())
 }
 
 // maxCodeDepth bounds how deeply words given to unknown commands are
@@ -202,7 +194,7 @@ func codeArgCommands(c *shellparse.Command, home string) []shellparse.Command {
 // as its command (`sudo $(which rm) -rf ~`, `env $r -rf /`), the words
 // from that word on as a command of their own.
 func dynamicInner(c *shellparse.Command) (shellparse.Command, bool) {
-	if c.Inner >= 0 || len(c.Args) < 2 || c.Args[0].Dynamic || !runWrappers[commandName(c)] {
+	if c.Inner >= 0 || len(c.Args) < 2 || c.Args[0].Dynamic || !cmdmodel.RunsCommand(commandName(c)) {
 		return shellparse.Command{}, false
 	}
 	for k := 1; k < len(c.Args); k++ {

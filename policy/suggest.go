@@ -32,17 +32,6 @@ var subcommandDepth = sync.OnceValue(func() map[string][]string {
 	}
 })
 
-// exactOnly are commands whose arguments are code or another command: a
-// rule for them names the whole command, never `name *` (design §8).
-var exactOnly = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"env": true, "sudo": true, "doas": true, "eval": true, "exec": true, "command": true, "builtin": true,
-		"xargs": true, "nohup": true, "timeout": true, "nice": true, "ionice": true, "time": true, "watch": true,
-		"busybox": true, "stdbuf": true, "setsid": true, "source": true, ".": true, "find": true,
-		"awk": true, "gawk": true, "sed": true,
-	}
-})
-
 // Suggest works out the "always allow" rules for req, and checks that with
 // them saved to the local config file (localFile, a rule at its end) the
 // identical call would be allowed with no prompt. root and home resolve
@@ -143,7 +132,7 @@ func (e *evaluation) ruleFor(p *part) (string, string) {
 	name := argv[0]
 	// A command with a word that runs code (go test -exec CMD) is saved
 	// as the exact form: a `*` rule would not cover that word (issue 17).
-	if exactOnly()[name] || shellparse.IsShell(name) || shellparse.IsInterpreter(name) || c.IsWrapper() ||
+	if cmdmodel.ExactOnly(name) || shellparse.IsShell(name) || shellparse.IsInterpreter(name) || c.IsWrapper() ||
 		len(cmdmodel.CodeWords(&c.Command, c.IsWrapper())) > 0 || slices.ContainsFunc(argv[1:], func(w string) bool { return riskyWord(name, w) }) {
 		if c.HasDynamic(1) {
 			return "", "the command's code or arguments are only known at run time, so no rule can describe it"

@@ -81,175 +81,24 @@ var projectDestroyers = sync.OnceValue(func() map[string]bool {
 	}
 })
 
-// gitDestroyOpts is how a git subcommand reads its options, as git's
-// parse-options does (git 2.39, `git SUB -h`): args take a value (the rest
-// of a short option's word or the next word; `--long=value` or the next
-// word), optional take one only when attached (`-tdirect`,
-// `--track=inherit`), flags take none. Names are space-separated; names
-// joined by "|" are one option (a short letter and its long name). A long
-// option may be abbreviated to a prefix that names one option, and
-// negated with no-. destroy are the options that make the subcommand
-// throw work away or move a ref.
-type gitDestroyOpts struct {
-	args, optional, flags, destroy string
-}
-
 // gitDestroyers are the git subcommands that throw away work in some of
-// their forms (DestroysProjectWork says which).
-var gitDestroyers = sync.OnceValue(func() map[string]gitDestroyOpts {
-	return map[string]gitDestroyOpts{
-		"checkout": {args: "b B conflict orphan pathspec-from-file", optional: "t|track recurse-submodules",
-			flags:   "l guess overlay q|quiet progress m|merge d|detach f|force overwrite-ignore ignore-other-worktrees 2|ours 3|theirs p|patch ignore-skip-worktree-bits pathspec-file-nul",
-			destroy: "f B 2 3 pathspec-from-file"},
-		"switch": {args: "c|create C|force-create conflict orphan", optional: "t|track recurse-submodules",
-			flags:   "guess discard-changes q|quiet progress m|merge d|detach f|force overwrite-ignore ignore-other-worktrees",
-			destroy: "C discard-changes f"},
-		"branch": {args: "u|set-upstream-to contains no-contains merged no-merged sort points-at format",
-			optional: "t|track color abbrev column",
-			flags:    "v|verbose q|quiet unset-upstream r|remotes a|all d|delete D m|move M c|copy C l|list show-current create-reflog edit-description f|force i|ignore-case recurse-submodules omit-empty",
-			destroy:  "D f M C"},
-		"reset": {args: "pathspec-from-file", optional: "recurse-submodules",
-			flags:   "q|quiet no-refresh refresh mixed soft hard merge keep p|patch N|intent-to-add pathspec-file-nul",
-			destroy: "hard merge keep"},
-		"rm": {args: "pathspec-from-file",
-			flags: "n|dry-run q|quiet cached f|force r ignore-unmatch sparse pathspec-file-nul"},
-		"gc": {optional: "prune", flags: "q|quiet cruft aggressive auto force keep-largest-pack", destroy: "prune"},
-		"read-tree": {args: "index-output prefix exclude-per-directory", optional: "recurse-submodules",
-			flags:   "empty v|verbose m trivial aggressive reset u i n|dry-run no-sparse-checkout debug-unpack q|quiet",
-			destroy: "u reset"},
-		"checkout-index": {args: "prefix stage",
-			flags:   "a|all ignore-skip-worktree-bits f|force q|quiet n|no-create u|index z stdin temp",
-			destroy: "f"},
-		"stash":  {},
-		"reflog": {},
+// their forms (DestroysProjectWork says which): each with the options,
+// in every spelling git's model lists (git_table.go), that make it throw
+// work away or move a ref. Their command lines are read by that model.
+var gitDestroyers = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"checkout":       "f force B 2 ours 3 theirs pathspec-from-file",
+		"switch":         "C force-create discard-changes f force",
+		"branch":         "D f force M C",
+		"reset":          "hard merge keep",
+		"rm":             "",
+		"gc":             "prune",
+		"read-tree":      "u reset",
+		"checkout-index": "f force",
+		"stash":          "",
+		"reflog":         "",
 	}
 })
-
-// gitDestroyLine is a git subcommand's command line as gitDestroyOpts reads it.
-type gitDestroyLine struct {
-	set      map[string]bool // options given (by their first name), after negations
-	operands []string
-	dashdash bool // "--" was given: the operands after it are paths
-	afterDD  int  // operands after "--"
-	ok       bool // every word understood
-}
-
-// readDestroyerLine reads words (after the subcommand) by o. An option o does
-// not know, an ambiguous abbreviation, a missing value or a word only
-// known at run time make the line not ok: it may be any option.
-func readDestroyerLine(o gitDestroyOpts, words []Word) gitDestroyLine {
-	l := gitDestroyLine{set: map[string]bool{}, ok: true}
-	type opt struct {
-		key  string
-		kind byte // 'a' args, 'o' optional, 'f' flag
-	}
-	short, long := map[string]opt{}, map[string]opt{}
-	for _, g := range []struct {
-		names string
-		kind  byte
-	}{{o.args, 'a'}, {o.optional, 'o'}, {o.flags, 'f'}} {
-		for _, group := range strings.Fields(g.names) {
-			names := strings.Split(group, "|")
-			for _, n := range names {
-				if len(n) == 1 {
-					short[n] = opt{names[0], g.kind}
-				} else {
-					long[n] = opt{names[0], g.kind}
-				}
-			}
-		}
-	}
-	for i := 0; i < len(words); i++ {
-		w := words[i]
-		if w.Dynamic {
-			l.ok = false
-			return l
-		}
-		t := w.Text
-		switch {
-		case l.dashdash || t == "-" || !strings.HasPrefix(t, "-"):
-			l.operands = append(l.operands, t)
-			if l.dashdash {
-				l.afterDD++
-			}
-		case t == "--":
-			l.dashdash = true
-		case strings.HasPrefix(t, "--"):
-			name, value, hasValue := strings.Cut(t[2:], "=")
-			neg := false
-			op, found := long[name]
-			if !found {
-				// A unique prefix of one option (or of its negation).
-				var hits []opt
-				var negs []bool
-				for n, cand := range long {
-					for _, pre := range []struct {
-						full string
-						neg  bool
-					}{{n, false}, {"no-" + n, true}} {
-						if strings.HasPrefix(pre.full, name) && !slices.ContainsFunc(hits, func(h opt) bool { return h.key == cand.key }) {
-							hits, negs = append(hits, cand), append(negs, pre.neg)
-						}
-					}
-				}
-				if len(hits) != 1 {
-					l.ok = false
-					return l
-				}
-				op, neg = hits[0], negs[0]
-			}
-			switch {
-			case neg && hasValue:
-				l.ok = false
-				return l
-			case op.kind == 'a' && !hasValue && !neg:
-				if i+1 >= len(words) || words[i+1].Dynamic {
-					l.ok = false
-					return l
-				}
-				i++
-			case op.kind == 'f' && hasValue:
-				l.ok = false
-				return l
-			}
-			_ = value
-			l.set[op.key] = !neg
-		default:
-			for j := 1; j < len(t); j++ {
-				op, found := short[t[j:j+1]]
-				if !found {
-					l.ok = false
-					return l
-				}
-				l.set[op.key] = true
-				if op.kind == 'o' {
-					break
-				}
-				if op.kind == 'a' {
-					if j+1 == len(t) {
-						if i+1 >= len(words) || words[i+1].Dynamic {
-							l.ok = false
-							return l
-						}
-						i++
-					}
-					break
-				}
-			}
-		}
-	}
-	return l
-}
-
-// has reports whether any of the options (by their first name) is set.
-func (l gitDestroyLine) has(keys ...string) bool {
-	for _, k := range keys {
-		if l.set[k] {
-			return true
-		}
-	}
-	return false
-}
 
 // DestroysProjectWork reports a command that throws away the project's
 // uncommitted work or history (git's forms that do, read as git reads
@@ -286,7 +135,7 @@ func DestroysProjectWork(c *Command, exists func(name string) bool) bool {
 		if projectDestroyers()[sub] {
 			return true
 		}
-		o, ok := gitDestroyers()[sub]
+		destroy, ok := gitDestroyers()[sub]
 		if !ok {
 			return false
 		}
@@ -303,33 +152,60 @@ func DestroysProjectWork(c *Command, exists func(name string) bool) bool {
 			}
 			return false
 		}
-		l := readDestroyerLine(o, args[2:])
-		if !l.ok || l.has(strings.Fields(o.destroy)...) {
+		if slices.ContainsFunc(args[2:], func(w Word) bool { return w.Dynamic }) {
+			return true // a word only known at run time may be any option
+		}
+		spec, _ := gitSubSpec(sub)
+		l := spec.Scan(&Command{Args: args[1:]})
+		if l.Err != "" || l.Has(strings.Fields(destroy)...) {
 			return true
+		}
+		var operands []string
+		afterDD := 0
+		dd := endOfOptions(l)
+		for _, o := range l.Operands() {
+			operands = append(operands, o.Text)
+			if dd > 0 && o.At > dd {
+				afterDD++
+			}
 		}
 		switch sub {
 		case "rm":
 			// Files with changes go with -f; a tree with -r.
-			return l.has("f", "r") && !l.has("cached", "n")
+			return l.Has("f", "force", "r") && !l.Has("cached", "n", "dry-run")
 		case "checkout":
-			if l.afterDD > 0 {
+			if afterDD > 0 {
 				return true // git checkout [REV] -- FILE...
 			}
-			if l.has("b", "orphan") {
+			if l.Has("b", "orphan") {
 				// The operand is where the new branch starts.
-				return len(l.operands) > 1
+				return len(operands) > 1
 			}
-			switch len(l.operands) {
+			switch len(operands) {
 			case 0:
 				return false
 			case 1:
 				// A branch, or a path git overwrites from the index.
-				return gitPathspecLike(l.operands[0]) || hasGlobals || exists(l.operands[0])
+				return gitPathspecLike(operands[0]) || hasGlobals || exists(operands[0])
 			}
 			return true // git checkout REV FILE...
 		}
 	}
 	return false
+}
+
+// endOfOptions returns the index in l's words of the `--` that ends the
+// options, or 0: the first `--` that is no option's value nor an operand.
+func endOfOptions(l *Cmdline) int {
+	for k, w := range l.Cmd.Args {
+		if k == 0 || w.Text != "--" {
+			continue
+		}
+		if !slices.ContainsFunc(l.Items, func(it Item) bool { return int(it.At) == k || int(it.ValAt) == k }) {
+			return k
+		}
+	}
+	return 0
 }
 
 // gitPathspecLike reports an operand only a path can be: ".", a magic
@@ -338,40 +214,24 @@ func gitPathspecLike(s string) bool {
 	return s == "." || s == ".." || strings.HasPrefix(s, "./") || strings.HasPrefix(s, ":") || strings.ContainsAny(s, "*?[")
 }
 
-// StripGitGlobals removes git's global options (git(1) OPTIONS) between
-// `git` and its subcommand: `git -C dir -c k=v --no-pager push` becomes
-// `git push`. ok is false when there were none.
+// StripGitGlobals removes git's global options between `git` and its
+// subcommand, read by git's model (gitGlobalSpec, as git.c reads them):
+// `git -C dir -c k=v --no-pager push` becomes `git push`. ok is false when
+// there were none. The subcommand is the first word that is no option
+// nor an option's value; a word only known at run time may be it.
 func StripGitGlobals(args []Word) ([]Word, bool) {
-	i := 1
-	for i < len(args) {
-		t := args[i].Text
-		if args[i].Dynamic || !strings.HasPrefix(t, "-") || t == "-" {
-			break
-		}
-		i++
-		if t == "--" {
-			break
-		}
-		if slices.Contains(gitGlobalsWithArg, t) {
-			i++
-		}
+	l := GitGlobal(&Command{Args: args})
+	i := len(args)
+	if ops := l.Operands(); len(ops) > 0 {
+		i = ops[0].At
 	}
-	if i == 1 {
+	if i <= 1 {
 		return nil, false
 	}
 	out := make([]Word, 0, len(args)-i+1)
 	out = append(out, args[0])
-	if i < len(args) {
-		out = append(out, args[i:]...)
-	}
-	return out, true
+	return append(out, args[i:]...), true
 }
-
-// gitGlobalsWithArg are git's global options that take the next word as
-// their value (git(1) OPTIONS); the others are a single word, or
-// `--opt=value`.
-var gitGlobalsWithArg = []string{"-C", "-c", "--git-dir", "--work-tree", "--namespace",
-	"--super-prefix", "--config-env", "--attr-source", "--exec-path", "--list-cmds"}
 
 // DeletesTree reports whether a command's words, read from any word
 // on as a command (a wrapper gatekeep does not know, xargs, find -exec),

@@ -1691,33 +1691,22 @@ func gitOps(l *Cmdline, out *effectList) {
 	ops := l.Operands()
 	var cdir Arg
 	var dirs []Arg
-	i := 0
-globals:
-	for ; i < len(ops); i++ {
-		w := ops[i]
-		t := w.Text
-		switch {
-		case t == "-C":
-			if i+1 < len(ops) {
-				i++
-				if ops[i].Text != "" || ops[i].Dynamic {
-					cdir = joinArg(cdir, ops[i])
-				}
+	// git's global options, read by its model (gitGlobalSpec).
+	g := GitGlobal(l.Cmd)
+	for _, it := range g.Items {
+		switch v := g.Val(it); {
+		case !it.Has:
+		case it.Opt == "C":
+			if v.Text != "" || v.Dynamic {
+				cdir = joinArg(cdir, v)
 			}
-		case t == "--git-dir" || t == "--work-tree":
-			if i+1 < len(ops) {
-				i++
-				dirs = append(dirs, ops[i])
-			}
-		case strings.HasPrefix(t, "--git-dir=") || strings.HasPrefix(t, "--work-tree="):
-			_, v, _ := strings.Cut(t, "=")
-			dirs = append(dirs, Arg{Word: Word{Text: v, Dynamic: w.Dynamic, Offset: w.Offset}, At: w.At})
-		case t == "-c" || t == "--namespace" || t == "--super-prefix" || t == "--config-env" || t == "--attr-source":
-			i++
-		case strings.HasPrefix(t, "-") && !w.Dynamic:
-		default:
-			break globals
+		case it.Opt == "git-dir" || it.Opt == "work-tree":
+			dirs = append(dirs, v)
 		}
+	}
+	i := len(ops)
+	if subs := g.Operands(); len(subs) > 0 {
+		i = subs[0].At - 1 // (ops holds every word after the name)
 	}
 	if i >= len(ops) {
 		return // no subcommand: git prints its usage

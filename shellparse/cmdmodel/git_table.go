@@ -310,6 +310,39 @@ var gitSubTable = specTable{entries: []specEntry{
 	{"remote", &Spec{complete: true, flags: "help v no-verbose verbose", acts: "help"}},
 	{"remote get-url", &Spec{complete: true, flags: "help all no-all no-push push", acts: "help"}},
 	{"worktree list", &Spec{complete: true, flags: "help v z no-expire no-porcelain no-verbose porcelain verbose", args: "expire", acts: "help"}},
+	// The forms that throw work away (DestroysProjectWork): git-checkout(1),
+	// git-switch(1), git-rm(1), git-gc(1), git-read-tree(1),
+	// git-checkout-index(1), git 2.39.
+	{"checkout", &Spec{complete: true, acts: "help",
+		flags: "help l guess overlay q|quiet progress m|merge d|detach f|force overwrite-ignore ignore-other-worktrees " +
+			"2|ours 3|theirs p|patch ignore-skip-worktree-bits pathspec-file-nul no-guess no-overlay no-quiet " +
+			"no-recurse-submodules no-progress no-merge no-conflict no-detach no-track no-force no-orphan " +
+			"no-overwrite-ignore no-ignore-other-worktrees no-patch no-ignore-skip-worktree-bits " +
+			"no-pathspec-from-file no-pathspec-file-nul",
+		args: "b B conflict orphan", reads: "pathspec-from-file", optional: "t|track recurse-submodules"}},
+	{"switch", &Spec{complete: true, acts: "help",
+		flags: "help guess discard-changes q|quiet progress m|merge d|detach f|force overwrite-ignore " +
+			"ignore-other-worktrees no-create no-force-create no-guess no-discard-changes no-quiet " +
+			"no-recurse-submodules no-progress no-merge no-conflict no-detach no-track no-force no-orphan " +
+			"no-overwrite-ignore no-ignore-other-worktrees",
+		args: "c|create C|force-create conflict orphan", optional: "t|track recurse-submodules"}},
+	{"rm", &Spec{complete: true, acts: "help",
+		flags: "help n|dry-run q|quiet cached f|force r ignore-unmatch sparse pathspec-file-nul no-dry-run no-quiet " +
+			"no-cached no-force no-ignore-unmatch no-sparse no-pathspec-from-file no-pathspec-file-nul",
+		reads: "pathspec-from-file"}},
+	{"gc", &Spec{complete: true, acts: "help",
+		flags: "help q|quiet cruft aggressive auto force keep-largest-pack no-quiet no-prune no-cruft " +
+			"no-aggressive no-auto no-force no-keep-largest-pack",
+		optional: "prune"}},
+	{"read-tree", &Spec{complete: true, acts: "help",
+		flags: "help empty v|verbose m trivial aggressive reset u i n|dry-run no-sparse-checkout sparse-checkout " +
+			"debug-unpack q|quiet no-empty no-verbose no-trivial no-aggressive no-reset no-dry-run " +
+			"no-debug-unpack no-recurse-submodules no-quiet",
+		args: "index-output prefix exclude-per-directory", optional: "recurse-submodules"}},
+	{"checkout-index", &Spec{complete: true, acts: "help",
+		flags: "help a|all ignore-skip-worktree-bits f|force q|quiet n|no-create create u|index z stdin temp " +
+			"no-all no-ignore-skip-worktree-bits no-force no-quiet no-index no-stdin no-temp no-prefix",
+		args: "prefix stage"}},
 }}
 
 // gitLogSpec is log, show and rev-list (git-log(1), git-show(1),

@@ -601,6 +601,8 @@ func TestRealToolsGit(t *testing.T) {
 		// The subcommands rules name (issue 17).
 		{sub: "reset"}, {sub: "commit"}, {sub: "notes add"}, {sub: "notes append"}, {sub: "fetch"}, {sub: "pull"},
 		{sub: "push"},
+		// The forms that throw work away (DestroysProjectWork).
+		{sub: "checkout"}, {sub: "switch"}, {sub: "rm"}, {sub: "gc"}, {sub: "read-tree"}, {sub: "checkout-index"},
 	} {
 		t.Run(tt.sub, func(t *testing.T) {
 			name := strings.TrimSuffix(tt.sub, " HEAD")

@@ -154,3 +154,42 @@ func (s *Spec) SplitsWith(opt string) bool { return containsField(s.split, opt) 
 // RunsNothingWith reports whether with the wrapper's option opt it runs
 // no command (`sudo -l`, `command -v`).
 func (s *Spec) RunsNothingWith(opt string) bool { return containsField(s.noRun, opt) }
+
+// runner is what the model knows of a program, besides the wrappers of
+// wrapperTable, whose words hold a command or code.
+type runner struct {
+	// command: it runs the command its words name, but the shell reader
+	// does not unwrap it (chroot(8) NEWROOT COMMAND, expect's
+	// unbuffer(1) COMMAND).
+	command bool
+	// code: it runs its words as code of the shell that runs it (bash(1)
+	// eval, source, `.`).
+	code bool
+}
+
+// runners are the programs of runner. find, awk and sed are not among
+// them: their code words (-exec, a program) are read by their models;
+// ExactOnly names them.
+var runners = map[string]runner{
+	"chroot": {command: true}, "unbuffer": {command: true},
+	"eval": {code: true}, "source": {code: true}, ".": {code: true},
+}
+
+// RunsCommand reports whether name runs the command its words name: a
+// wrapper of the model, or one the shell reader does not unwrap.
+func RunsCommand(name string) bool { return IsWrapper(name) || runners[name].command }
+
+// RunsWords reports whether name runs whatever program or code its words
+// name: a wrapper of the model, or eval, source and `.`.
+func RunsWords(name string) bool { return IsWrapper(name) || runners[name].code }
+
+// ExactOnly reports whether an allow rule for name should name the whole
+// command, never `name *`: its words are code or another command (the
+// programs of RunsWords, find's -exec, awk's and sed's programs).
+func ExactOnly(name string) bool {
+	switch name {
+	case "find", "awk", "gawk", "sed":
+		return true
+	}
+	return RunsWords(name)
+}
