@@ -596,31 +596,19 @@ func (p *parser) xargs(idx, i int, l *cmdmodel.Cmdline) {
 // (find(1) ACTIONS). `{}` stands for each file found.
 func (p *parser) findExec(idx int) {
 	c := p.cmds[idx]
-	for i := 1; i < len(c.Args); i++ {
-		switch c.Args[i].Text {
-		case "-exec", "-execdir", "-ok", "-okdir":
-		default:
-			continue
-		}
-		j := i + 1
-		for j < len(c.Args) && c.Args[j].Text != ";" && c.Args[j].Text != "+" {
-			j++
-		}
-		if j == i+1 {
-			continue
-		}
-		args := append([]Word(nil), c.Args[i+1:j]...)
+	for _, x := range cmdmodel.FindExecs(c.Args[1:]) {
+		args := append([]Word(nil), c.Args[x.From+1:x.To+1]...) // (From, To count from c.Args[1])
 		for k := range args {
 			if strings.Contains(args[k].Text, "{}") {
 				args[k].Dynamic = true
 			}
 		}
-		via := "find " + c.Args[i].Text
+		via := "find " + x.Action
 		inner := Command{Command: cmdmodel.Command{Args: args, Offset: args[0].Offset}, End: c.End, Text: c.Text, Parent: idx, Inner: -1}
 		savedVia, savedParent, savedState := p.via, p.parent, p.state
 		p.via = appendVia(c.Via, via)
 		p.parent = idx
-		if c.Args[i].Text == "-execdir" || c.Args[i].Text == "-okdir" {
+		if x.Action == "-execdir" || x.Action == "-okdir" {
 			// Runs in the directory of each file found.
 			p.state.setDirs(p.state.here().withUnknown())
 		}
@@ -630,7 +618,6 @@ func (p *parser) findExec(idx int) {
 		p.leave()
 		p.via, p.parent = savedVia, savedParent
 		p.state.ok, p.state.fail, p.state.live = savedState.ok, savedState.fail, savedState.live
-		i = j
 	}
 }
 

@@ -114,11 +114,7 @@ func DestroysProjectWork(c *Command, exists func(name string) bool) bool {
 	case "shred":
 		return true
 	case "find":
-		for _, a := range c.Args[1:] {
-			if a.Text == "-delete" {
-				return true
-			}
-		}
+		return findDeletes(c.Args[1:])
 	case "git", "git.exe":
 		args := c.Args
 		stripped, hasGlobals := StripGitGlobals(c.Args)
@@ -260,10 +256,8 @@ func DeletesTree(args []Word) bool {
 				}
 			}
 		case "find":
-			for _, a := range rest {
-				if a.Text == "-delete" {
-					return true
-				}
+			if findDeletes(rest) {
+				return true
 			}
 		case "rsync":
 			for _, a := range rest {

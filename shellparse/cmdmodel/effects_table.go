@@ -2162,74 +2162,28 @@ func wgetOps(l *Cmdline, out *effectList) {
 	}
 }
 
-// FindSplit splits find's words after its name (findArgs, without the
-// name) as GNU find reads them (find(1) and findutils 4.9 util.c
-// looks_like_expression): first the leading options -H, -L, -P, -D LIST,
-// -OLEVEL and an ending `--`; then the start points, every word up to the
-// first that begins the expression: a word starting with `-` other than
-// `-` itself, or `(` or `!` alone. `,` and `)` are start points there
-// (they are operators only inside the expression), and so are `-`, `(x`
-// and `!x`. It returns the index of the first start point and of the
-// first expression word; no start point means ".". Every reader of
-// find's start points goes through it (danger, effects, what find
-// prints).
-func FindSplit[T any](args []T, text func(T) string) (start, expr int) {
-	i := 0
-	for i < len(args) {
-		t := text(args[i])
-		if t == "-H" || t == "-L" || t == "-P" || strings.HasPrefix(t, "-O") {
-			i++
-		} else if t == "-D" {
-			i += 2
-		} else if t == "--" {
-			i++
-			break
-		} else {
-			break
-		}
-	}
-	i = min(i, len(args))
-	start = i
-	for ; i < len(args); i++ {
-		t := text(args[i])
-		if strings.HasPrefix(t, "-") && t != "-" || t == "(" || t == "!" {
-			break
-		}
-	}
-	return start, i
-}
-
 // findOps: find [-H] [-L] [-P] [-D opts] [-Olevel] [start...] [expr]
 // (find(1)). The words of -exec ... ; belong to the command it runs.
 func findOps(l *Cmdline, out *effectList) {
 	ops := l.Operands()
-	first, i := FindSplit(ops, func(a Arg) string { return a.Text })
-	starts := ops[first:i:i]
+	f := readFind(ops, func(a Arg) string { return a.Text })
+	starts := ops[f.start:f.expr:f.expr]
 	if len(starts) == 0 {
 		starts = []Arg{made(".", Arg{Word: l.Cmd.Args[0]}, false)}
 	}
 	del := false
-	for ; i < len(ops); i++ {
-		switch ops[i].Text {
-		case "-exec", "-execdir", "-ok", "-okdir":
-			for i++; i < len(ops) && ops[i].Text != ";" && ops[i].Text != "+"; i++ {
-				out.seen.add(ops[i].At)
+	for _, p := range f.prims {
+		switch {
+		case isFindExec(p.name):
+			for _, a := range ops[p.at+1 : p.end] {
+				out.seen.add(a.At)
 			}
-		case "-delete":
+		case p.name == "-delete":
 			del = true
-		case "-fprint", "-fprint0", "-fls", "-fprintf":
-			if i+1 < len(ops) {
-				out.write(ops[i+1])
-			}
-			i++
-			if ops[i-1].Text == "-fprintf" {
-				i++ // FORMAT
-			}
-		case "-files0-from":
-			if i+1 < len(ops) {
-				out.read(ops[i+1])
-			}
-			i++
+		case p.end > p.at+1 && (p.name == "-fprint" || p.name == "-fprint0" || p.name == "-fls" || p.name == "-fprintf"):
+			out.write(ops[p.at+1])
+		case p.end > p.at+1 && p.name == "-files0-from":
+			out.read(ops[p.at+1])
 		}
 	}
 	if del {

@@ -68,30 +68,24 @@ func findOutput(c *Command, end int, print, execs bool) (FindOutput, bool) {
 			return out, false
 		}
 	}
-	first, i := FindSplit(args, func(w Word) string { return w.Text })
-	if first > 0 {
+	f := readFind(args, wordText)
+	if f.start > 0 {
 		return out, false // a leading option: -L follows links
 	}
-	for _, w := range args[:i] {
+	for _, w := range args[:f.expr] {
 		out.Starts = append(out.Starts, w.Text)
 	}
 	if len(out.Starts) == 0 {
 		out.Starts = []string{"."}
 	}
 	printed, acted := false, false
-	for ; i < len(args); i++ {
-		t := args[i].Text
+	for _, p := range f.prims {
+		t := p.name
 		if printed && !execs {
 			return out, false
 		}
-		switch t {
-		case "-exec", "-execdir", "-ok", "-okdir":
-			if !execs {
-				return out, false
-			}
-			for i++; i < len(args) && args[i].Text != ";" && args[i].Text != "+"; i++ {
-			}
-			if i == len(args) {
+		if isFindExec(t) {
+			if !execs || !p.terminated {
 				return out, false
 			}
 			acted = true
@@ -110,11 +104,10 @@ func findOutput(c *Command, end int, print, execs bool) (FindOutput, bool) {
 			out.Null = out.Null || t == "-print0"
 		case "-a", "-and":
 		case "-name", "-iname", "-type", "-path", "-ipath", "-wholename", "-iwholename", "-maxdepth", "-mindepth":
-			if i+1 >= len(args) {
+			if p.end == p.at+1 {
 				return out, false
 			}
-			i++
-			v := args[i].Text
+			v := args[p.at+1].Text
 			switch t {
 			case "-name", "-iname":
 				out.Names = append(out.Names, FindName{Pattern: v, Fold: t == "-iname"})

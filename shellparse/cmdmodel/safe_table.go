@@ -414,13 +414,14 @@ func Safe(c *Command, at Place) bool {
 // -delete, -fprint, -fprint0, -fprintf, -fls) or ask on the terminal
 // (-ok, -okdir). -exec and -execdir are accepted: the command each runs
 // is a command of its own (`{}` standing for the paths found), judged on
-// its own. Words are matched by prefix, so any word starting like one of
-// the refused actions is refused, in the exec'd command's words too.
+// its own. The expression is read by find's model (readFind), and a
+// primary is matched by prefix, so any word find would take for a
+// primary starting like one of the refused actions is refused.
 func findArgs(args []Word) bool {
-	for _, w := range args {
-		t := w.Text
-		for _, p := range []string{"-ok", "-delete", "-fprint", "-fls"} {
-			if strings.HasPrefix(t, p) {
+	for _, p := range readFind(args, wordText).prims {
+		t := p.name
+		for _, pre := range []string{"-ok", "-delete", "-fprint", "-fls"} {
+			if strings.HasPrefix(t, pre) {
 				return false
 			}
 		}
