@@ -955,9 +955,11 @@ func mvSource(x *dangerCtx) (string, bool) {
 	return "", false
 }
 
-// rsyncDelete: rsync with any --delete* option (or --del, or
-// --remove-source-files' kin) whose destination, the last operand, is /,
-// the home directory or a system directory; read by the command model. A
+// rsyncDelete: rsync with any --delete* option (or --del, in any
+// abbreviation rsync takes) whose destination, the last operand, is /,
+// the home directory or a system directory; read by the command model.
+// (--remove-source-files deletes on the source side: the sandbox judges
+// it, cmdmodel.DeletesTree.) A
 // line the model does not understand may delete, and its destination may
 // be the last word.
 func rsyncDelete(x *dangerCtx) (string, bool) {

@@ -11,7 +11,7 @@ import (
 // `make --eval=TEXT`, `make -f FILE`, `ssh -o ProxyCommand=CMD`), or an
 // operand that has it (`make SHELL=...`: a variable override can replace
 // any command of a recipe). An allow rule's `*` does not cover them: a rule
-// covers such a word only by naming it (issue 17). A dynamic word that
+// covers such a word only by naming it. A dynamic word that
 // could be one counts. The word holding an option's value is reported
 // when the value says what runs (ssh's -o NAME=VALUE). wrapper: c runs
 // another command the caller found (its own words are then only the

@@ -6,7 +6,7 @@ import (
 )
 
 // This file holds the allow-lists of the common agent tools whose options
-// an allow rule's `*` covers (issue 17): any option not listed, in any
+// an allow rule's `*` covers: any option not listed, in any
 // spelling, may write outside the project, read a secret or run code, and
 // counts as a code word (CodeWords); a rule covers it only by naming it.
 

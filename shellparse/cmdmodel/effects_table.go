@@ -586,7 +586,7 @@ func inOut(l *Cmdline, out *effectList) {
 // uniqOps: uniq [INPUT [OUTPUT]]. A first operand `+N` is the obsolete
 // -s N when _POSIX2_VERSION is before 200112 (GNU coreutils, "Standards
 // conformance"), and a file otherwise: both readings are reported, so
-// `uniq +1 f OUT` writes OUT (issue 17).
+// `uniq +1 f OUT` writes OUT.
 func uniqOps(l *Cmdline, out *effectList) {
 	inOut(l, out)
 	ops := l.Operands()
@@ -624,7 +624,7 @@ func copyOps(l *Cmdline, out *effectList) {
 // that is (or may be) a directory: DIR/basename(SRC) for each source
 // (cp(1): "copy SOURCE to DEST, or multiple SOURCE(s) to DIRECTORY"). The
 // file opened is that one, not DIR: a link planted at DIR/NAME is
-// resolved like any other write (issue 17).
+// resolved like any other write.
 func writeInto(out *effectList, dir Arg, srcs []Arg) {
 	for _, src := range srcs {
 		base := path.Base(strings.TrimRight(src.Text, "/"))
@@ -1227,7 +1227,7 @@ func sedOps(l *Cmdline, out *effectList) {
 // base name, else SUFFIX is appended to it; a SUFFIX holding "/" names a
 // path (from the working directory), else the backup lands in FILE's
 // directory. It is written with FILE's mode, so a backup put at
-// .git/hooks/pre-commit is a hook (issue 17).
+// .git/hooks/pre-commit is a hook.
 func sedBackup(f, suffix Arg) Arg {
 	dir, base := path.Split(f.Text)
 	name := base + suffix.Text

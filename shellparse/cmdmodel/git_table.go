@@ -6,7 +6,7 @@ import (
 	"sync"
 )
 
-// The command model of git (issue 10): the options git reads before its
+// The command model of git: the options git reads before its
 // subcommand, and the options of the subcommands gatekeep may judge
 // read-only. git 2.39 (Debian 12) is the version modelled; every entry is
 // checked against the real git by TestRealGit, which asks git itself:
@@ -223,7 +223,7 @@ var gitSubTable = specTable{entries: []specEntry{
 		"no-ignore-case no-local-user no-points-at no-sign no-sort", args: "m|message u|local-user cleanup format sort",
 		reads: "F|file", optional: "n color column contains merged no-contains no-merged points-at with without", acts: "help"}},
 	// The subcommands that change the repository or talk to a remote
-	// that rules name (issue 17; git 2.39.5 `git SUB
+	// that rules name (git 2.39.5 `git SUB
 	// --git-completion-helper-all` and `git SUB -h`), names joined by "|"
 	// one option spelled short and long: reads are files whose content
 	// git puts in the commit or note (`-F ~/.ssh/id_rsa` commits the

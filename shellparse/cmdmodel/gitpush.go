@@ -23,7 +23,8 @@ var gitPushSpec = Spec{complete: true,
 }
 
 // GitPushForms returns the spellings of a `git push` command line that deny
-// and ask rules match besides the one written (issue 17): each option as
+// and ask rules match besides the one written, so a rule written
+// one way catches every spelling git reads alike: each option as
 // a word of its own, before the operands, spelled once short (`-f`) and
 // once long (`--force`), with a `+refspec` (a forced update of that ref)
 // also as -f/--force; then the operands. words is the line from `git`,

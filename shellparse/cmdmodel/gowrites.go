@@ -8,7 +8,7 @@ import (
 // gitModelReads reports the files a git subcommand reads by its model
 // (git_table.go, reads): `git commit -F FILE`/`-t FILE`, `git tag -F`,
 // `git notes add -F` put the file's content in the history, so Read
-// rules must see them (issue 17).
+// rules must see them.
 func gitModelReads(c *Command, cdir Arg, out *effectList) {
 	g, ok := ReadGitLine(c)
 	if !ok || g.Line.l == nil {

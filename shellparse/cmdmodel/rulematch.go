@@ -16,7 +16,7 @@ type RuleOpt struct {
 }
 
 // RuleLine is one reading of a command line by the command model, as Bash
-// rules match it (issue 17): which tool (Key: "rm", "git reset"), the
+// rules match it: which tool (Key: "rm", "git reset"), the
 // options given in any position and spelling, and the operands in order.
 // A rule's own words are read the same way, so a rule matches every
 // spelling the tool accepts of what it names.

@@ -11,7 +11,7 @@ type safeEntry struct {
 	// dynamicOK: the command neither reads named files nor has an option
 	// that writes or runs anything, so an argument only known at run time
 	// (a variable, a substitution, words appended by xargs) is still safe
-	// (design §4: `echo $PATH`).
+	// (`echo $PATH` prints a variable, whatever its value).
 	dynamicOK bool
 	// args judges the arguments after the name; nil leaves it to the
 	// command model (ReadOnly), or accepts any for a dynamicOK
@@ -34,7 +34,7 @@ type Place struct {
 }
 
 // safeTable is the argument-aware list of commands that only read or print
-// (design §4, issue 2 item 3). Each entry names the man page its argument
+// without touching anything. Each entry names the man page its argument
 // rules come from. Redirects and the files a command reads are judged as
 // parts of their own, so an entry only answers "does this command, by its
 // name and arguments, change nothing and run nothing else".
@@ -387,7 +387,7 @@ func Safe(c *Command, at Place) bool {
 	if !entry.dynamicOK {
 		// A dynamic word could be a file to read (Read rules cannot be
 		// checked) or the dangerous option; after `cd "$X"` every relative
-		// path is dynamic (design §4).
+		// path is dynamic.
 		if c.HasDynamic(1) || c.TrailingArgs || at.Dynamic {
 			return false
 		}
