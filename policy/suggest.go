@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/gatekeep/gatekeep/shellparse"
 	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
@@ -20,17 +19,6 @@ type Suggestion struct {
 	Rules       []string `json:"rules,omitempty"`
 	Unavailable string   `json:"unavailable,omitempty"`
 }
-
-// subcommandDepth lists commands whose first word after the name is itself
-// a command taking a name (`npm run test`): their rule keeps two words.
-// Built on first use (start-up: most calls never look it up).
-var subcommandDepth = sync.OnceValue(func() map[string][]string {
-	return map[string][]string{
-		"npm": {"run", "run-script", "exec"}, "pnpm": {"run", "exec"}, "yarn": {"run"}, "bun": {"run"},
-		"docker": {"compose"}, "podman": {"compose"}, "git": {"stash", "remote", "submodule", "worktree"},
-		"go": {"mod", "tool"}, "cargo": {"run"},
-	}
-})
 
 // Suggest works out the "always allow" rules for req, and checks that with
 // them saved to the local config file (localFile, a rule at its end) the
@@ -142,7 +130,7 @@ func (e *evaluation) ruleFor(p *part) (string, string) {
 	keep := 1
 	if len(argv) > 1 && isSubcommand(argv[1]) {
 		keep = 2
-		if len(argv) > 2 && slices.Contains(subcommandDepth()[name], argv[1]) && isSubcommand(argv[2]) {
+		if len(argv) > 2 && cmdmodel.HasSubSubcommands(name, argv[1]) && isSubcommand(argv[2]) {
 			keep = 3
 		}
 	}

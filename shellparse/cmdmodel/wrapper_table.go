@@ -1,6 +1,10 @@
 package cmdmodel
 
-import "strings"
+import (
+	"slices"
+	"strings"
+	"sync"
+)
 
 // wrapperTable is the command model of the commands that run another
 // command given as their arguments: their own options (each complete, as
@@ -192,4 +196,26 @@ func ExactOnly(name string) bool {
 		return true
 	}
 	return RunsWords(name)
+}
+
+// subSubcommands lists commands whose first word after the name is itself
+// a command taking a name (`npm run test`, `git stash drop`): a rule for
+// them keeps two words. git's are the subcommands whose first operand
+// names a subcommand of theirs (gitSubSubs) and `git submodule`.
+var subSubcommands = sync.OnceValue(func() map[string][]string {
+	git := []string{"submodule"}
+	for sub := range gitSubSubs() {
+		git = append(git, sub)
+	}
+	return map[string][]string{
+		"npm": {"run", "run-script", "exec"}, "pnpm": {"run", "exec"}, "yarn": {"run"}, "bun": {"run"},
+		"docker": {"compose"}, "podman": {"compose"}, "git": git,
+		"go": {"mod", "tool"}, "cargo": {"run"},
+	}
+})
+
+// HasSubSubcommands reports whether name's subcommand sub takes a command
+// of its own as its next word (`npm run NAME`, `git stash drop`).
+func HasSubSubcommands(name, sub string) bool {
+	return slices.Contains(subSubcommands()[name], sub)
 }
