@@ -248,6 +248,9 @@ func npmArgs(args []Word) bool {
 	return true
 }
 
+// goReadOnlyFlags are the flags goArgs accepts, by subcommand.
+var goReadOnlyFlags = map[string][]string{"version": {"-m", "-v"}, "env": {"-json", "-changed"}}
+
 // goArgs accepts `go version [-m] [-v]` and `go env [-json] [-changed]
 // [NAME...]` (go help version, go help env): no operand files, never
 // -w/-u, which write the go env file.
@@ -255,7 +258,7 @@ func goArgs(args []Word) bool {
 	if len(args) == 0 {
 		return false
 	}
-	flags := map[string][]string{"version": {"-m", "-v"}, "env": {"-json", "-changed"}}[args[0].Text]
+	flags := goReadOnlyFlags[args[0].Text]
 	if flags == nil {
 		return false
 	}
@@ -284,14 +287,21 @@ func envName(t string) bool {
 	return t != ""
 }
 
+// The options psArgs accepts (procps-ng ps(1)): UNIX letters without and
+// with an argument, BSD letters, long options without and with one.
+const psUnix, psWithArg, psBSD = "AaedfFlLjHTwyNcM", "oOpuUgGCtq", "auxwfjlvrcSHhmT"
+
+var (
+	psLong    = []string{"forest", "no-headers", "headers", "help", "version", "cumulative"}
+	psLongArg = []string{"sort", "format", "pid", "ppid", "user", "User", "group", "Group", "cols", "columns", "width", "lines", "rows", "tty", "sid"}
+)
+
 // psArgs accepts the display options of ps(1) (procps-ng; most also BSD):
 // UNIX options (`-ef`, `-eo pid,cmd`, `-p 1`, `-u root`, `--sort=-rss`),
 // BSD letters (`aux`, `axjf`); never BSD `e`, -E or the `environ`
 // format, which print other processes' environments.
 func psArgs(args []Word) bool {
-	const unix, withArg, bsd = "AaedfFlLjHTwyNcM", "oOpuUgGCtq", "auxwfjlvrcSHhmT"
-	long := []string{"forest", "no-headers", "headers", "help", "version", "cumulative"}
-	longArg := []string{"sort", "format", "pid", "ppid", "user", "User", "group", "Group", "cols", "columns", "width", "lines", "rows", "tty", "sid"}
+	unix, withArg, bsd, long, longArg := psUnix, psWithArg, psBSD, psLong, psLongArg
 	for _, w := range args {
 		if strings.Contains(strings.ToLower(w.Text), "env") {
 			return false
@@ -335,6 +345,14 @@ func psArgs(args []Word) bool {
 	return true
 }
 
+// pipReadOnlyFlags are the options pipArgs accepts, by subcommand.
+var pipReadOnlyFlags = map[string][]string{
+	"list": {"-l", "--local", "--user", "--not-required", "--exclude-editable", "--include-editable", "-e", "--editable",
+		"--format=columns", "--format=freeze", "--format=json", "-v", "--verbose", "-q", "--quiet"},
+	"freeze": {"-l", "--local", "--user", "--all", "--exclude-editable", "-v", "-q"},
+	"show":   {"-f", "--files", "-v", "--verbose", "-q"},
+}
+
 // pipArgs accepts `pip list`, `pip freeze` and `pip show NAME...` with
 // display options only (pip(1)): no -o/--outdated, -u/--uptodate, which
 // ask the package index, and no global options (--index-url, --proxy,
@@ -344,15 +362,8 @@ func pipArgs(args []Word) bool {
 		return false
 	}
 	sub := args[0].Text
-	var flags []string
-	switch sub {
-	case "list":
-		flags = []string{"-l", "--local", "--user", "--not-required", "--exclude-editable", "--include-editable", "-e", "--editable", "--format=columns", "--format=freeze", "--format=json", "-v", "--verbose", "-q", "--quiet"}
-	case "freeze":
-		flags = []string{"-l", "--local", "--user", "--all", "--exclude-editable", "-v", "-q"}
-	case "show":
-		flags = []string{"-f", "--files", "-v", "--verbose", "-q"}
-	default:
+	flags, ok := pipReadOnlyFlags[sub]
+	if !ok {
 		return false
 	}
 	for _, w := range args[1:] {
@@ -489,14 +500,15 @@ func dateArgs(args []Word) bool {
 	return true
 }
 
+// hostnameDisplay are hostname(1)'s display options.
+var hostnameDisplay = []string{"-s", "--short", "-f", "--fqdn", "--long", "-d", "--domain", "-i", "--ip-address",
+	"-I", "--all-ip-addresses", "-A", "--all-fqdns", "-a", "--alias"}
+
 // hostnameArgs accepts only the display options of hostname(1) (Linux
 // net-tools/inetutils and BSD); an operand, -F and -b set the name.
 func hostnameArgs(args []Word) bool {
 	for _, w := range args {
-		switch w.Text {
-		case "-s", "--short", "-f", "--fqdn", "--long", "-d", "--domain", "-i", "--ip-address",
-			"-I", "--all-ip-addresses", "-A", "--all-fqdns", "-a", "--alias":
-		default:
+		if !slices.Contains(hostnameDisplay, w.Text) {
 			return false
 		}
 	}
