@@ -6,11 +6,18 @@ import (
 )
 
 // This file is the command model: how a command gatekeep knows reads its
-// command line, as the real tool parses it. Every reader of a command's
-// options goes through it: file effects (effects.go), the shell reader's
-// unwrapping of wrappers (LookupSpec, Cmdline), the safe layer (ReadOnly)
-// and the danger layer's flag checks (ReadLine). The entries are in effects_table.go (commands) and
-// wrapper_table.go (wrappers).
+// command line, as the real tool parses it. The readers of options go
+// through it: file effects (effects.go), the shell reader's unwrapping of
+// wrappers (LookupSpec, Cmdline), the safe layer (ReadOnly), the danger
+// layer's flag checks (ReadLine), rule matching (rulematch.go) and git's
+// destroyers (ReadGitLine, GitGlobal). The entries are in effects_table.go
+// (commands), git_table.go (git) and wrapper_table.go (wrappers). Three
+// readers are not getopt's and stand beside it: find's expression
+// (find.go), sed's program (sed.go), and DeletesTree, which reads rm,
+// rsync and rmdir from any word of a command gatekeep does not know, by
+// prefix and toward yes. The read-only forms of a few tools with their
+// own grammar (ps, date, hostname, go, pip, npm) are read in
+// safe_table.go.
 //
 // The parser follows glibc getopt_long(3): short options cluster (`-rf`),
 // a short option's argument is the rest of the word or the next word, an

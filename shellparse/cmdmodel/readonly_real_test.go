@@ -25,17 +25,20 @@ func TestReadOnlyFormsRealTools(t *testing.T) {
 	for _, c := range psUnix {
 		forms = append(forms, form{"ps", []string{"-" + string(c)}})
 	}
-	for _, c := range psWithArg {
-		v := "1"
-		switch c {
-		case 'o', 'O':
-			v = "pid"
-		case 'u', 'U', 'g', 'G':
-			v = "root"
-		case 't':
-			v = "pts/0"
+	// psValue is a harmless value for a ps option taking one.
+	psValue := func(opt string) string {
+		switch opt {
+		case "o", "O", "sort", "format":
+			return "pid"
+		case "u", "U", "g", "G", "user", "User", "group", "Group":
+			return "root"
+		case "t", "tty":
+			return "pts/0"
 		}
-		forms = append(forms, form{"ps", []string{"-" + string(c), v}})
+		return "1"
+	}
+	for _, c := range psWithArg {
+		forms = append(forms, form{"ps", []string{"-" + string(c), psValue(string(c))}})
 	}
 	for _, c := range psBSD {
 		forms = append(forms, form{"ps", []string{"a" + string(c)}})
@@ -44,16 +47,7 @@ func TestReadOnlyFormsRealTools(t *testing.T) {
 		forms = append(forms, form{"ps", []string{"--" + l}})
 	}
 	for _, l := range psLongArg {
-		v := "1"
-		switch l {
-		case "sort", "format":
-			v = "pid"
-		case "user", "User", "group", "Group":
-			v = "root"
-		case "tty":
-			v = "pts/0"
-		}
-		forms = append(forms, form{"ps", []string{"--" + l + "=" + v}})
+		forms = append(forms, form{"ps", []string{"--" + l + "=" + psValue(l)}})
 	}
 	for _, o := range hostnameDisplay {
 		forms = append(forms, form{"hostname", []string{o}})
