@@ -848,18 +848,6 @@ func writesDevice(x *dangerCtx) (string, bool) {
 
 const deviceWriteMsg = "writing onto %s overwrites the device's raw blocks; write to a regular file instead"
 
-// fetchers download content from the network and print it: curl(1),
-// wget(1), fetch(1) of the BSDs, aria2c, HTTPie's http/https, xh, curlie,
-// lwp-request and its GET alias, text browsers' -dump, and raw sockets
-// (nc, ncat, socat).
-var fetchers = map[string]bool{
-	"curl": true, "wget": true, "wget2": true, "fetch": true, "aria2c": true,
-	"http": true, "https": true, "xh": true, "xhs": true, "curlie": true,
-	"lwp-request": true, "get": true, "lynx": true, "w3m": true, "links": true,
-	"elinks": true, "nc": true, "ncat": true, "netcat": true, "socat": true,
-	"tftp": true, "ftp": true,
-}
-
 // remoteCode: a command that runs code it reads from standard input or
 // from a substitution, when a downloader is among what feeds it.
 func remoteCode(x *dangerCtx) (string, bool) {

@@ -511,7 +511,7 @@ func remoteSource(c *shellparse.Command) bool {
 	}
 	name := commandName(c)
 	switch {
-	case fetchers[name], name == "ssh", name == "telnet":
+	case cmdmodel.Fetches(name), name == "ssh", name == "telnet":
 		return true
 	case name == "openssl":
 		for _, w := range c.Args[1:] {

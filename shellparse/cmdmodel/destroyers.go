@@ -38,10 +38,14 @@ var networkCommands = sync.OnceValue(func() map[string][]string {
 	}
 })
 
-// NeedsNetwork reports whether a simple command is a known network tool.
+// NeedsNetwork reports whether a simple command is a known network tool:
+// one of networkCommands (in the subcommands listed) or a downloader.
 func NeedsNetwork(c *Command) bool {
 	if len(c.Args) == 0 || c.Args[0].Dynamic {
 		return false
+	}
+	if fetchers[c.Name()] {
+		return true
 	}
 	subs, ok := networkCommands()[c.Name()]
 	if !ok {
@@ -304,3 +308,19 @@ func RmOperands(words []Word) (recursive bool, ops []Word) {
 	}
 	return recursive, ops
 }
+
+// fetchers download content from the network and print it: curl(1),
+// wget(1), fetch(1) of the BSDs, aria2c, HTTPie's http/https, xh, curlie,
+// lwp-request and its GET alias, text browsers' -dump, and raw sockets
+// (nc, ncat, socat).
+var fetchers = map[string]bool{
+	"curl": true, "wget": true, "wget2": true, "fetch": true, "aria2c": true,
+	"http": true, "https": true, "xh": true, "xhs": true, "curlie": true,
+	"lwp-request": true, "get": true, "lynx": true, "w3m": true, "links": true,
+	"elinks": true, "nc": true, "ncat": true, "netcat": true, "socat": true,
+	"tftp": true, "ftp": true,
+}
+
+// Fetches reports whether name is a downloader (fetchers): what it prints
+// or writes comes from the network.
+func Fetches(name string) bool { return fetchers[name] }
