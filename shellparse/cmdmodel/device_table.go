@@ -14,17 +14,17 @@ var (
 	// badblocks(8), e2fsprogs 1.47 (getopt "b:d:e:fi:o:svwnc:p:h:t:BX"):
 	// -w is the destructive write test; -i reads a list of known bad
 	// blocks, -o writes the list found.
-	badblocksSpec = Spec{kind: acts, complete: true, exact: true, flags: "f s v w n B X",
+	badblocksSpec = Spec{kind: beyond, complete: true, exact: true, flags: "f s v w n B X",
 		args: "b c d e p t h", reads: "i", writes: "o"}
 	// fdisk(8), util-linux 2.38: -l, -x and -s only list.
-	fdiskSpec = Spec{kind: acts, complete: true,
+	fdiskSpec = Spec{kind: beyond, complete: true,
 		flags:    "B|protect-boot l|list x|list-details n|noauto-pt s|getsz bytes h|help V|version",
 		args:     "b|sector-size o|output t|type w|wipe W|wipe-partitions C|cylinders H|heads S|sectors",
 		optional: "c|compatibility L|color u|units lock"}
 	// sfdisk(8), util-linux 2.38: the commands (-l, -d, -J ...) take the
 	// devices as operands; without one sfdisk reads a script from
 	// standard input and writes it to the device.
-	sfdiskSpec = Spec{kind: acts, complete: true,
+	sfdiskSpec = Spec{kind: beyond, complete: true,
 		flags: "A|activate d|dump J|json B|backup-pt-sectors g|show-geometry G|show-pt-geometry l|list F|list-free " +
 			"r|reorder s|show-size T|list-types V|verify delete part-label part-type part-uuid part-attrs disk-id " +
 			"relocate a|append b|backup bytes move-use-fsync f|force n|no-act no-reread no-tell-kernel q|quiet " +
@@ -32,14 +32,14 @@ var (
 		args:     "N|partno O|backup-file o|output w|wipe W|wipe-partitions X|label Y|label-nested u|unit",
 		optional: "move-data color lock"}
 	// cfdisk(8), util-linux 2.38: -r opens the device read-only.
-	cfdiskSpec = Spec{kind: acts, complete: true, flags: "z|zero r|read-only h|help V|version",
+	cfdiskSpec = Spec{kind: beyond, complete: true, flags: "z|zero r|read-only h|help V|version",
 		optional: "L|color lock"}
 	// gdisk(8), GPT fdisk 1.0.9: `gdisk [-l] device`, its own parser
 	// (the word -l exactly, before or after the device).
-	gdiskSpec = Spec{kind: acts, complete: true, exact: true, flags: "l"}
+	gdiskSpec = Spec{kind: beyond, complete: true, exact: true, flags: "l"}
 	// sgdisk(8), GPT fdisk 1.0.9 (popt: long options spelled whole,
 	// `--name=value` or the next word, short options cluster).
-	sgdiskSpec = Spec{kind: acts, complete: true, exact: true,
+	sgdiskSpec = Spec{kind: beyond, complete: true, exact: true,
 		flags: "C|recompute-chs D|display-alignment e|move-second-header E|end-of-largest f|first-in-largest " +
 			"F|first-aligned-in-largest g|mbrtogpt G|randomize-guids I|align-end L|list-types o|clear " +
 			"O|print-mbr p|print P|pretend s|sort v|verify V|version z|zap Z|zap-all ?|help usage",
@@ -49,18 +49,18 @@ var (
 		reads: "l|load-backup", writes: "b|backup"}
 	// parted(8), GNU parted 3.5: parted [options] [device [command
 	// [args]...]]; with no command it reads commands from standard input.
-	partedSpec = Spec{kind: acts, complete: true, stop: true,
+	partedSpec = Spec{kind: beyond, complete: true, stop: true,
 		flags: "h|help l|list m|machine j|json s|script f|fix v|version", args: "a|align"}
 	// wipefs(8), util-linux 2.38: -n only reports.
-	wipefsSpec = Spec{kind: acts, complete: true,
+	wipefsSpec = Spec{kind: beyond, complete: true,
 		flags: "a|all b|backup f|force i|noheadings J|json n|no-act p|parsable q|quiet h|help V|version",
 		args:  "o|offset O|output t|types", optional: "lock"}
 	// blkdiscard(8), util-linux 2.38.
-	blkdiscardSpec = Spec{kind: acts, complete: true,
+	blkdiscardSpec = Spec{kind: beyond, complete: true,
 		flags: "f|force s|secure z|zeroout v|verbose h|help V|version", args: "o|offset l|length p|step"}
 	// cryptsetup(8) 2.6.1 (popt): cryptsetup [OPTION...] <action>
 	// <action-specific>.
-	cryptsetupSpec = Spec{kind: acts, complete: true, exact: true,
+	cryptsetupSpec = Spec{kind: beyond, complete: true, exact: true,
 		flags: "?|help usage V|version allow-discards q|batch-mode cancel-deferred debug debug-json deferred decrypt " +
 			"disable-external-tokens disable-keyring disable-locks disable-veracrypt dump-json-metadata " +
 			"dump-volume-key encrypt force-password force-offline-reencrypt init-only integrity-legacy-padding " +
@@ -79,10 +79,10 @@ var (
 			"token-id token-type T|tries M|type uuid veracrypt-pim B|block-size master-key-file"}
 	// diskutil(8), macOS: `diskutil [quiet] verb [options]`: no option
 	// before the verb; what follows it is the verb's.
-	diskutilSpec = Spec{kind: acts, complete: true, exact: true, stop: true}
+	diskutilSpec = Spec{kind: beyond, complete: true, exact: true, stop: true}
 	// cpio(1), GNU cpio 2.13 (argp, which takes getopt_long's
 	// abbreviations): -i extracts and -p copies into a directory.
-	cpioSpec = Spec{kind: acts, complete: true,
+	cpioSpec = Spec{kind: beyond, complete: true,
 		flags: "i|extract o|create p|pass-through t|list v|verbose V|dot b|swap f|nonmatching n|numeric-uid-gid " +
 			"r|rename s|swap-bytes S|swap-halfwords A|append l|link 0|null a|reset-access-time L|dereference " +
 			"d|make-directories m|preserve-modification-time u|unconditional ?|help B c absolute-filenames " +
@@ -92,7 +92,7 @@ var (
 		reads: "E|pattern-file rename-batch-file I", writes: "O", acts: "rsh-command"}
 	// pax(1), MirBSD pax 20201030 (getopt, short options only): -r
 	// extracts, -w writes an archive, both copy into a directory.
-	paxSpec = Spec{kind: acts, complete: true, exact: true,
+	paxSpec = Spec{kind: beyond, complete: true, exact: true,
 		flags: "a c d i j k l n r t u v w z D H J L O P X Y Z 0",
 		args:  "b f o p s x B E G M T U"}
 )

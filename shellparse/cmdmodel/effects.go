@@ -179,9 +179,9 @@ const (
 	prints kind = iota
 	// edits: reads and writes only the files named.
 	edits
-	// acts: does more than touch the files named (network, archives,
+	// beyond: does more than touch the files named (network, archives,
 	// running code, paging): never writesOnly.
-	acts
+	beyond
 )
 
 // Has reports whether any of the options is given.

@@ -220,14 +220,14 @@ var effectTable = specTable{entries: []specEntry{
 	// reads its input and prints is read-only.
 	{"awk", &awkSpec}, {"gawk", &awkSpec}, {"mawk", &awkSpec}, {"nawk", &awkSpec}, {"original-awk", &awkSpec},
 	// bash(1) `source FILE [ARGS]` and `. FILE [ARGS]`: run the file.
-	{"source", &Spec{kind: acts, stop: true, ops: firstRead}},
-	{".", &Spec{kind: acts, stop: true, ops: firstRead}},
+	{"source", &Spec{kind: beyond, stop: true, ops: firstRead}},
+	{".", &Spec{kind: beyond, stop: true, ops: firstRead}},
 	// less(1), more(1): pagers run commands and editors; +CMD operands are
 	// commands. less -o/-O copy the input to a log file.
-	{"less", &Spec{kind: acts, args: "b buffers h max-back-scroll j jump-target p pattern P prompt t tag x tabs " +
+	{"less", &Spec{kind: beyond, args: "b buffers h max-back-scroll j jump-target p pattern P prompt t tag x tabs " +
 		"y max-forw-scroll z window # shift", reads: "k lesskey-file lesskey-src T tag-file",
 		writes: "o log-file O LOG-FILE", ops: pagerOps}},
-	{"more", &Spec{kind: acts, args: "n lines", ops: pagerOps}},
+	{"more", &Spec{kind: beyond, args: "n lines", ops: pagerOps}},
 	// gzip(1), gunzip, bzip2(1), xz(1), zstd(1) and friends replace or
 	// create files next to their operands (f -> f.gz), which are reported
 	// as the writes; -c, -t, -l only read.
@@ -237,7 +237,7 @@ var effectTable = specTable{entries: []specEntry{
 	// tar(1), GNU tar 1.34 (argp: getopt_long's abbreviations): the mode
 	// and -C decide; see tarOps. -I, --to-command, --rsh-command,
 	// --rmt-command, -F and --checkpoint-action=exec run programs.
-	{"tar", &Spec{kind: acts, bundle: true, complete: true,
+	{"tar", &Spec{kind: beyond, bundle: true, complete: true,
 		args: "f file C directory b blocking-factor K starting-file N newer after-date L tape-length " +
 			"H format V label I use-compress-program F info-script new-volume-script to-command checkpoint-action " +
 			"rsh-command rmt-command exclude transform xform owner group mode mtime strip-components suffix " +
@@ -265,14 +265,14 @@ var effectTable = specTable{entries: []specEntry{
 			"verify version wildcards wildcards-match-slash xattrs xz zstd",
 		ops: tarOps}},
 	// unzip(1): unzip [-opts] file[.zip] [list] [-x xlist] [-d exdir].
-	{"unzip", &Spec{kind: acts, args: "d P O I", ops: unzipOps}},
+	{"unzip", &Spec{kind: beyond, args: "d P O I", ops: unzipOps}},
 	// patch(1): patch [options] [originalfile [patchfile]]; without an
 	// original file it patches the files the patch names, unknown here.
-	{"patch", &Spec{kind: acts, args: "p strip F fuzz D ifdef V version-control Y basename-prefix z suffix g get " +
+	{"patch", &Spec{kind: beyond, args: "p strip F fuzz D ifdef V version-control Y basename-prefix z suffix g get " +
 		"quoting-style reject-format read-only d directory o output i input r reject-file B prefix",
 		optional: "merge", flags: "dry-run", ops: patchOps}},
 	// git(1): global options, then a subcommand; see gitOps.
-	{"git", &Spec{kind: acts, raw: true, ops: gitOps, env: "GIT_*"}},
+	{"git", &Spec{kind: beyond, raw: true, ops: gitOps, env: "GIT_*"}},
 	// make(1) (GNU make 4.3): MAKEFLAGS, MFLAGS and GNUMAKEFLAGS hold
 	// options (--eval, -f), MAKEFILES names makefiles read first. go(1):
 	// GOFLAGS holds flags (-toolexec, -exec), GOENV names the file that
@@ -281,9 +281,9 @@ var effectTable = specTable{entries: []specEntry{
 	// (script-shell, node-options).
 	{"make", &makeSpec},
 	{"gmake", &makeSpec},
-	{"go", &Spec{kind: acts, raw: true, ops: goOps, flagFiles: true, env: "GOFLAGS GOENV GOTOOLCHAIN GOROOT CC CXX CGO_*"}},
-	{"npm", &Spec{kind: acts, raw: true, env: "npm_config_* NPM_CONFIG_*"}},
-	{"npx", &Spec{kind: acts, raw: true, env: "npm_config_* NPM_CONFIG_*"}},
+	{"go", &Spec{kind: beyond, raw: true, ops: goOps, flagFiles: true, env: "GOFLAGS GOENV GOTOOLCHAIN GOROOT CC CXX CGO_*"}},
+	{"npm", &Spec{kind: beyond, raw: true, env: "npm_config_* NPM_CONFIG_*"}},
+	{"npx", &Spec{kind: beyond, raw: true, env: "npm_config_* NPM_CONFIG_*"}},
 	// cargo(1) (cargo 1.95, "Environment Variables" in the Cargo Book):
 	// CARGO_* sets any config (CARGO_TARGET_<T>_RUNNER,
 	// CARGO_BUILD_RUSTC_WRAPPER), RUSTC, RUSTC_WRAPPER,
@@ -292,21 +292,21 @@ var effectTable = specTable{entries: []specEntry{
 	// toolchain. pytest (pytest 8, "Environment Variables"):
 	// PYTEST_ADDOPTS holds options (-p, --basetemp), PYTEST_PLUGINS loads
 	// plugins.
-	{"cargo", &Spec{kind: acts, raw: true, env: "CARGO_* RUSTC RUSTC_WRAPPER RUSTC_WORKSPACE_WRAPPER RUSTDOC RUSTFLAGS RUSTDOCFLAGS RUSTUP_TOOLCHAIN"}},
-	{"pytest", &Spec{kind: acts, raw: true, env: "PYTEST_ADDOPTS PYTEST_PLUGINS"}},
+	{"cargo", &Spec{kind: beyond, raw: true, env: "CARGO_* RUSTC RUSTC_WRAPPER RUSTC_WORKSPACE_WRAPPER RUSTDOC RUSTFLAGS RUSTDOCFLAGS RUSTUP_TOOLCHAIN"}},
+	{"pytest", &Spec{kind: beyond, raw: true, env: "PYTEST_ADDOPTS PYTEST_PLUGINS"}},
 	// curl(1), wget(1).
 	{"curl", &curlSpec},
 	{"wget", &wgetSpec},
 	// scp(1), rsync(1): the last operand is the destination; host:path
 	// operands are remote. With -r (rsync: -r, -a) the sources are
 	// copied whole.
-	{"scp", &Spec{kind: acts, args: "c J l o P S X D", reads: "F i", acts: "S", ops: scpOps}},
+	{"scp", &Spec{kind: beyond, args: "c J l o P S X D", reads: "F i", acts: "S", ops: scpOps}},
 	// rsync(1) 3.x as `rsync --help` lists it, with the hidden aliases
 	// (--del, --remove-sent-files, --protect-args, --log-format, --cc,
 	// --zc, --zl, --zt, --i-d) and the --no-OPTION forms it takes (popt:
 	// long options spelled whole). --server, --sender and --daemon start
 	// the other side's modes.
-	{"rsync", &Spec{kind: acts, complete: true, exact: true,
+	{"rsync", &Spec{kind: beyond, complete: true, exact: true,
 		args: "info debug stderr suffix confine-root chmod checksum-choice|cc B|block-size rsh|e rsync-path " +
 			"max-delete max-size min-size max-alloc usermap groupmap chown timeout contimeout modify-window|@ " +
 			"compress-choice|zc compress-level|zl compress-threads|zt skip-compress f|filter exclude include " +
@@ -340,7 +340,7 @@ var effectTable = specTable{entries: []specEntry{
 		acts: "e rsh rsync-path server sender daemon", ops: rsyncOps}},
 	// popd (bash(1) SHELL BUILTIN COMMANDS): `popd [-n] [+N | -N]`; -n
 	// keeps the directory. It changes the shell's directory, beyond files.
-	{"popd", &Spec{kind: acts, complete: true, exact: true, flags: "n", obsolete: dirStackIndex}},
+	{"popd", &Spec{kind: beyond, complete: true, exact: true, flags: "n", obsolete: dirStackIndex}},
 	// Disk tools and the archivers cpio and pax (device_table.go).
 	{"badblocks", &badblocksSpec}, {"fdisk", &fdiskSpec}, {"sfdisk", &sfdiskSpec}, {"cfdisk", &cfdiskSpec},
 	{"gdisk", &gdiskSpec}, {"sgdisk", &sgdiskSpec}, {"parted", &partedSpec}, {"wipefs", &wipefsSpec},
@@ -348,7 +348,7 @@ var effectTable = specTable{entries: []specEntry{
 	{"cpio", &cpioSpec}, {"pax", &paxSpec},
 	// find(1): -delete removes under the starting points; -fprint*, -fls
 	// write a file. The commands of -exec are reported on their own.
-	{"find", &Spec{kind: acts, raw: true, ops: findOps}},
+	{"find", &Spec{kind: beyond, raw: true, ops: findOps}},
 	// sudo(8) -e and sudoedit edit the files named as root. (sudo with a
 	// command is a wrapper.)
 	{"sudo", sudoEdit(sudoOps)},
@@ -368,7 +368,7 @@ var (
 	grepSpec = Spec{complete: true, loose: "C", flags: "basic-regexp binary byte-offset count dereference-recursive extended-regexp files-with-matches files-without-match fixed-regexp help ignore-case initial-tab invert-match line-buffered line-number line-regexp no-filename no-group-separator no-ignore-case no-messages null null-data only-matching perl-regexp quiet recursive silent text unix-byte-offsets version with-filename word-regexp a b c h i l n o q r s u v w x y z E F G H I L P R T U V Z 0 1 2 3 4 5 6 7 8 9", args: "after-context before-context binary-files context devices directories exclude exclude-dir group-separator include label max-count regexp d e m A B C D X", optional: "color|colour", reads: "f file exclude-from", ops: grepOps}
 	// make(1), GNU make 4.3: -f reads a makefile, --eval runs text as
 	// one, -C and -I make it read others: all of them choose what runs.
-	makeSpec = Spec{kind: acts, complete: true, env: "MAKEFLAGS MFLAGS GNUMAKEFLAGS MAKEFILES",
+	makeSpec = Spec{kind: beyond, complete: true, env: "MAKEFLAGS MFLAGS GNUMAKEFLAGS MAKEFILES",
 		flags: "b m B always-make d e environment-overrides h help i ignore-errors k keep-going n just-print " +
 			"dry-run recon no-print-directory r no-builtin-rules R no-builtin-variables no-keep-going S stop " +
 			"no-silent p print-data-base q question s silent quiet t touch trace v version w print-directory " +
@@ -393,16 +393,16 @@ var (
 		args: "F field-separator v assign e source W", reads: "f file i include E exec l load",
 		optional: "d dump-variables D debug L lint o pretty-print p profile",
 		acts:     "l load d dump-variables D debug o pretty-print p profile W", ops: awkOps}
-	gzipSpec     = Spec{kind: acts, args: "S suffix", flags: "stdout to-stdout test list", ops: compressOps}
-	compressSpec = Spec{kind: acts, flags: "stdout test", ops: compressOps}
-	xzSpec       = Spec{kind: acts, args: "F format C check T threads M memlimit memory memlimit-compress memlimit-decompress " +
+	gzipSpec     = Spec{kind: beyond, args: "S suffix", flags: "stdout to-stdout test list", ops: compressOps}
+	compressSpec = Spec{kind: beyond, flags: "stdout test", ops: compressOps}
+	xzSpec       = Spec{kind: beyond, args: "F format C check T threads M memlimit memory memlimit-compress memlimit-decompress " +
 		"memlimit-mt block-size block-list S suffix", optional: "files files0", flags: "stdout to-stdout test list",
 		ops: compressOps}
-	zstdSpec = Spec{kind: acts, args: "memory stream-size size-hint target-compressed-block-size format maxdict dictID " +
+	zstdSpec = Spec{kind: beyond, args: "memory stream-size size-hint target-compressed-block-size format maxdict dictID " +
 		"auto-threads priority", optional: "T B M L fast long adapt train train-cover train-fastcover train-legacy",
 		reads: "D filelist patch-from", writes: "o trace output-dir-flat output-dir-mirror",
 		flags: "stdout test list", ops: compressOps}
-	curlSpec = Spec{kind: acts,
+	curlSpec = Spec{kind: beyond,
 		args: "o output output-dir d data data-ascii data-binary data-raw data-urlencode json F form form-string " +
 			"H header proxy-header b cookie w write-out variable url A user-agent e referer X request u user " +
 			"U proxy-user x proxy m max-time r range C continue-at Y speed-limit y speed-time z time-cond " +
@@ -421,7 +421,7 @@ var (
 			"proxy-crlfile etag-compare random-file egd-file T upload-file",
 		writes: "D dump-header c cookie-jar trace trace-ascii stderr libcurl etag-save hsts alt-svc",
 		flags:  "remote-name remote-name-all", ops: curlOps}
-	wgetSpec = Spec{kind: acts,
+	wgetSpec = Spec{kind: beyond,
 		args: "O output-document P directory-prefix e execute B base t tries T timeout w wait Q quota " +
 			"l level A accept R reject D domains I include-directories X exclude-directories U user-agent " +
 			"report-speed start-pos progress dns-timeout connect-timeout read-timeout waitretry bind-address " +

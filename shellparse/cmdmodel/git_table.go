@@ -32,7 +32,7 @@ import (
 // handle_options): -C changes directory; -c, --config-env, --exec-path
 // and -p (the pager) choose what runs; --git-dir, --work-tree and --bare
 // another repository.
-var gitGlobalSpec = Spec{kind: acts, complete: true, exact: true, stop: true,
+var gitGlobalSpec = Spec{kind: beyond, complete: true, exact: true, stop: true,
 	flags: "v version h help html-path man-path info-path p paginate P no-pager no-replace-objects bare " +
 		"literal-pathspecs glob-pathspecs noglob-pathspecs icase-pathspecs no-optional-locks no-advice no-lazy-fetch",
 	args:      "C c git-dir work-tree namespace super-prefix config-env attr-source",

@@ -481,7 +481,7 @@ func (s *Spec) apply(c *Command, out *effectList) (edit bool) {
 		// No word can be a file and no option acts (echo, printf,
 		// true): applyLine would find nothing in the command line, so
 		// it is not read (500,000 words of echo are not scanned).
-		return s.kind != acts
+		return s.kind != beyond
 	}
 	l := s.scanInto(&out.line, c)
 	if s.namesFiles() && !s.wrapper {
@@ -548,7 +548,7 @@ func (s *Spec) applyLine(l *Cmdline, out *effectList) (edit bool) {
 	if len(s.acted) > 0 && (dyn || c.HasDynamic(1)) {
 		out.acted = true // a dynamic word may be the option that acts
 	}
-	return s.kind != acts && !out.acted
+	return s.kind != beyond && !out.acted
 }
 
 // ReadOnly reports whether the command model understands every word of c
@@ -568,7 +568,7 @@ func ReadOnly(c *Command) (ok bool, why string) {
 		return false, c.Name() + " is not in the command model"
 	case !s.complete:
 		return false, "the model of " + c.Name() + " does not list all its options"
-	case s.kind == acts:
+	case s.kind == beyond:
 		return false, c.Name() + " acts beyond the files it names"
 	}
 	out := getEffectList(c.Name())

@@ -18,7 +18,7 @@ import (
 var wrapperTable = specTable{entries: []specEntry{
 	// env(1), GNU coreutils 9.1 (getopt "+C:iS:u:v0"). `-` alone is -i.
 	// -S splits its argument into a command at run time.
-	{"env", &Spec{kind: acts, complete: true, assigns: true,
+	{"env", &Spec{kind: beyond, complete: true, assigns: true,
 		flags: "i ignore-environment 0 null v debug list-signal-handling help version",
 		args:  "u unset", optional: "default-signal block-signal ignore-signal",
 		chdir: "C chdir", split: "S split-string", noRun: "help version"}},
@@ -30,53 +30,53 @@ var wrapperTable = specTable{entries: []specEntry{
 	{"sudo", &sudoSpec},
 	// doas(1) (OpenBSD, getopt "+a:C:Lnsu:"): -C checks a config file and
 	// -L clears persisted authentications; neither runs a command.
-	{"doas", &Spec{kind: acts, complete: true, exact: true, flags: "L n s", args: "a C u", noRun: "C L"}},
+	{"doas", &Spec{kind: beyond, complete: true, exact: true, flags: "L n s", args: "a C u", noRun: "C L"}},
 	// bash(1) builtins `command [-pVv]`, `builtin`, `exec [-cl] [-a NAME]`.
-	{"command", &Spec{kind: acts, complete: true, exact: true, flags: "p v V help", noRun: "v V help"}},
-	{"builtin", &Spec{kind: acts, complete: true, exact: true, flags: "help", noRun: "help"}},
-	{"exec", &Spec{kind: acts, complete: true, exact: true, flags: "c l help", args: "a", noRun: "help"}},
+	{"command", &Spec{kind: beyond, complete: true, exact: true, flags: "p v V help", noRun: "v V help"}},
+	{"builtin", &Spec{kind: beyond, complete: true, exact: true, flags: "help", noRun: "help"}},
+	{"exec", &Spec{kind: beyond, complete: true, exact: true, flags: "c l help", args: "a", noRun: "help"}},
 	// nice(1), GNU coreutils 9.1 (getopt "+n:"); `-N`, `--N`, `-+N` are
 	// the obsolete spelling of -n N.
-	{"nice", &Spec{kind: acts, complete: true, args: "n adjustment", flags: "help version", noRun: "help version",
+	{"nice", &Spec{kind: beyond, complete: true, args: "n adjustment", flags: "help version", noRun: "help version",
 		obsolete: niceObsolete}},
 	// nohup(1), GNU coreutils 9.1: only --help and --version. Output goes
 	// to nohup.out when standard output is a terminal.
-	{"nohup", &Spec{kind: acts, complete: true, flags: "help version", noRun: "help version", ops: nohupOps}},
+	{"nohup", &Spec{kind: beyond, complete: true, flags: "help version", noRun: "help version", ops: nohupOps}},
 	// timeout(1), GNU coreutils 9.1 (getopt "+k:s:v"): DURATION, then the
 	// command.
-	{"timeout", &Spec{kind: acts, complete: true, Skip: 1, flags: "v verbose foreground preserve-status help version",
+	{"timeout", &Spec{kind: beyond, complete: true, Skip: 1, flags: "v verbose foreground preserve-status help version",
 		args: "k kill-after s signal", noRun: "help version"}},
 	// time(1), GNU time 1.9 (getopt "+af:o:pqvV"): -o writes the timing.
-	{"time", &Spec{kind: acts, complete: true, flags: "a append p portability q quiet v verbose V version help",
+	{"time", &Spec{kind: beyond, complete: true, flags: "a append p portability q quiet v verbose V version help",
 		args: "f format", writes: "o output-file", noRun: "V version help"}},
 	// stdbuf(1), GNU coreutils 9.1 (getopt "+i:o:e:").
-	{"stdbuf", &Spec{kind: acts, complete: true, args: "i input o output e error", flags: "help version",
+	{"stdbuf", &Spec{kind: beyond, complete: true, args: "i input o output e error", flags: "help version",
 		noRun: "help version"}},
 	// setsid(1), util-linux 2.38 (getopt "+cfhwV").
-	{"setsid", &Spec{kind: acts, complete: true, flags: "c ctty f fork w wait h help V version", noRun: "h help V version"}},
+	{"setsid", &Spec{kind: beyond, complete: true, flags: "c ctty f fork w wait h help V version", noRun: "h help V version"}},
 	// ionice(1), util-linux 2.38 (getopt "+c:hn:p:P:tu:V"): with -p, -P or
 	// -u the operands are process ids, not a command.
-	{"ionice", &Spec{kind: acts, complete: true, flags: "t ignore h help V version",
+	{"ionice", &Spec{kind: beyond, complete: true, flags: "t ignore h help V version",
 		args: "c class n classdata p pid P pgid u uid", noRun: "p pid P pgid u uid h help V version"}},
 	// busybox(1) 1.35: `busybox APPLET ARGS...`; its own options are
 	// spelled whole.
-	{"busybox", &Spec{kind: acts, complete: true, exact: true, flags: "list list-full help", args: "show",
+	{"busybox", &Spec{kind: beyond, complete: true, exact: true, flags: "list list-full help", args: "show",
 		acts: "install", noRun: "list list-full help show install"}},
 	// watch(1), procps-ng 4.0.2 (getopt "+bced::ghn:pq:tvwx"): without
 	// -x the words are joined and run by `sh -c`.
-	{"watch", &Spec{kind: acts, complete: true,
+	{"watch", &Spec{kind: beyond, complete: true,
 		flags: "b beep c color e errexit g chgexit p precise t no-title w no-wrap x exec h help v version",
 		args:  "n interval q equexit", optional: "d differences", noRun: "h help v version"}},
 	// xargs(1), GNU findutils 4.9 (getopt "+0a:d:E:e::I:i::l::L:n:oprP:s:txv"):
 	// -a FILE reads the arguments from FILE.
-	{"xargs", &Spec{kind: acts, complete: true,
+	{"xargs", &Spec{kind: beyond, complete: true,
 		flags:    "0 null o open-tty p interactive r no-run-if-empty t verbose x exit show-limits help version",
 		args:     "d delimiter E I L n max-args P max-procs s max-chars process-slot-var",
 		optional: "e eof i replace l max-lines", reads: "a arg-file", noRun: "help version"}},
 }}
 
 // sudoSpec is sudo's model in wrapperTable, which sudoEdit copies.
-var sudoSpec = Spec{kind: acts, complete: true, assigns: true, interleave: true,
+var sudoSpec = Spec{kind: beyond, complete: true, assigns: true, interleave: true,
 	flags: "A askpass b background B bell E e edit H set-home i login K remove-timestamp k reset-timestamp " +
 		"l list N no-update n non-interactive P preserve-groups S stdin s shell V version v validate help",
 	args: "a auth-type C close-from c login-class g group host p prompt r role T command-timeout t type " +
