@@ -176,13 +176,10 @@ type taintScan struct {
 }
 
 // transparentWrapper: wrappers that add nothing of their own, so the
-// command they run decides. sudo and doas raise privilege and never do.
+// command they run decides. One that raises privilege
+// (cmdmodel.RaisesPrivilege: sudo, doas) never does.
 func transparentWrapper(c *shellparse.Command) bool {
-	switch c.Name() {
-	case "sudo", "doas":
-		return false
-	}
-	return true
+	return !cmdmodel.RaisesPrivilege(c.Name())
 }
 
 // resolvesOutsideRoots reports whether a bare command name resolves through

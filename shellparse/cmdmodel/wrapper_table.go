@@ -219,3 +219,7 @@ var subSubcommands = sync.OnceValue(func() map[string][]string {
 func HasSubSubcommands(name, sub string) bool {
 	return slices.Contains(subSubcommands()[name], sub)
 }
+
+// RaisesPrivilege reports the wrappers that run their command as another
+// user (sudo(8), doas(1)): what they add is their own, whatever they run.
+func RaisesPrivilege(name string) bool { return name == "sudo" || name == "doas" }
