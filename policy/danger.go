@@ -545,22 +545,22 @@ func rmLine(x *dangerCtx) ([]shellparse.Word, bool) {
 	return line.Operands(), line.Has("r", "R", "recursive") || !line.Understood()
 }
 
-// findStarts returns the starting points of a find command and its
-// expression, as cmdmodel.FindSplit reads them. No path means ".".
-func findStarts(c *shellparse.Command) (starts []shellparse.Word, expr []shellparse.Word) {
+// findStarts returns the starting points of a find command, as
+// cmdmodel.FindSplit reads them. No path means ".".
+func findStarts(c *shellparse.Command) (starts []shellparse.Word) {
 	args := c.Args[1:]
 	first, j := cmdmodel.FindSplit(args, func(w shellparse.Word) string { return w.Text })
 	starts = args[first:j:j]
 	if len(starts) == 0 {
 		starts = []shellparse.Word{{Text: "."}}
 	}
-	return starts, args[j:]
+	return starts
 }
 
 // findTarget returns the first starting point of find that is /, the home
 // directory or a system directory.
 func (x *dangerCtx) findTarget(c *shellparse.Command) (string, bool) {
-	starts, _ := findStarts(c)
+	starts := findStarts(c)
 	for _, w := range starts {
 		if t := x.classify(w); t.place != placeOther {
 			return t.text, true
@@ -569,13 +569,10 @@ func (x *dangerCtx) findTarget(c *shellparse.Command) (string, bool) {
 	return "", false
 }
 
-// findDeletes: `find <place> ... -delete`.
+// findDeletes: `find <place> ... -delete`, read by find's model.
 func findDeletes(x *dangerCtx) (string, bool) {
-	_, expr := findStarts(x.c)
-	for _, w := range expr {
-		if w.Text == "-delete" {
-			return x.findTarget(x.c)
-		}
+	if cmdmodel.FindDeletes(x.c.Args[1:]) {
+		return x.findTarget(x.c)
 	}
 	return "", false
 }

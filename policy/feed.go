@@ -59,9 +59,9 @@ func (e *evaluation) findExecPaths(s *shellparse.Script, c *shellparse.Command) 
 	}
 	f := &s.Commands[c.Parent]
 	at := -1
-	for k := 1; k+1 < len(f.Args); k++ {
-		if f.Args[k].Text == "-exec" && f.Args[k+1].Offset == c.Args[0].Offset {
-			at = k
+	for _, x := range cmdmodel.FindExecs(f.Args[1:]) {
+		if x.Action == "-exec" && f.Args[x.From+1].Offset == c.Args[0].Offset {
+			at = x.From // (the -exec word's index in f.Args)
 			break
 		}
 	}

@@ -118,7 +118,7 @@ func DestroysProjectWork(c *Command, exists func(name string) bool) bool {
 	case "shred":
 		return true
 	case "find":
-		return findDeletes(c.Args[1:])
+		return FindDeletes(c.Args[1:])
 	case "git", "git.exe":
 		args := c.Args
 		stripped, hasGlobals := StripGitGlobals(c.Args)
@@ -260,7 +260,7 @@ func DeletesTree(args []Word) bool {
 				}
 			}
 		case "find":
-			if findDeletes(rest) {
+			if FindDeletes(rest) {
 				return true
 			}
 		case "rsync":

@@ -6,9 +6,9 @@ import "strings"
 // (find(1)). Every reader of a find command line goes through readFind:
 // its file effects (findOps), the commands its -exec family runs (the
 // shell reader's FindExecs), what it prints (findOutput), whether it is
-// read-only (findArgs) and whether it deletes (DeletesTree,
-// DestroysProjectWork); the danger layer reads its start points with
-// FindSplit.
+// read-only (findArgs) and whether it deletes (FindDeletes, for the
+// danger layer, DeletesTree and DestroysProjectWork); the danger layer
+// reads its start points with FindSplit.
 
 // FindSplit splits find's words after its name (findArgs, without the
 // name) as GNU find reads them (find(1) and findutils 4.9 util.c
@@ -149,7 +149,7 @@ func FindExecs(args []Word) []FindExec {
 
 func wordText(w Word) string { return w.Text }
 
-// findDeletes reports whether find's words after its name hold -delete.
-func findDeletes(args []Word) bool {
+// FindDeletes reports whether find's words after its name hold -delete.
+func FindDeletes(args []Word) bool {
 	return readFind(args, wordText).has("-delete")
 }

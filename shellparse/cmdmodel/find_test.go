@@ -37,7 +37,7 @@ func TestReadFind(t *testing.T) {
 		{". -exec+ x ;", false, false, nil},
 	} {
 		args := findWords(tt.line)
-		if got := findDeletes(args); got != tt.deletes {
+		if got := FindDeletes(args); got != tt.deletes {
 			t.Errorf("find %s: deletes %v, want %v", tt.line, got, tt.deletes)
 		}
 		if got := findArgs(args); got != tt.safe {
