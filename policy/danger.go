@@ -106,7 +106,7 @@ func (r *dangerRule) appliesTo(name string) bool {
 	return false
 }
 
-var rmNames = []string{"rm", "srm"}
+var rmNames = cmdmodel.TreeRemovers
 
 // dangerTable is the danger layer of design §3, checked top to bottom
 // against every simple command of a script. Wrappers and the commands they
@@ -134,23 +134,23 @@ var dangerTable = []dangerRule{
 	// command is a command of its own whose parent is the find).
 	{code: CodeDangerFindDelete, names: []string{"find"}, check: findDeletes,
 		msg: "find over %s deletes whatever it matches there; run find inside the project, and -print the matches before deleting"},
-	{code: CodeDangerFindDelete, names: []string{"rm", "srm", "unlink", "shred"}, check: execByFind,
+	{code: CodeDangerFindDelete, names: cmdmodel.FileRemovers, check: execByFind,
 		msg: "find over %s deletes whatever it matches there; run find inside the project, and -print the matches before deleting"},
 	// Making a file system or swap on a block device: `mkfs.ext4 /dev/sda1`,
 	// `mkfs -t ext4 /dev/sdb`, `mkswap /dev/sdb2`, `newfs_apfs /dev/disk2`.
 	// On a regular file (`mkfs.ext4 disk.img`, `mkswap /swapfile`) it only
 	// writes that file, which the sandbox judges.
-	{code: CodeDangerMkfs, names: []string{"mkfs*", "mke2fs", "mkswap", "newfs*", "mkdosfs", "mkntfs"}, check: deviceOperand,
+	{code: CodeDangerMkfs, names: cmdmodel.FilesystemMakers, check: deviceOperand,
 		msg: "formatting %s erases everything on the device; build the file system in an image file (mkfs.ext4 disk.img) instead"},
 	// Erasing a block device: `wipefs -a /dev/sda`, `blkdiscard /dev/nvme0n1`,
 	// `shred /dev/sda`, `badblocks -w /dev/sdb`. shred, wipefs and badblocks
 	// on a regular file (`shred -u secret.txt`) are ordinary file writes.
-	{code: CodeDangerDiskWipe, names: []string{"wipefs", "blkdiscard", "shred", "badblocks"}, check: wipesDevice,
+	{code: CodeDangerDiskWipe, names: cmdmodel.DiskWipers, check: wipesDevice,
 		msg: "wiping %s destroys everything on the device; work on an image file, not a disk device"},
 	// Erasing or encrypting a disk by its tool's verb, whatever the operand
 	// looks like: `diskutil eraseDisk APFS X disk2`, `cryptsetup luksFormat
 	// /dev/sdb`.
-	{code: CodeDangerDiskWipe, names: []string{"diskutil", "cryptsetup"}, check: diskVerb,
+	{code: CodeDangerDiskWipe, names: cmdmodel.VolumeTools, check: diskVerb,
 		msg: "%s destroys everything on the disk; work on an image file, not a disk device"},
 	// nvme-cli's erasing verbs, whatever the operand: `nvme format
 	// /dev/nvme0n1`, `nvme sanitize`, `nvme delete-ns` (danger_shape.go).
@@ -159,7 +159,7 @@ var dangerTable = []dangerRule{
 	// Rewriting the partition table of a block device: `fdisk /dev/sda`,
 	// `sgdisk --zap-all /dev/sda`, `parted /dev/sda mklabel gpt`. Listing
 	// forms (`fdisk -l`, `sfdisk -d`, `parted /dev/sda print`) only read.
-	{code: CodeDangerPartition, names: []string{"fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted"}, check: partitions,
+	{code: CodeDangerPartition, names: cmdmodel.Partitioners, check: partitions,
 		msg: "repartitioning %s can destroy every file system on the device; inspect it read-only (lsblk, fdisk -l) instead"},
 	// dd writing onto a block device: `dd if=/dev/zero of=/dev/sda`.
 	// Reading one (`dd if=/dev/sda of=disk.img`) is fine.

@@ -216,7 +216,7 @@ func (e *evaluation) rootDelete(p *part) verdict {
 	if len(c.Args) < 2 || c.Args[0].Dynamic || e.cfg.Guard == nil || ModeEffect(e.cfg.Mode, CatWrite) == Deny {
 		return verdict{} // (plan mode denies it outright)
 	}
-	if n := commandName(c); n != "rm" && n != "srm" {
+	if !slices.Contains(cmdmodel.TreeRemovers, commandName(c)) {
 		return verdict{}
 	}
 	recursive, ops := cmdmodel.RmOperands(c.Args[1:])

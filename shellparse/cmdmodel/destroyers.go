@@ -283,6 +283,10 @@ func DeletesTree(args []Word) bool {
 	return false
 }
 
+// TreeRemovers are the programs that read their words as rm(1) does
+// (RmOperands): rm, and srm(1), which overwrites before it removes.
+var TreeRemovers = []string{"rm", "srm"}
+
 // RmOperands splits rm's words (rm(1)): recursive is -r, -R or
 // --recursive (any prefix of it), or an option only known at run time;
 // operands are the other words, and every word after `--`.

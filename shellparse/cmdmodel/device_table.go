@@ -96,3 +96,24 @@ var (
 		flags: "a c d i j k l n r t u v w z D H J L O P X Y Z 0",
 		args:  "b f o p s x B E G M T U"}
 )
+
+// The tools of this file by what the danger layer asks of them; a name
+// ending in "*" stands for every name with that prefix (mkfs.ext4).
+var (
+	// FilesystemMakers write a new file system or swap area onto their
+	// operand: mkfs(8) and its mkfs.TYPE helpers, mke2fs(8), mkswap(8),
+	// newfs(8) of the BSDs, mkdosfs(8), mkntfs(8).
+	FilesystemMakers = []string{"mkfs*", "mke2fs", "mkswap", "newfs*", "mkdosfs", "mkntfs"}
+	// DiskWipers erase a device's blocks or signatures: wipefs(8),
+	// blkdiscard(8), shred(1), badblocks(8) -w.
+	DiskWipers = []string{"wipefs", "blkdiscard", "shred", "badblocks"}
+	// VolumeTools erase or re-key a volume through a verb: diskutil(8)
+	// eraseDisk and kin, cryptsetup(8) luksFormat and kin.
+	VolumeTools = []string{"diskutil", "cryptsetup"}
+	// Partitioners rewrite a partition table: fdisk(8), sfdisk(8),
+	// cfdisk(8), gdisk(8), sgdisk(8), parted(8).
+	Partitioners = []string{"fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted"}
+	// FileRemovers delete the files named: rm(1), srm(1), unlink(1),
+	// shred(1) -u.
+	FileRemovers = []string{"rm", "srm", "unlink", "shred"}
+)
