@@ -668,101 +668,28 @@ func deviceOperand(x *dangerCtx) (string, bool) {
 	return "", false
 }
 
-// wipesDevice: wipefs, blkdiscard, shred on a device; badblocks only in its
-// destructive write mode (-w), read by the command model: a line it does
-// not understand may hold -w.
+// wipesDevice: a disk wiper on a device, badblocks only in its
+// destructive write mode (cmdmodel.MayWipe).
 func wipesDevice(x *dangerCtx) (string, bool) {
-	if x.name == "badblocks" {
-		if line, _ := cmdmodel.ReadLine(&x.c.Command, "badblocks"); line.Understood() && !line.Has("w") {
-			return "", false
-		}
+	if !cmdmodel.MayWipe(&x.c.Command, x.name) {
+		return "", false
 	}
 	return deviceOperand(x)
 }
 
-// diskVerb: diskutil's erasing verbs (diskutil(8), also under `diskutil
-// apfs` and `diskutil cs`) and cryptsetup's formatting ones
-// (cryptsetup(8)), found among the operands by the command model. A line
-// the model does not understand is judged in every reading: any word
-// may be the verb.
+// diskVerb: diskutil's erasing verbs and cryptsetup's formatting ones
+// (cmdmodel.ErasingVerb).
 func diskVerb(x *dangerCtx) (string, bool) {
-	verbs := diskutilVerbs()
-	if x.name == "cryptsetup" {
-		verbs = cryptsetupVerbs
-	}
-	line, _ := cmdmodel.ReadLine(&x.c.Command, x.name)
-	ops, understood := line.Operands(), line.Understood()
-	if !understood {
-		ops = x.c.Args[1:]
-	}
-	for k, w := range ops {
-		v := strings.ToLower(w.Text)
-		if verbs[v] {
-			return x.name + " " + w.Text, true
-		}
-		if !understood {
-			continue
-		}
-		if k > 0 || x.name == "cryptsetup" || v != "apfs" && v != "cs" && v != "corestorage" && v != "appleraid" {
-			break // the verb is the first operand (diskutil: after apfs or cs)
-		}
+	if v, ok := cmdmodel.ErasingVerb(&x.c.Command, x.name); ok {
+		return x.name + " " + v, true
 	}
 	return "", false
 }
 
-var diskutilVerbs = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"erasedisk": true, "erasevolume": true, "reformat": true, "zerodisk": true,
-		"randomdisk": true, "secureerase": true, "partitiondisk": true,
-		"deletecontainer": true, "deletevolume": true,
-	}
-})
-
-var cryptsetupVerbs = map[string]bool{"luksformat": true, "erase": true, "lukserase": true}
-
-// partitions: a partitioner given a device, unless only listing it
-// (fdisk(8), sfdisk(8), cfdisk(8), gdisk(8), sgdisk(8), parted(8)), read
-// by the command model. A partitioner given a device and no command is
-// interactive and reads its commands from standard input, which can be a
-// script. A line the model does not understand is not a listing.
+// partitions: a partitioner given a device, unless it only lists
+// (cmdmodel.OnlyListsPartitions).
 func partitions(x *dangerCtx) (string, bool) {
-	line, _ := cmdmodel.ReadLine(&x.c.Command, x.name)
-	readOnly := false
-	switch x.name {
-	case "fdisk":
-		readOnly = line.Has("l", "list", "x", "list-details", "s", "getsz") &&
-			!line.Has("B", "protect-boot", "n", "noauto-pt", "w", "wipe", "W", "wipe-partitions")
-	case "cfdisk":
-		readOnly = line.Has("r", "read-only") && !line.Has("z", "zero")
-	case "gdisk":
-		readOnly = line.Has("l")
-	case "sfdisk":
-		// One of the listing commands and nothing that changes a table.
-		readOnly = line.Has("l", "list", "d", "dump", "J", "json", "s", "show-size", "V", "verify", "g",
-			"show-geometry", "G", "show-pt-geometry", "F", "list-free", "B", "backup-pt-sectors", "T", "list-types")
-		for _, o := range line.Options() {
-			readOnly = readOnly && slices.Contains(sfdiskListing, o)
-		}
-	case "sgdisk":
-		opts := line.Options()
-		readOnly = len(opts) > 0
-		for _, o := range opts {
-			readOnly = readOnly && slices.Contains(sgdiskListing, o)
-		}
-	case "parted":
-		// parted [options] [device [command [args]...]]
-		ops := line.Operands()
-		readOnly = line.Has("l", "list")
-		if len(ops) > 1 {
-			readOnly = true
-			for _, w := range ops[1:] {
-				if partedWrites()[strings.ToLower(w.Text)] {
-					readOnly = false
-				}
-			}
-		}
-	}
-	if readOnly && line.Understood() {
+	if cmdmodel.OnlyListsPartitions(&x.c.Command, x.name) {
 		return "", false
 	}
 	for _, w := range x.c.Args[1:] {
@@ -772,28 +699,6 @@ func partitions(x *dangerCtx) (string, bool) {
 	}
 	return "", false
 }
-
-// sfdiskListing are sfdisk's options that list or tune the listing
-// (sfdisk(8), util-linux 2.38).
-var sfdiskListing = []string{"l", "list", "d", "dump", "J", "json", "s", "show-size", "V", "verify", "g",
-	"show-geometry", "G", "show-pt-geometry", "F", "list-free", "B", "backup-pt-sectors", "T", "list-types",
-	"bytes", "color", "lock", "o", "output", "q", "quiet", "X", "label", "Y", "label-nested", "u", "unit", "L", "Linux"}
-
-// sgdiskListing are sgdisk's options that only print, or make every
-// change pretend (sgdisk(8), GPT fdisk 1.0.9).
-var sgdiskListing = []string{"p", "print", "i", "info", "v", "verify", "O", "print-mbr", "P", "pretend", "L",
-	"list-types", "D", "display-alignment", "E", "end-of-largest", "f", "first-in-largest", "F",
-	"first-aligned-in-largest"}
-
-// partedWrites are parted's commands that change a disk (parted(8)).
-var partedWrites = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"mklabel": true, "mktable": true, "mkpart": true, "mkpartfs": true, "mkfs": true,
-		"rm": true, "resizepart": true, "resize": true, "move": true, "cp": true,
-		"name": true, "set": true, "toggle": true, "disk_set": true, "disk_toggle": true,
-		"rescue": true, "type": true,
-	}
-})
 
 // ddOntoDevice: a dd operand `of=` naming a block device.
 func ddOntoDevice(x *dangerCtx) (string, bool) {

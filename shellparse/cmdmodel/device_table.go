@@ -1,5 +1,11 @@
 package cmdmodel
 
+import (
+	"slices"
+	"strings"
+	"sync"
+)
+
 // The command model of the tools that erase, format or repartition block
 // devices, and of the archivers that extract (cpio, pax): the danger
 // layer (policy/danger.go) and the link check (links.go) read their
@@ -117,3 +123,123 @@ var (
 	// shred(1) -u.
 	FileRemovers = []string{"rm", "srm", "unlink", "shred"}
 )
+
+// MayWipe reports whether a disk wiper (DiskWipers) erases what it is
+// given: always, but badblocks(8) only in its destructive write mode
+// (-w), read by the model; a line the model does not understand may hold
+// -w.
+func MayWipe(c *Command, name string) bool {
+	if name == "badblocks" {
+		line, _ := ReadLine(c, "badblocks")
+		return !line.Understood() || line.Has("w")
+	}
+	return true
+}
+
+// ErasingVerb reports the verb that makes diskutil(8) (also under
+// `diskutil apfs` and `diskutil cs`) erase or repartition, or
+// cryptsetup(8) format, among c's operands read by the model; name is the
+// program (its basename, lowercased). A line the model does not
+// understand is judged in every reading: any word may be the verb.
+func ErasingVerb(c *Command, name string) (string, bool) {
+	verbs := diskutilVerbs()
+	if name == "cryptsetup" {
+		verbs = cryptsetupVerbs
+	}
+	line, _ := ReadLine(c, name)
+	ops, understood := line.Operands(), line.Understood()
+	if !understood {
+		ops = c.Args[1:]
+	}
+	for k, w := range ops {
+		v := strings.ToLower(w.Text)
+		if verbs[v] {
+			return w.Text, true
+		}
+		if !understood {
+			continue
+		}
+		if k > 0 || name == "cryptsetup" || v != "apfs" && v != "cs" && v != "corestorage" && v != "appleraid" {
+			break // the verb is the first operand (diskutil: after apfs or cs)
+		}
+	}
+	return "", false
+}
+
+var diskutilVerbs = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"erasedisk": true, "erasevolume": true, "reformat": true, "zerodisk": true,
+		"randomdisk": true, "secureerase": true, "partitiondisk": true,
+		"deletecontainer": true, "deletevolume": true,
+	}
+})
+
+var cryptsetupVerbs = map[string]bool{"luksformat": true, "erase": true, "lukserase": true}
+
+// OnlyListsPartitions reports whether a partitioner's command line, read
+// by the model, only lists (fdisk(8), sfdisk(8), cfdisk(8), gdisk(8),
+// sgdisk(8), parted(8)); name is the program. A partitioner given a
+// device and no command is interactive and reads its commands from
+// standard input, which can be a script. A line the model does not
+// understand is not a listing.
+func OnlyListsPartitions(c *Command, name string) bool {
+	line, _ := ReadLine(c, name)
+	readOnly := false
+	switch name {
+	case "fdisk":
+		readOnly = line.Has("l", "list", "x", "list-details", "s", "getsz") &&
+			!line.Has("B", "protect-boot", "n", "noauto-pt", "w", "wipe", "W", "wipe-partitions")
+	case "cfdisk":
+		readOnly = line.Has("r", "read-only") && !line.Has("z", "zero")
+	case "gdisk":
+		readOnly = line.Has("l")
+	case "sfdisk":
+		// One of the listing commands and nothing that changes a table.
+		readOnly = line.Has("l", "list", "d", "dump", "J", "json", "s", "show-size", "V", "verify", "g",
+			"show-geometry", "G", "show-pt-geometry", "F", "list-free", "B", "backup-pt-sectors", "T", "list-types")
+		for _, o := range line.Options() {
+			readOnly = readOnly && slices.Contains(sfdiskListing, o)
+		}
+	case "sgdisk":
+		opts := line.Options()
+		readOnly = len(opts) > 0
+		for _, o := range opts {
+			readOnly = readOnly && slices.Contains(sgdiskListing, o)
+		}
+	case "parted":
+		// parted [options] [device [command [args]...]]
+		ops := line.Operands()
+		readOnly = line.Has("l", "list")
+		if len(ops) > 1 {
+			readOnly = true
+			for _, w := range ops[1:] {
+				if partedWrites()[strings.ToLower(w.Text)] {
+					readOnly = false
+				}
+			}
+		}
+	}
+	return readOnly && line.Understood()
+}
+
+// sfdiskListing are sfdisk's options that list or tune the listing
+// (sfdisk(8), util-linux 2.38).
+var sfdiskListing = []string{"l", "list", "d", "dump", "J", "json", "s", "show-size", "V", "verify", "g",
+	"show-geometry", "G", "show-pt-geometry", "F", "list-free", "B", "backup-pt-sectors", "T", "list-types",
+	"bytes", "color", "lock", "o", "output", "q", "quiet", "X", "label", "Y", "label-nested", "u", "unit", "L", "Linux"}
+
+// sgdiskListing are sgdisk's options that only print, or make every
+// change pretend (sgdisk(8), GPT fdisk 1.0.9).
+var sgdiskListing = []string{"p", "print", "i", "info", "v", "verify", "O", "print-mbr", "P", "pretend", "L",
+	"list-types", "D", "display-alignment", "E", "end-of-largest", "f", "first-in-largest", "F",
+	"first-aligned-in-largest"}
+
+// partedWrites are parted's commands that change a disk (parted(8)).
+var partedWrites = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"mklabel": true, "mktable": true, "mkpart": true, "mkpartfs": true, "mkfs": true,
+		"rm": true, "resizepart": true, "resize": true, "move": true, "cp": true,
+		"name": true, "set": true, "toggle": true, "disk_set": true, "disk_toggle": true,
+		"rescue": true, "type": true,
+	}
+})
