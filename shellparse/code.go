@@ -444,57 +444,7 @@ func (p *parser) numericOutput(cs *syntax.CmdSubst) bool {
 		}
 		args[i] = r.Text
 	}
-	rest := args[1:]
-	switch args[0] {
-	case "wc":
-		for _, a := range rest {
-			switch a {
-			case "-l", "-c", "-m", "-w", "-L", "--lines", "--bytes", "--chars", "--words", "--max-line-length":
-			default:
-				return false
-			}
-		}
-		return true
-	case "grep", "egrep", "fgrep":
-		// One count, with no file name before it: no -r, -H, -f, and at
-		// most one file.
-		count, operands := false, 0
-		for _, a := range rest {
-			switch {
-			case a == "--count":
-				count = true
-			case strings.HasPrefix(a, "-") && len(a) > 1:
-				if strings.Trim(a[1:], "cviwxEFGP") != "" {
-					return false
-				}
-				count = count || strings.Contains(a, "c")
-			default:
-				operands++
-			}
-		}
-		return count && operands >= 1 && operands <= 2
-	case "nproc":
-		return len(rest) == 0 || len(rest) == 1 && rest[0] == "--all"
-	case "seq":
-		for _, a := range rest {
-			if a != "-w" && !numberText(a) {
-				return false
-			}
-		}
-		return len(rest) > 0
-	case "date":
-		return len(rest) == 1 && rest[0] == "+%s"
-	case "id":
-		for _, a := range rest {
-			switch a {
-			case "-u", "-g", "-r", "-ur", "-ru", "-gr", "-rg":
-			default:
-				return false
-			}
-		}
-		return len(rest) > 0
-	}
-	return false
+	return cmdmodel.PrintsNumber(args, numberText)
 }
 
 // nameText judges a variable name given as text (`read NAME`, `test -v
