@@ -146,15 +146,13 @@ func shellEnv() []string {
 	for _, kv := range os.Environ() {
 		// BASH_FUNC_name%%=() {...}: a function bash imports at start,
 		// which would run in place of the command of that name.
-		if hasPrefix(kv, "BASH_ENV=") || hasPrefix(kv, "ENV=") || hasPrefix(kv, "BASH_FUNC_") {
+		if strings.HasPrefix(kv, "BASH_ENV=") || strings.HasPrefix(kv, "ENV=") || strings.HasPrefix(kv, "BASH_FUNC_") {
 			continue
 		}
 		env = append(env, kv)
 	}
 	return env
 }
-
-func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
 
 // commandPath is the file argv[0] names. For a bare name it is the file
 // the decision's own PATH search found (a.lookCmd): the one judged, with

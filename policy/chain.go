@@ -11,6 +11,7 @@ import (
 
 	"github.com/gatekeep/gatekeep/pathguard"
 	"github.com/gatekeep/gatekeep/shellparse"
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
 // Tool names of the built-in tools.
@@ -43,7 +44,7 @@ type Request struct {
 	// agent's search tool: Grep, Glob): Read rules judge the files there
 	// on disk, as for `grep -r` (recursive.go). Its Filter leaves out
 	// what the search certainly does not read; Via names the tool.
-	Tree *shellparse.FileEffect
+	Tree *cmdmodel.FileEffect
 	// Trace asks for every layer's verdict on every part in
 	// Decision.Trace (--explain). Without it no trace is built: the
 	// final verdict of each part is in Decision.Parts either way.
@@ -160,19 +161,19 @@ type part struct {
 	index  int
 	cmd    *shellparse.Command
 	// a file
-	access  shellparse.Access
+	access  cmdmodel.Access
 	path    string
-	dynamic bool                   // the path or command is only known at run time
-	dir     string                 // directory a relative path resolves against
-	tree    *shellparse.FileEffect // a read of a whole tree (grep -r), else nil
-	why     string                 // why a dynamic part is not known, for the message
-	tracked bool                   // a read of the files git tracks (git show, log -p, diff, grep)
-	tool    string                 // the tool whose rules judge the part
+	dynamic bool                 // the path or command is only known at run time
+	dir     string               // directory a relative path resolves against
+	tree    *cmdmodel.FileEffect // a read of a whole tree (grep -r), else nil
+	why     string               // why a dynamic part is not known, for the message
+	tracked bool                 // a read of the files git tracks (git show, log -p, diff, grep)
+	tool    string               // the tool whose rules judge the part
 	url     string
 	// literal is set when the path's own text is static (it may still be
 	// dynamic through the directory or a link made earlier); guess when
 	// a dynamic word is only taken for a write toward denial
-	// (shellparse.FileEffect.Guess).
+	// (cmdmodel.FileEffect.Guess).
 	literal, guess bool
 	// substOnly: the path word is dynamic only through command
 	// substitutions (shellparse.Word.SubstOnly).
@@ -417,7 +418,7 @@ func evaluate(cfg *Config, req Request) (d Decision) {
 		switch {
 		case p.cmd != nil:
 			cmdExplicit[p.index] = ok
-		case !ok && p.script != nil && p.access == shellparse.Read && pd.Effect == Allow && pd.Layer == LayerMode:
+		case !ok && p.script != nil && p.access == cmdmodel.Read && pd.Effect == Allow && pd.Layer == LayerMode:
 			// A file a command reads is judged with its command: a safe
 			// command's reads are part of what the safe list allows.
 			ok = cmdExplicit[p.index]
@@ -504,9 +505,9 @@ func (e *evaluation) parts() ([]part, Decision, bool) {
 	case ToolBash:
 		return e.shellParts()
 	case ToolRead, "ReadFile":
-		return e.fileParts(shellparse.Read, CatRead)
+		return e.fileParts(cmdmodel.Read, CatRead)
 	case ToolWrite, ToolEdit, "WriteFile":
-		return e.fileParts(shellparse.Write, CatWrite)
+		return e.fileParts(cmdmodel.Write, CatWrite)
 	case "":
 		return nil, Decision{Effect: Deny, Layer: LayerInput, Code: CodeInputInvalid, Message: "no tool named", Offset: -1}, false
 	}
@@ -523,7 +524,7 @@ func (e *evaluation) parts() ([]part, Decision, bool) {
 	return append(e.partsBuf[:0], part{subject: subject, category: cat, tool: e.req.Tool, url: e.req.URL, path: e.req.Path, dir: e.cwd, offset: -1}), Decision{}, true
 }
 
-func (e *evaluation) fileParts(access shellparse.Access, cat Category) ([]part, Decision, bool) {
+func (e *evaluation) fileParts(access cmdmodel.Access, cat Category) ([]part, Decision, bool) {
 	if err := shellparse.CheckInput(e.req.Path); err != nil || e.req.Path == "" {
 		msg := "no path given"
 		code := CodeInputInvalid
@@ -533,13 +534,13 @@ func (e *evaluation) fileParts(access shellparse.Access, cat Category) ([]part, 
 		return nil, Decision{Effect: Ask, Final: true, Layer: LayerInput, Code: code, Message: msg, Offset: -1}, false
 	}
 	tool := ToolRead
-	if access == shellparse.Write {
+	if access == cmdmodel.Write {
 		tool = ToolWrite
 	}
 	p := part{subject: e.req.Path, category: cat, access: access, path: e.req.Path, dir: e.cwd, tool: tool, offset: -1}
-	if e.req.Tree != nil && access == shellparse.Read {
+	if e.req.Tree != nil && access == cmdmodel.Read {
 		t := *e.req.Tree
-		t.Access, t.Recursive = shellparse.Read, true
+		t.Access, t.Recursive = cmdmodel.Read, true
 		p.tree = &t
 	}
 	return append(e.partsBuf[:0], p), Decision{}, true
@@ -596,8 +597,8 @@ func (e *evaluation) shellParts() ([]part, Decision, bool) {
 			// whole argv bash may run); its writes are judged as written
 			// too (a pattern's static directory).
 			cp.alts = alts
-			effects = slices.DeleteFunc(slices.Clone(effects), func(fe shellparse.FileEffect) bool {
-				return fe.Access == shellparse.Read
+			effects = slices.DeleteFunc(slices.Clone(effects), func(fe cmdmodel.FileEffect) bool {
+				return fe.Access == cmdmodel.Read
 			})
 		}
 		cp.category = CatCommand
@@ -636,11 +637,11 @@ func (e *evaluation) shellParts() ([]part, Decision, bool) {
 		// from): a command naming 500,000 files grows its list once.
 		parts = slices.Grow(parts, len(effects))
 		for _, fe := range effects {
-			if fe.Access == shellparse.Read && fe.Path.ProcIn {
+			if fe.Access == cmdmodel.Read && fe.Path.ProcIn {
 				continue // a pipe from commands judged on their own (procInStatic)
 			}
 			cat, tool := CatRead, ToolRead
-			if fe.Access == shellparse.Write {
+			if fe.Access == cmdmodel.Write {
 				cat, tool = CatWrite, ToolWrite
 			}
 			// A relative path is judged in every directory the command
@@ -649,8 +650,8 @@ func (e *evaluation) shellParts() ([]part, Decision, bool) {
 			if gitDirs != nil && !filepath.IsAbs(fe.Path.Text) && !strings.HasPrefix(fe.Path.Text, "~") {
 				dirs = gitDirs
 			}
-			var tree *shellparse.FileEffect
-			if fe.Recursive && fe.Access == shellparse.Read {
+			var tree *cmdmodel.FileEffect
+			if fe.Recursive && fe.Access == cmdmodel.Read {
 				t := fe
 				tree = &t
 			}
@@ -671,7 +672,7 @@ func (e *evaluation) shellParts() ([]part, Decision, bool) {
 				if fe.Tracked {
 					parts[len(parts)-1].tracked = true
 				}
-				if fe.Tree != nil && fe.Access == shellparse.Write {
+				if fe.Tree != nil && fe.Access == cmdmodel.Write {
 					// The entries it writes below the path (tree.go).
 					parts = e.treeWrites(parts, parts[:start], fp, fe.Tree, fe.Path.Dynamic, c.AfterLink)
 				}
@@ -698,10 +699,10 @@ func (e *evaluation) globParts(parts []part, script *shellparse.Script, i int) [
 	}
 	alts := cp.alts
 	type key struct {
-		access    shellparse.Access
+		access    cmdmodel.Access
 		path, dir string
 		recursive bool
-		filter    *shellparse.Filter
+		filter    *cmdmodel.Filter
 	}
 	seen := map[key]int{}
 	for _, a := range alts {
@@ -712,13 +713,13 @@ func (e *evaluation) globParts(parts []part, script *shellparse.Script, i int) [
 				continue
 			}
 			cat, tool := CatRead, ToolRead
-			if fe.Access == shellparse.Write {
+			if fe.Access == cmdmodel.Write {
 				cat, tool = CatWrite, ToolWrite
 			}
 			fp := part{subject: fe.Path.Text, offset: fe.Path.Offset, category: cat, access: fe.Access,
 				path: fe.Path.Text, dynamic: fe.Path.Dynamic, dir: a.dir, tool: tool, script: script, index: i,
 				literal: !fe.Path.Dynamic, guess: fe.Guess, substOnly: fe.Path.SubstOnly, word: fe.Path, maybe: a.maybe}
-			if fe.Recursive && fe.Access == shellparse.Read {
+			if fe.Recursive && fe.Access == cmdmodel.Read {
 				fe := fe
 				fp.tree = &fe
 			}
@@ -783,7 +784,7 @@ func suffixParts(parts []part, sc *shellparse.Command, dirs func(path string) []
 	sfx, _ := shellparse.Effects(sc)
 	for _, fe := range sfx {
 		cat, tool := CatRead, ToolRead
-		if fe.Access == shellparse.Write {
+		if fe.Access == cmdmodel.Write {
 			cat, tool = CatWrite, ToolWrite
 		}
 		for _, d := range dirs(fe.Path.Text) {
@@ -870,15 +871,6 @@ func describe(p *part) string {
 		return "the command"
 	}
 	return "the path " + p.path
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // membersVerdict: a write of names only known at run time below a

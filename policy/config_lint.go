@@ -2,10 +2,10 @@ package policy
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/gatekeep/gatekeep/shellparse"
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
 // Lint codes of LintRules.
@@ -155,10 +155,6 @@ func matchesAll(m matcher) bool {
 	return false
 }
 
-// runners run whatever program their arguments name.
-var runners = []string{"env", "sudo", "doas", "xargs", "eval", "exec", "command", "builtin",
-	"nohup", "nice", "timeout", "time", "stdbuf", "setsid", "ionice", "watch", "busybox", "source", "."}
-
 // opensInterpreter reports whether an allow pattern gives a shell, an
 // interpreter or a wrapper arbitrary arguments: a wildcard comes before
 // any fixed operand (a script or module name) after the program.
@@ -170,7 +166,7 @@ func opensInterpreter(m *bashMatcher) bool {
 	if strings.Contains(name, "*") {
 		return true
 	}
-	if !shellparse.IsShell(name) && !shellparse.IsInterpreter(name) && !slices.Contains(runners, name) {
+	if !shellparse.IsShell(name) && !shellparse.IsInterpreter(name) && !cmdmodel.RunsWords(name) {
 		return false
 	}
 	for _, w := range m.words[1:] {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gatekeep/gatekeep/pathguard"
 	"github.com/gatekeep/gatekeep/shellparse"
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
 // finding is one dangerous form found in a script.
@@ -28,7 +29,7 @@ func dangerLayer(e *evaluation, p *part) verdict {
 		// A file written by a redirect, a command or a file tool: the
 		// command may have been allowed by the safe layer already (`echo x
 		// > /dev/sda`), so its target is judged here too.
-		if p.access == shellparse.Write && writtenDevice(&e.memo, p) {
+		if p.access == cmdmodel.Write && writtenDevice(&e.memo, p) {
 			return verdict{ok: true, effect: Deny, code: CodeDangerDeviceWrite,
 				message: fmt.Sprintf(deviceWriteMsg, p.path)}
 		}
@@ -105,7 +106,7 @@ func (r *dangerRule) appliesTo(name string) bool {
 	return false
 }
 
-var rmNames = []string{"rm", "srm"}
+var rmNames = cmdmodel.TreeRemovers
 
 // dangerTable is the danger layer of design §3, checked top to bottom
 // against every simple command of a script. Wrappers and the commands they
@@ -133,23 +134,23 @@ var dangerTable = []dangerRule{
 	// command is a command of its own whose parent is the find).
 	{code: CodeDangerFindDelete, names: []string{"find"}, check: findDeletes,
 		msg: "find over %s deletes whatever it matches there; run find inside the project, and -print the matches before deleting"},
-	{code: CodeDangerFindDelete, names: []string{"rm", "srm", "unlink", "shred"}, check: execByFind,
+	{code: CodeDangerFindDelete, names: cmdmodel.FileRemovers, check: execByFind,
 		msg: "find over %s deletes whatever it matches there; run find inside the project, and -print the matches before deleting"},
 	// Making a file system or swap on a block device: `mkfs.ext4 /dev/sda1`,
 	// `mkfs -t ext4 /dev/sdb`, `mkswap /dev/sdb2`, `newfs_apfs /dev/disk2`.
 	// On a regular file (`mkfs.ext4 disk.img`, `mkswap /swapfile`) it only
 	// writes that file, which the sandbox judges.
-	{code: CodeDangerMkfs, names: []string{"mkfs*", "mke2fs", "mkswap", "newfs*", "mkdosfs", "mkntfs"}, check: deviceOperand,
+	{code: CodeDangerMkfs, names: cmdmodel.FilesystemMakers, check: deviceOperand,
 		msg: "formatting %s erases everything on the device; build the file system in an image file (mkfs.ext4 disk.img) instead"},
 	// Erasing a block device: `wipefs -a /dev/sda`, `blkdiscard /dev/nvme0n1`,
 	// `shred /dev/sda`, `badblocks -w /dev/sdb`. shred, wipefs and badblocks
 	// on a regular file (`shred -u secret.txt`) are ordinary file writes.
-	{code: CodeDangerDiskWipe, names: []string{"wipefs", "blkdiscard", "shred", "badblocks"}, check: wipesDevice,
+	{code: CodeDangerDiskWipe, names: cmdmodel.DiskWipers, check: wipesDevice,
 		msg: "wiping %s destroys everything on the device; work on an image file, not a disk device"},
 	// Erasing or encrypting a disk by its tool's verb, whatever the operand
 	// looks like: `diskutil eraseDisk APFS X disk2`, `cryptsetup luksFormat
 	// /dev/sdb`.
-	{code: CodeDangerDiskWipe, names: []string{"diskutil", "cryptsetup"}, check: diskVerb,
+	{code: CodeDangerDiskWipe, names: cmdmodel.VolumeTools, check: diskVerb,
 		msg: "%s destroys everything on the disk; work on an image file, not a disk device"},
 	// nvme-cli's erasing verbs, whatever the operand: `nvme format
 	// /dev/nvme0n1`, `nvme sanitize`, `nvme delete-ns` (danger_shape.go).
@@ -158,7 +159,7 @@ var dangerTable = []dangerRule{
 	// Rewriting the partition table of a block device: `fdisk /dev/sda`,
 	// `sgdisk --zap-all /dev/sda`, `parted /dev/sda mklabel gpt`. Listing
 	// forms (`fdisk -l`, `sfdisk -d`, `parted /dev/sda print`) only read.
-	{code: CodeDangerPartition, names: []string{"fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted"}, check: partitions,
+	{code: CodeDangerPartition, names: cmdmodel.Partitioners, check: partitions,
 		msg: "repartitioning %s can destroy every file system on the device; inspect it read-only (lsblk, fdisk -l) instead"},
 	// dd writing onto a block device: `dd if=/dev/zero of=/dev/sda`.
 	// Reading one (`dd if=/dev/sda of=disk.img`) is fine.
@@ -540,26 +541,26 @@ func rmCheck(want place) func(x *dangerCtx) (string, bool) {
 // time) may be recursive. Other names of rmNames (gnu rm, busybox forms)
 // are read as rm.
 func rmLine(x *dangerCtx) ([]shellparse.Word, bool) {
-	line, _ := shellparse.ReadLine(x.c, "rm")
+	line, _ := cmdmodel.ReadLine(&x.c.Command, "rm")
 	return line.Operands(), line.Has("r", "R", "recursive") || !line.Understood()
 }
 
-// findStarts returns the starting points of a find command and its
-// expression, as shellparse.FindSplit reads them. No path means ".".
-func findStarts(c *shellparse.Command) (starts []shellparse.Word, expr []shellparse.Word) {
+// findStarts returns the starting points of a find command, as
+// cmdmodel.FindSplit reads them. No path means ".".
+func findStarts(c *shellparse.Command) (starts []shellparse.Word) {
 	args := c.Args[1:]
-	first, j := shellparse.FindSplit(args, func(w shellparse.Word) string { return w.Text })
+	first, j := cmdmodel.FindSplit(args, func(w shellparse.Word) string { return w.Text })
 	starts = args[first:j:j]
 	if len(starts) == 0 {
 		starts = []shellparse.Word{{Text: "."}}
 	}
-	return starts, args[j:]
+	return starts
 }
 
 // findTarget returns the first starting point of find that is /, the home
 // directory or a system directory.
 func (x *dangerCtx) findTarget(c *shellparse.Command) (string, bool) {
-	starts, _ := findStarts(c)
+	starts := findStarts(c)
 	for _, w := range starts {
 		if t := x.classify(w); t.place != placeOther {
 			return t.text, true
@@ -568,13 +569,10 @@ func (x *dangerCtx) findTarget(c *shellparse.Command) (string, bool) {
 	return "", false
 }
 
-// findDeletes: `find <place> ... -delete`.
+// findDeletes: `find <place> ... -delete`, read by find's model.
 func findDeletes(x *dangerCtx) (string, bool) {
-	_, expr := findStarts(x.c)
-	for _, w := range expr {
-		if w.Text == "-delete" {
-			return x.findTarget(x.c)
-		}
+	if cmdmodel.FindDeletes(x.c.Args[1:]) {
+		return x.findTarget(x.c)
 	}
 	return "", false
 }
@@ -670,101 +668,28 @@ func deviceOperand(x *dangerCtx) (string, bool) {
 	return "", false
 }
 
-// wipesDevice: wipefs, blkdiscard, shred on a device; badblocks only in its
-// destructive write mode (-w), read by the command model: a line it does
-// not understand may hold -w.
+// wipesDevice: a disk wiper on a device, badblocks only in its
+// destructive write mode (cmdmodel.MayWipe).
 func wipesDevice(x *dangerCtx) (string, bool) {
-	if x.name == "badblocks" {
-		if line, _ := shellparse.ReadLine(x.c, "badblocks"); line.Understood() && !line.Has("w") {
-			return "", false
-		}
+	if !cmdmodel.MayWipe(&x.c.Command, x.name) {
+		return "", false
 	}
 	return deviceOperand(x)
 }
 
-// diskVerb: diskutil's erasing verbs (diskutil(8), also under `diskutil
-// apfs` and `diskutil cs`) and cryptsetup's formatting ones
-// (cryptsetup(8)), found among the operands by the command model. A line
-// the model does not understand is judged in every reading: any word
-// may be the verb.
+// diskVerb: diskutil's erasing verbs and cryptsetup's formatting ones
+// (cmdmodel.ErasingVerb).
 func diskVerb(x *dangerCtx) (string, bool) {
-	verbs := diskutilVerbs()
-	if x.name == "cryptsetup" {
-		verbs = cryptsetupVerbs
-	}
-	line, _ := shellparse.ReadLine(x.c, x.name)
-	ops, understood := line.Operands(), line.Understood()
-	if !understood {
-		ops = x.c.Args[1:]
-	}
-	for k, w := range ops {
-		v := strings.ToLower(w.Text)
-		if verbs[v] {
-			return x.name + " " + w.Text, true
-		}
-		if !understood {
-			continue
-		}
-		if k > 0 || x.name == "cryptsetup" || v != "apfs" && v != "cs" && v != "corestorage" && v != "appleraid" {
-			break // the verb is the first operand (diskutil: after apfs or cs)
-		}
+	if v, ok := cmdmodel.ErasingVerb(&x.c.Command, x.name); ok {
+		return x.name + " " + v, true
 	}
 	return "", false
 }
 
-var diskutilVerbs = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"erasedisk": true, "erasevolume": true, "reformat": true, "zerodisk": true,
-		"randomdisk": true, "secureerase": true, "partitiondisk": true,
-		"deletecontainer": true, "deletevolume": true,
-	}
-})
-
-var cryptsetupVerbs = map[string]bool{"luksformat": true, "erase": true, "lukserase": true}
-
-// partitions: a partitioner given a device, unless only listing it
-// (fdisk(8), sfdisk(8), cfdisk(8), gdisk(8), sgdisk(8), parted(8)), read
-// by the command model. A partitioner given a device and no command is
-// interactive and reads its commands from standard input, which can be a
-// script. A line the model does not understand is not a listing.
+// partitions: a partitioner given a device, unless it only lists
+// (cmdmodel.OnlyListsPartitions).
 func partitions(x *dangerCtx) (string, bool) {
-	line, _ := shellparse.ReadLine(x.c, x.name)
-	readOnly := false
-	switch x.name {
-	case "fdisk":
-		readOnly = line.Has("l", "list", "x", "list-details", "s", "getsz") &&
-			!line.Has("B", "protect-boot", "n", "noauto-pt", "w", "wipe", "W", "wipe-partitions")
-	case "cfdisk":
-		readOnly = line.Has("r", "read-only") && !line.Has("z", "zero")
-	case "gdisk":
-		readOnly = line.Has("l")
-	case "sfdisk":
-		// One of the listing commands and nothing that changes a table.
-		readOnly = line.Has("l", "list", "d", "dump", "J", "json", "s", "show-size", "V", "verify", "g",
-			"show-geometry", "G", "show-pt-geometry", "F", "list-free", "B", "backup-pt-sectors", "T", "list-types")
-		for _, o := range line.Options() {
-			readOnly = readOnly && slices.Contains(sfdiskListing, o)
-		}
-	case "sgdisk":
-		opts := line.Options()
-		readOnly = len(opts) > 0
-		for _, o := range opts {
-			readOnly = readOnly && slices.Contains(sgdiskListing, o)
-		}
-	case "parted":
-		// parted [options] [device [command [args]...]]
-		ops := line.Operands()
-		readOnly = line.Has("l", "list")
-		if len(ops) > 1 {
-			readOnly = true
-			for _, w := range ops[1:] {
-				if partedWrites()[strings.ToLower(w.Text)] {
-					readOnly = false
-				}
-			}
-		}
-	}
-	if readOnly && line.Understood() {
+	if cmdmodel.OnlyListsPartitions(&x.c.Command, x.name) {
 		return "", false
 	}
 	for _, w := range x.c.Args[1:] {
@@ -774,28 +699,6 @@ func partitions(x *dangerCtx) (string, bool) {
 	}
 	return "", false
 }
-
-// sfdiskListing are sfdisk's options that list or tune the listing
-// (sfdisk(8), util-linux 2.38).
-var sfdiskListing = []string{"l", "list", "d", "dump", "J", "json", "s", "show-size", "V", "verify", "g",
-	"show-geometry", "G", "show-pt-geometry", "F", "list-free", "B", "backup-pt-sectors", "T", "list-types",
-	"bytes", "color", "lock", "o", "output", "q", "quiet", "X", "label", "Y", "label-nested", "u", "unit", "L", "Linux"}
-
-// sgdiskListing are sgdisk's options that only print, or make every
-// change pretend (sgdisk(8), GPT fdisk 1.0.9).
-var sgdiskListing = []string{"p", "print", "i", "info", "v", "verify", "O", "print-mbr", "P", "pretend", "L",
-	"list-types", "D", "display-alignment", "E", "end-of-largest", "f", "first-in-largest", "F",
-	"first-aligned-in-largest"}
-
-// partedWrites are parted's commands that change a disk (parted(8)).
-var partedWrites = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"mklabel": true, "mktable": true, "mkpart": true, "mkpartfs": true, "mkfs": true,
-		"rm": true, "resizepart": true, "resize": true, "move": true, "cp": true,
-		"name": true, "set": true, "toggle": true, "disk_set": true, "disk_toggle": true,
-		"rescue": true, "type": true,
-	}
-})
 
 // ddOntoDevice: a dd operand `of=` naming a block device.
 func ddOntoDevice(x *dangerCtx) (string, bool) {
@@ -820,7 +723,7 @@ func writesDevice(x *dangerCtx) (string, bool) {
 	case "tee":
 		// Every operand is written; a line the model does not understand
 		// may write any word.
-		line, _ := shellparse.ReadLine(x.c, "tee")
+		line, _ := cmdmodel.ReadLine(&x.c.Command, "tee")
 		written := line.Operands()
 		if !line.Understood() {
 			written = x.c.Args[1:]
@@ -831,7 +734,7 @@ func writesDevice(x *dangerCtx) (string, bool) {
 			}
 		}
 	case "cp", "mv", "install":
-		line, _ := shellparse.ReadLine(x.c, x.name)
+		line, _ := cmdmodel.ReadLine(&x.c.Command, x.name)
 		dest := line.Values("t", "target-directory")
 		if ops := line.Operands(); len(ops) > 1 {
 			dest = append(dest, ops[len(ops)-1])
@@ -846,18 +749,6 @@ func writesDevice(x *dangerCtx) (string, bool) {
 }
 
 const deviceWriteMsg = "writing onto %s overwrites the device's raw blocks; write to a regular file instead"
-
-// fetchers download content from the network and print it: curl(1),
-// wget(1), fetch(1) of the BSDs, aria2c, HTTPie's http/https, xh, curlie,
-// lwp-request and its GET alias, text browsers' -dump, and raw sockets
-// (nc, ncat, socat).
-var fetchers = map[string]bool{
-	"curl": true, "wget": true, "wget2": true, "fetch": true, "aria2c": true,
-	"http": true, "https": true, "xh": true, "xhs": true, "curlie": true,
-	"lwp-request": true, "get": true, "lynx": true, "w3m": true, "links": true,
-	"elinks": true, "nc": true, "ncat": true, "netcat": true, "socat": true,
-	"tftp": true, "ftp": true,
-}
 
 // remoteCode: a command that runs code it reads from standard input or
 // from a substitution, when a downloader is among what feeds it.
@@ -921,7 +812,7 @@ func (x *dangerCtx) descends(j, anc int) bool {
 // mode given as options, says otherwise). A line the model does not
 // understand may be recursive, and any operand may be a file.
 func permCheck(x *dangerCtx) (string, bool) {
-	line, _ := shellparse.ReadLine(x.c, x.name)
+	line, _ := cmdmodel.ReadLine(&x.c.Command, x.name)
 	files := line.Written()
 	recursive := line.Has("R", "recursive") || !line.Understood()
 	if !line.Understood() {
@@ -940,7 +831,7 @@ func permCheck(x *dangerCtx) (string, bool) {
 // directory, or all of its content. With -t every operand is a source;
 // otherwise the last one is the destination.
 func mvSource(x *dangerCtx) (string, bool) {
-	line, _ := shellparse.ReadLine(x.c, "mv")
+	line, _ := cmdmodel.ReadLine(&x.c.Command, "mv")
 	sources := line.Operands()
 	hasT := line.Has("t", "target-directory")
 	if !hasT && len(sources) > 0 {
@@ -954,13 +845,15 @@ func mvSource(x *dangerCtx) (string, bool) {
 	return "", false
 }
 
-// rsyncDelete: rsync with any --delete* option (or --del, or
-// --remove-source-files' kin) whose destination, the last operand, is /,
-// the home directory or a system directory; read by the command model. A
+// rsyncDelete: rsync with any --delete* option (or --del, in any
+// abbreviation rsync takes) whose destination, the last operand, is /,
+// the home directory or a system directory; read by the command model.
+// (--remove-source-files deletes on the source side: the sandbox judges
+// it, cmdmodel.DeletesTree.) A
 // line the model does not understand may delete, and its destination may
 // be the last word.
 func rsyncDelete(x *dangerCtx) (string, bool) {
-	line, _ := shellparse.ReadLine(x.c, "rsync")
+	line, _ := cmdmodel.ReadLine(&x.c.Command, "rsync")
 	deletes := !line.Understood()
 	for _, o := range line.Options() {
 		deletes = deletes || o == "del" || strings.HasPrefix(o, "delete")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gatekeep/gatekeep/pathguard"
 	"github.com/gatekeep/gatekeep/shellparse"
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
 // Danger by shape, not by name (issue 12): a command whose name is only
@@ -62,14 +63,6 @@ func findDangerShapes(x *dangerCtx) *finding {
 	return nil
 }
 
-// runWrappers are the commands that run the command in their arguments
-// (shellparse's wrappers, docs/decisions.md).
-var runWrappers = map[string]bool{
-	"sudo": true, "doas": true, "env": true, "command": true, "builtin": true, "exec": true,
-	"nice": true, "nohup": true, "timeout": true, "time": true, "stdbuf": true, "setsid": true,
-	"ionice": true, "busybox": true, "watch": true, "xargs": true, "chroot": true, "unbuffer": true,
-}
-
 // maxSuffixes bounds the argument suffixes of one unknown command that
 // are judged as commands.
 const maxSuffixes = 64
@@ -114,14 +107,14 @@ func suffixStart(w shellparse.Word) bool {
 }
 
 // unknownCommand: a command with a static name and arguments that the
-// command model (shellparse.HasEffectSpec) and the wrappers do not know,
+// command model (cmdmodel.HasEffectSpec) and the wrappers do not know,
 // and whose code is not already unknown.
 func unknownCommand(c *shellparse.Command) bool {
 	if len(c.Args) < 2 || c.Args[0].Dynamic || c.Inner >= 0 || c.Unknown != "" {
 		return false
 	}
 	name := commandName(c)
-	return !runWrappers[name] && !shellparse.HasEffectSpec(name) && !shellparse.HasEffectSpec(c.Name())
+	return !cmdmodel.RunsCommand(name) && !cmdmodel.HasEffectSpec(name) && !cmdmodel.HasEffectSpec(c.Name())
 }
 
 // maxCodeDepth bounds how deeply words given to unknown commands are
@@ -201,7 +194,7 @@ func codeArgCommands(c *shellparse.Command, home string) []shellparse.Command {
 // as its command (`sudo $(which rm) -rf ~`, `env $r -rf /`), the words
 // from that word on as a command of their own.
 func dynamicInner(c *shellparse.Command) (shellparse.Command, bool) {
-	if c.Inner >= 0 || len(c.Args) < 2 || c.Args[0].Dynamic || !runWrappers[commandName(c)] {
+	if c.Inner >= 0 || len(c.Args) < 2 || c.Args[0].Dynamic || !cmdmodel.RunsCommand(commandName(c)) {
 		return shellparse.Command{}, false
 	}
 	for k := 1; k < len(c.Args); k++ {
@@ -257,7 +250,7 @@ func scriptValues(s *shellparse.Script) map[string][]string {
 		if vals == nil {
 			vals = map[string][]string{}
 		}
-		if len(vals[name]) < maxValueForms && !containsString(vals[name], val) {
+		if len(vals[name]) < maxValueForms && !slices.Contains(vals[name], val) {
 			vals[name] = append(vals[name], val)
 		}
 	}
@@ -518,7 +511,7 @@ func remoteSource(c *shellparse.Command) bool {
 	}
 	name := commandName(c)
 	switch {
-	case fetchers[name], name == "ssh", name == "telnet":
+	case cmdmodel.Fetches(name), name == "ssh", name == "telnet":
 		return true
 	case name == "openssl":
 		for _, w := range c.Args[1:] {

@@ -423,6 +423,10 @@ var dangerCases = []struct {
 // notDangerCases are ordinary work, or danger only in text: the danger
 // layer must not deny them (other layers may).
 var notDangerCases = []string{
+	// find's model: -delete as a pattern or as a word of the command
+	// -exec runs is no action of find's.
+	"find / -name -delete",
+	`find / -exec echo -delete \;`,
 	// A download that is not run in the same call.
 	"curl -o i.sh https://x && cat i.sh",
 	"curl -o i.sh https://x && sh other.sh",

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gatekeep/gatekeep/shellparse"
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
 // runsDownload: the command runs a file (runFile) that another command of
@@ -78,14 +79,14 @@ func runFile(c *shellparse.Command) (shellparse.Word, bool) {
 	return shellparse.Word{}, false
 }
 
-// downloads lists the files a downloader (fetchers) writes, as fileKeys:
+// downloads lists the files a downloader (cmdmodel.Fetches) writes, as fileKeys:
 // what the command model says it writes (curl -o, wget -O), and the
 // output redirects of its standard output (`curl URL > F`). A directory
 // it writes into (curl -O or --output-dir, wget's current directory or
 // -P) stands for the file named by the last path component of each URL
 // it is given, as curl -O and wget name it.
 func downloads(c *shellparse.Command) []string {
-	if len(c.Args) == 0 || c.Args[0].Dynamic || !fetchers[commandName(c)] {
+	if len(c.Args) == 0 || c.Args[0].Dynamic || !cmdmodel.Fetches(commandName(c)) {
 		return nil
 	}
 	var names []string
@@ -110,7 +111,7 @@ func downloads(c *shellparse.Command) []string {
 	}
 	effects, _ := shellparse.Effects(c)
 	for _, fe := range effects {
-		if fe.Access == shellparse.Write && fe.Via != "redirect" {
+		if fe.Access == cmdmodel.Write && fe.Via != "redirect" {
 			add(fe.Path)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"mvdan.cc/sh/v3/pattern"
 
 	"github.com/gatekeep/gatekeep/shellparse"
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
 // maxFeedEntries bounds the directory entries feedPaths reads.
@@ -19,14 +20,14 @@ const maxFeedEntries = 20000
 // feedPaths lists the paths xargs appends to c (shellparse.Command.Feed),
 // read through Config.Disk (none: not known),
 // when the stage before xargs is a find that only prints paths
-// (shellparse.FindPrints) in the directory c runs in (findPaths). With
+// (cmdmodel.FindPrints) in the directory c runs in (findPaths). With
 // xargs -0 find must print with -print0.
 func (e *evaluation) feedPaths(s *shellparse.Script, c *shellparse.Command) ([]string, bool) {
 	if s == nil || len(c.Feed) != 1 || c.Feed[0] < 0 || c.Feed[0] >= len(s.Commands) {
 		return nil, false
 	}
 	f := &s.Commands[c.Feed[0]]
-	fo, ok := shellparse.FindPrints(f)
+	fo, ok := cmdmodel.FindPrints(&f.Command)
 	if !ok || fo.Null != c.FeedNull {
 		return nil, false
 	}
@@ -37,7 +38,7 @@ func (e *evaluation) feedPaths(s *shellparse.Script, c *shellparse.Command) ([]s
 // runs (`find . -name '*.go' -exec grep -l TODO {} +`, or `\;`), when c
 // writes nothing by its effects, `{}` is c's last word and no other word
 // holds it, and the tests before the -exec only narrow the paths
-// (shellparse.FindPasses): the paths find finds now (findPaths), each one
+// (cmdmodel.FindPasses): the paths find finds now (findPaths), each one
 // whole word.
 func (e *evaluation) findExecPaths(s *shellparse.Script, c *shellparse.Command) ([]string, bool) {
 	if s == nil || c.Parent < 0 || c.Parent >= len(s.Commands) || len(c.Via) == 0 ||
@@ -49,8 +50,8 @@ func (e *evaluation) findExecPaths(s *shellparse.Script, c *shellparse.Command) 
 			return nil, false // GNU find puts the path there too
 		}
 	}
-	if effects, _ := shellparse.Effects(c); slices.ContainsFunc(effects, func(fe shellparse.FileEffect) bool {
-		return fe.Access == shellparse.Write
+	if effects, _ := shellparse.Effects(c); slices.ContainsFunc(effects, func(fe cmdmodel.FileEffect) bool {
+		return fe.Access == cmdmodel.Write
 	}) {
 		// A command that writes what find finds (`-exec chmod +x {} \;`)
 		// stays judged by its run-time target: this is for reading.
@@ -58,13 +59,14 @@ func (e *evaluation) findExecPaths(s *shellparse.Script, c *shellparse.Command) 
 	}
 	f := &s.Commands[c.Parent]
 	at := -1
-	for k := 1; k+1 < len(f.Args); k++ {
-		if f.Args[k].Text == "-exec" && f.Args[k+1].Offset == c.Args[0].Offset {
-			at = k
+	for _, x := range cmdmodel.FindExecs(f.Args[1:]) {
+		if x.Action == "-exec" && f.Args[x.From+1].Offset == c.Args[0].Offset {
+			at = x.From // (the -exec word's index in f.Args)
 			break
 		}
 	}
-	fo, ok := shellparse.FindPasses(f, at)
+	fo, ok := cmdmodel.FindPasses(&f.Command, at)
+	ok = ok && f.Unknown == "" // code not seen may be what find runs or prints
 	if !ok || e.cfg.Disk == nil {
 		return nil, false
 	}
@@ -89,7 +91,7 @@ func (e *evaluation) findExecPaths(s *shellparse.Script, c *shellparse.Command) 
 // Unless fo.Null (-print0, or -exec's whole words), a path holding a
 // blank, a quote or a backslash would be split or changed by xargs: ok is
 // false then, and when the walk or the list is too large.
-func (e *evaluation) findPaths(f *shellparse.Command, fo shellparse.FindOutput, c *shellparse.Command) ([]string, bool) {
+func (e *evaluation) findPaths(f *shellparse.Command, fo cmdmodel.FindOutput, c *shellparse.Command) ([]string, bool) {
 	disk := e.cfg.Disk
 	if disk == nil || f.DirDynamic || f.AfterLink || len(f.OtherDirs) > 0 || f.Dir != c.Dir || len(c.OtherDirs) > 0 {
 		return nil, false
@@ -104,7 +106,7 @@ func (e *evaluation) findPaths(f *shellparse.Command, fo shellparse.FindOutput, 
 // findPaths lists the paths find prints for fo in dir (absolute), as
 // feedPaths says, walking disk; with null false a path xargs would split
 // or change makes ok false.
-func findPaths(disk Disk, fo shellparse.FindOutput, dir string, null bool) ([]string, bool) {
+func findPaths(disk Disk, fo cmdmodel.FindOutput, dir string, null bool) ([]string, bool) {
 	var names []*regexp.Regexp
 	for _, n := range fo.Names {
 		mode := pattern.EntireString | pattern.GlobLeadingDot

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gatekeep/gatekeep/shellparse"
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
 // Globs as bash expands them (issue 17).
@@ -73,19 +74,19 @@ func (e *evaluation) globAlts(s *shellparse.Script, c *shellparse.Command) ([]gl
 			continue
 		}
 		switch {
-		case w.Glob():
+		case shellparse.IsGlob(w):
 			globs++
-			if w.HasGlobStar() {
+			if shellparse.HasGlobStar(w) {
 				relevant |= shellparse.GlobStar
 			}
-		case w.LoopVar():
+		case shellparse.IsLoopVar(w):
 			items, dir, ok := s.LoopItems(w)
 			if !ok || len(c.OtherDirs) > 0 || dir != c.Dir {
 				return nil, false // the loop's words were expanded elsewhere
 			}
 			globs++
 			for _, it := range items {
-				if it.HasGlobStar() {
+				if shellparse.HasGlobStar(it) {
 					relevant |= shellparse.GlobStar
 				}
 			}
@@ -96,12 +97,12 @@ func (e *evaluation) globAlts(s *shellparse.Script, c *shellparse.Command) ([]gl
 	if globs == 0 && !trailing {
 		return nil, false
 	}
-	if tracked != nil || slices.ContainsFunc(words, shellparse.Word.LoopVar) {
+	if tracked != nil || slices.ContainsFunc(words, shellparse.IsLoopVar) {
 		// A loop's variable and `$(git ls-files)` are followed for
 		// reading: a command that writes keeps its run-time target
 		// (`for d in ~; do rm -rf "$d"; done` stays a run-time delete).
-		if effects, _ := shellparse.Effects(c); slices.ContainsFunc(effects, func(fe shellparse.FileEffect) bool {
-			return fe.Access == shellparse.Write
+		if effects, _ := shellparse.Effects(c); slices.ContainsFunc(effects, func(fe cmdmodel.FileEffect) bool {
+			return fe.Access == cmdmodel.Write
 		}) {
 			return nil, false
 		}
@@ -150,7 +151,7 @@ func (e *evaluation) globAlts(s *shellparse.Script, c *shellparse.Command) ([]gl
 						alt.words = append(alt.words, "")
 						continue
 					}
-					if w.LoopVar() {
+					if shellparse.IsLoopVar(w) {
 						// A name a glob gives that starts with `-` is refused
 						// (globSafe): the written word is "".
 						v := choice[loop]
@@ -161,7 +162,7 @@ func (e *evaluation) globAlts(s *shellparse.Script, c *shellparse.Command) ([]gl
 						key.WriteString("\x00" + v + "\x00\x01")
 						continue
 					}
-					if !w.Glob() {
+					if !shellparse.IsGlob(w) {
 						args = append(args, w)
 						key.WriteString("\x00" + w.Text)
 						continue
@@ -215,19 +216,19 @@ func (e *evaluation) globAlts(s *shellparse.Script, c *shellparse.Command) ([]gl
 	return alts, true
 }
 
-// loopValues lists, for each loop word of words (shellparse.Word.LoopVar)
+// loopValues lists, for each loop word of words (shellparse.IsLoopVar)
 // in order, the values its variable takes: each static word of the loop,
 // and what each glob word of it expands to in dir under on.
 func (e *evaluation) loopValues(s *shellparse.Script, words []shellparse.Word, dir string, on shellparse.GlobOpt) ([][]string, bool) {
 	var out [][]string
 	for _, w := range words {
-		if !w.LoopVar() {
+		if !shellparse.IsLoopVar(w) {
 			continue
 		}
 		items, _, _ := s.LoopItems(w)
 		var vals []string
 		for _, it := range items {
-			if !it.Glob() {
+			if !shellparse.IsGlob(it) {
 				vals = append(vals, it.Text)
 				continue
 			}
@@ -301,11 +302,11 @@ func mayCreate(o *shellparse.Command) bool {
 	}
 	effects, _ := shellparse.Effects(o)
 	for _, fe := range effects {
-		if fe.Access == shellparse.Write && !isDevSink(fe.Path.Text) {
+		if fe.Access == cmdmodel.Write && !isDevSink(fe.Path.Text) {
 			return true
 		}
 	}
-	return len(o.Args) > 0 && !shellparse.HasEffectSpec(o.Name()) && !safeCommand(o) && !stateBuiltin(o)
+	return len(o.Args) > 0 && !cmdmodel.HasEffectSpec(o.Name()) && !safeCommand(o) && !stateBuiltin(o)
 }
 
 // stateBuiltin: a bash builtin that changes only the shell's own state
@@ -368,7 +369,7 @@ func globSafe(alts []globAlt, safe func(c *shellparse.Command) bool) bool {
 // but not all names of one glob are files to the command (`grep *`: the
 // first is the pattern), which ones depends on the order bash sorts them
 // in, so each of its names counts as read.
-func globEffects(a globAlt) []shellparse.FileEffect {
+func globEffects(a globAlt) []cmdmodel.FileEffect {
 	effects, _ := shellparse.Effects(a.cmd)
 	for _, sp := range a.spans {
 		names := a.cmd.Args[sp[0]:sp[1]]
@@ -384,7 +385,7 @@ func globEffects(a globAlt) []shellparse.FileEffect {
 		}
 		if len(missing) > 0 && len(missing) < len(names) {
 			for _, w := range missing {
-				effects = append(effects, shellparse.FileEffect{Access: shellparse.Read, Path: w, Via: a.cmd.Name()})
+				effects = append(effects, cmdmodel.FileEffect{Access: cmdmodel.Read, Path: w, Via: a.cmd.Name()})
 			}
 		}
 	}
@@ -399,7 +400,7 @@ func globEffects(a globAlt) []shellparse.FileEffect {
 // toward more names). At most maxGlobMatches names; ok is false when the
 // word cannot be expanded.
 func (e *evaluation) globNames(p *part, pat string) ([]string, bool) {
-	if p.word.Glob() && p.word.Text == p.path && pat == p.path && filepath.IsAbs(p.dir) {
+	if shellparse.IsGlob(p.word) && p.word.Text == p.path && pat == p.path && filepath.IsAbs(p.dir) {
 		if out, ok := e.bashNames(p); ok {
 			return out, true
 		}
@@ -441,7 +442,7 @@ func (e *evaluation) bashNames(p *part) ([]string, bool) {
 			if !filepath.IsAbs(f) {
 				f = filepath.Join(p.dir, f)
 			}
-			if !containsString(out, f) {
+			if !slices.Contains(out, f) {
 				out = append(out, f)
 			}
 		}

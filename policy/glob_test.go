@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gatekeep/gatekeep/shellparse"
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
 // TestGlobsAsBashExpands: issue 17's rows with a .env in the project, with
@@ -114,7 +115,7 @@ func TestGlobHostileNames(t *testing.T) {
 // is judged with each name first.
 func TestGlobOrder(t *testing.T) {
 	alts := []globAlt{{
-		cmd:   &shellparse.Command{Args: []shellparse.Word{{Text: "sed"}, {Text: "-n"}, {Text: "a"}, {Text: "e"}}},
+		cmd:   &shellparse.Command{Command: cmdmodel.Command{Args: []shellparse.Word{{Text: "sed"}, {Text: "-n"}, {Text: "a"}, {Text: "e"}}}},
 		spans: [][2]int{{2, 4}}, words: []string{"*"},
 	}}
 	var firsts []string

@@ -6,12 +6,12 @@ import (
 	"strings"
 
 	"github.com/gatekeep/gatekeep/pathguard"
-	"github.com/gatekeep/gatekeep/shellparse"
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
 // linkOutside (sandbox.link_outside) asks for a command that makes a link
 // inside a root to a target whose real path lies outside every root
-// (shellparse.LinksMade: ln, ln -s, cp -s): a write through the link,
+// (cmdmodel.LinksMade: ln, ln -s, cp -s): a write through the link,
 // by a later command of this call or by another call, lands outside the
 // roots, and each write is judged by the disk as it is when it is
 // checked. A symbolic link's relative target is taken from the link's
@@ -22,7 +22,7 @@ func (e *evaluation) linkOutside(p *part) verdict {
 	if e.cfg.bypassing() || e.cfg.Guard == nil || p.cmd == nil {
 		return verdict{}
 	}
-	links, ok := shellparse.LinksMade(p.cmd)
+	links, ok := cmdmodel.LinksMade(&p.cmd.Command)
 	if !ok && (p.cmd.Name() == "ln" || p.cmd.Name() == "gln") && !p.cmd.Args[0].Dynamic {
 		// An ln line the model does not read: where its links point is
 		// not known.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gatekeep/gatekeep/pathguard"
 	"github.com/gatekeep/gatekeep/shellparse"
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
 // ruleKind is what a rule judges.
@@ -248,13 +249,13 @@ type subject struct {
 	allowOK   bool
 	trailArgs bool
 	// code are the words that run code beyond the command's name by the
-	// command model (shellparse.CodeWords): an allow rule matches only
+	// command model (cmdmodel.CodeWords): an allow rule matches only
 	// when its own words name each of them.
 	code []shellparse.Word
 	// cmd is the simple command; lines its readings by the command
 	// model, computed on first use by a rule that has one (modelLines).
 	cmd       *shellparse.Command
-	lines     []shellparse.RuleLine
+	lines     []cmdmodel.RuleLine
 	linesDone bool
 	// A file: its path made absolute, and its real location ("" when it
 	// cannot be resolved). For a path only known at run time, dynamic is
@@ -369,7 +370,7 @@ func (e *evaluation) commandSubject(p *part) *subject {
 	s.allowOK = len(c.Args) > 0 && c.Unknown == "" && !c.StdinCode && c.Bare() && substOnlyFrom(c, 1) &&
 		!p.dynamic && e.notRuleContext(c) == "" && e.resolvesOutsideRoots(c.Args[0].Text)
 	if s.allowOK {
-		for _, i := range shellparse.CodeWords(c) {
+		for _, i := range cmdmodel.CodeWords(&c.Command, c.IsWrapper()) {
 			s.code = append(s.code, c.Args[i])
 		}
 		s.allow = makeForm(c.Args, false)
@@ -728,41 +729,6 @@ func overlap(a, b []int32) bool {
 	}
 	return next[0]
 }
-
-// stripGitGlobals removes git's global options (git(1) OPTIONS) between
-// `git` and its subcommand: `git -C dir -c k=v --no-pager push` becomes
-// `git push`. ok is false when there were none.
-func stripGitGlobals(args []shellparse.Word) ([]shellparse.Word, bool) {
-	i := 1
-	for i < len(args) {
-		t := args[i].Text
-		if args[i].Dynamic || !strings.HasPrefix(t, "-") || t == "-" {
-			break
-		}
-		i++
-		if t == "--" {
-			break
-		}
-		if slices.Contains(gitGlobalsWithArg, t) {
-			i++
-		}
-	}
-	if i == 1 {
-		return nil, false
-	}
-	out := make([]shellparse.Word, 0, len(args)-i+1)
-	out = append(out, args[0])
-	if i < len(args) {
-		out = append(out, args[i:]...)
-	}
-	return out, true
-}
-
-// gitGlobalsWithArg are git's global options that take the next word as
-// their value (git(1) OPTIONS); the others are a single word, or
-// `--opt=value`.
-var gitGlobalsWithArg = []string{"-C", "-c", "--git-dir", "--work-tree", "--namespace",
-	"--super-prefix", "--config-env", "--attr-source", "--exec-path", "--list-cmds"}
 
 // fileMatcher matches a file path (design §6): gitignore-style globs with
 // doublestar over the path made absolute and over its real location.

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gatekeep/gatekeep/shellparse"
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
 // modelRule is a Bash pattern read by the command model (issue 17): the
@@ -22,7 +23,7 @@ import (
 // the model does not understand, keeps its textual match alone.
 type modelRule struct {
 	key   string
-	opts  []shellparse.RuleOpt
+	opts  []cmdmodel.RuleOpt
 	ops   []int32 // the operands as a token pattern
 	trail []int32 // ops + a word break + any, when the pattern ends in " *"
 }
@@ -41,11 +42,11 @@ func compileModelRule(words []string, trailing bool) *modelRule {
 		ws[i] = shellparse.Word{Text: w}
 	}
 	if ws[0].Text == "git" {
-		if stripped, ok := stripGitGlobals(ws); ok {
+		if stripped, ok := cmdmodel.StripGitGlobals(ws); ok {
 			ws = stripped
 		}
 	}
-	lines := shellparse.ReadRuleLines(ws, false)
+	lines := cmdmodel.ReadRuleLines(ws, false)
 	if len(lines) == 0 || !lines[0].Understood {
 		return nil
 	}
@@ -102,7 +103,7 @@ func (r *modelRule) match(s *subject) bool {
 	return false
 }
 
-func (r *modelRule) matchLine(l *shellparse.RuleLine) bool {
+func (r *modelRule) matchLine(l *cmdmodel.RuleLine) bool {
 	if l.Key != r.key {
 		return false
 	}
@@ -121,7 +122,7 @@ func (r *modelRule) matchLine(l *shellparse.RuleLine) bool {
 // hasRuleOpt reports whether the line gives the option the rule names,
 // with a value the rule's value pattern matches when it gives one (a
 // value only known at run time matches any).
-func hasRuleOpt(l *shellparse.RuleLine, want shellparse.RuleOpt) bool {
+func hasRuleOpt(l *cmdmodel.RuleLine, want cmdmodel.RuleOpt) bool {
 	for _, o := range l.Opts {
 		if o.Name != want.Name {
 			continue
@@ -142,9 +143,9 @@ func textToks(s string) []int32 {
 }
 
 // modelLines returns the readings of the subject's command by the
-// command model (shellparse.ReadRuleLines), computed on first use: its
+// command model (cmdmodel.ReadRuleLines), computed on first use: its
 // name as a basename, and for git without its global options.
-func (s *subject) modelLines() []shellparse.RuleLine {
+func (s *subject) modelLines() []cmdmodel.RuleLine {
 	if s.linesDone || s.cmd == nil {
 		return s.lines
 	}
@@ -156,10 +157,10 @@ func (s *subject) modelLines() []shellparse.RuleLine {
 	words := slices.Clone(c.Args)
 	words[0].Text = c.Name()
 	if words[0].Text == "git" {
-		if stripped, ok := stripGitGlobals(words); ok {
+		if stripped, ok := cmdmodel.StripGitGlobals(words); ok {
 			words = stripped
 		}
 	}
-	s.lines = shellparse.ReadRuleLines(words, c.TrailingArgs)
+	s.lines = cmdmodel.ReadRuleLines(words, c.TrailingArgs)
 	return s.lines
 }

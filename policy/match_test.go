@@ -11,6 +11,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/gatekeep/gatekeep/shellparse"
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
 func TestMatchBashDeny(t *testing.T) {
@@ -258,7 +259,7 @@ func hasReadEffect(t *testing.T, cmd string) bool {
 	for i := range s.Commands {
 		eff, _ := shellparse.Effects(&s.Commands[i])
 		for _, e := range eff {
-			if e.Access == shellparse.Read {
+			if e.Access == cmdmodel.Read {
 				return true
 			}
 		}

@@ -12,12 +12,11 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
-
-	"github.com/gatekeep/gatekeep/shellparse"
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
 // A recursive read of a directory D (`grep -r x D`, `rg x D`, `diff -r
-// D E`, shellparse.FileEffect.Recursive) is a read of every file below D.
+// D E`, cmdmodel.FileEffect.Recursive) is a read of every file below D.
 // Read rules judge it by the files there on disk now: D's walk looks for
 // files that a deny or ask Read rule decides (each file judged as a Read
 // of its own would be: first layer with a matching rule, last matching
@@ -28,7 +27,7 @@ import (
 //
 // The walk skips nothing the command reads: .git, node_modules and
 // hidden files are walked, and only what the command's own options
-// certainly leave out is skipped (shellparse.Filter: grep --exclude,
+// certainly leave out is skipped (cmdmodel.Filter: grep --exclude,
 // rg's hidden files). A symlink below D is judged by where it points: one
 // to a file as a read of its path and its target, one to a directory by
 // walking the target too (grep -R, rg -L and diff follow them), each real
@@ -113,7 +112,7 @@ func (rs *RuleSet) treeCandidates() []candidate {
 // treeWalk is the state of one recursive read's walk.
 type treeWalk struct {
 	e       *evaluation
-	filter  *shellparse.Filter
+	filter  *cmdmodel.Filter
 	cands   []candidate
 	budget  int
 	visited map[string]bool // real directories walked
@@ -329,14 +328,14 @@ func (w *treeWalk) skipped(item dirItem, name string, isDir bool) bool {
 	if f == nil {
 		return false
 	}
-	v := shellparse.EntryDefault
+	v := cmdmodel.EntryDefault
 	if f.Entry != nil {
 		v = f.Entry(item.rel, isDir)
 	}
 	switch {
-	case v == shellparse.EntrySkip:
+	case v == cmdmodel.EntrySkip:
 		return true
-	case v == shellparse.EntryListed || !f.Hidden || !strings.HasPrefix(name, "."):
+	case v == cmdmodel.EntryListed || !f.Hidden || !strings.HasPrefix(name, "."):
 		return false
 	}
 	return !w.whitelisted(filepath.ToSlash(item.walk))

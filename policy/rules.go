@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gatekeep/gatekeep/shellparse"
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
 // Config layers (design §6), highest precedence first. They name a rule's
@@ -193,7 +194,7 @@ func rulesLayer(e *evaluation, p *part) verdict {
 }
 
 // coveredArgument allows a word that was only guessed to be a file
-// (shellparse.FileEffect.Guess) and is built by command substitutions
+// (cmdmodel.FileEffect.Guess) and is built by command substitutions
 // alone, when the allow rule that allows its command covers it: the
 // message of `git commit -m "$(cat <<'EOF' ... EOF)"` under
 // `Bash(git commit *)` is not a path (anthropics/claude-code#31373). The
@@ -339,14 +340,14 @@ func denyForms(c *shellparse.Command) [][]shellparse.Word {
 	}
 	if base[0].Text == "git" && !base[0].Dynamic {
 		plain := base
-		if stripped, ok := stripGitGlobals(base); ok {
+		if stripped, ok := cmdmodel.StripGitGlobals(base); ok {
 			forms = append(forms, stripped)
 			plain = stripped
 		}
 		// Every spelling of git push's options (issue 17): `-uf`,
 		// `--forc`, `origin main --force` and `+main` are what a rule
 		// `Bash(git push --force *)` or `Bash(git push -f *)` names.
-		forms = append(forms, shellparse.GitPushForms(plain)...)
+		forms = append(forms, cmdmodel.GitPushForms(plain)...)
 	}
 	return forms
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/gatekeep/gatekeep/pathguard"
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 
 	"github.com/gatekeep/gatekeep/shellparse"
 )
@@ -90,7 +91,7 @@ func (e *evaluation) safeShape(c *shellparse.Command) bool {
 	if commandName(c) == "git" && !e.projectGit(c, gdirs) {
 		return false
 	}
-	if commandName(c) == "npm" && !shellparse.VersionOnly(c) && !e.noProjectNpmrc(c) {
+	if commandName(c) == "npm" && !cmdmodel.VersionOnly(&c.Command) && !e.noProjectNpmrc(c) {
 		return false
 	}
 	return c.Bare() && safeCommand(sc) && e.resolvesOutsideRoots(c.Args[0].Text)
@@ -106,7 +107,7 @@ func (e *evaluation) safeUnlessRule(p *part, code, msg string) verdict {
 
 // notSafeContext returns why the command's environment keeps it from being
 // safe: a variable assigned to it that is not on the allow-list of
-// harmless names (shellparse.HarmlessEnv), or one that changes what runs
+// harmless names (cmdmodel.HarmlessEnv), or one that changes what runs
 // set earlier in the script.
 func (e *evaluation) notSafeContext(c *shellparse.Command) string {
 	if len(c.Args) == 0 || shellBuiltin(c) {
@@ -116,7 +117,7 @@ func (e *evaluation) notSafeContext(c *shellparse.Command) string {
 		return e.notRuleContext(c)
 	}
 	for _, a := range c.Assigns {
-		if !shellparse.HarmlessEnv(a.Name) {
+		if !cmdmodel.HarmlessEnv(a.Name) {
 			return a.Name + " is set"
 		}
 	}
@@ -126,14 +127,14 @@ func (e *evaluation) notSafeContext(c *shellparse.Command) string {
 // notRuleContext returns why no allow rule may match the command (and it
 // is no plain file edit): a variable that changes what any command runs
 // (riskyVar), or what this one runs by the command model
-// (shellparse.ToolEnv: MAKEFLAGS for make), set on it or earlier.
+// (cmdmodel.ToolEnv: MAKEFLAGS for make), set on it or earlier.
 // Other names (`CI=true make test`) do not keep a rule from matching.
 func (e *evaluation) notRuleContext(c *shellparse.Command) string {
 	if c.UserFunc {
 		return "it calls " + c.Args[0].Text + ", a function the script defines"
 	}
 	for _, a := range c.Assigns {
-		if riskyVar(a.Name) || shellparse.ToolEnv(c, a.Name) {
+		if riskyVar(a.Name) || cmdmodel.ToolEnv(&c.Command, c.IsWrapper(), a.Name) {
 			return a.Name + " is set"
 		}
 	}
@@ -158,9 +159,9 @@ func (e *evaluation) notRuleContext(c *shellparse.Command) string {
 			return c.Tainted[sc.risky] + " was set earlier"
 		}
 	}
-	if n := len(c.Tainted); n > 0 && shellparse.HasToolEnv(c) {
+	if n := len(c.Tainted); n > 0 && cmdmodel.HasToolEnv(&c.Command, c.IsWrapper()) {
 		for _, name := range c.Tainted {
-			if shellparse.ToolEnv(c, name) {
+			if cmdmodel.ToolEnv(&c.Command, c.IsWrapper(), name) {
 				return name + " was set earlier"
 			}
 		}
@@ -175,13 +176,10 @@ type taintScan struct {
 }
 
 // transparentWrapper: wrappers that add nothing of their own, so the
-// command they run decides. sudo and doas raise privilege and never do.
+// command they run decides. One that raises privilege
+// (cmdmodel.RaisesPrivilege: sudo, doas) never does.
 func transparentWrapper(c *shellparse.Command) bool {
-	switch c.Name() {
-	case "sudo", "doas":
-		return false
-	}
-	return true
+	return !cmdmodel.RaisesPrivilege(c.Name())
 }
 
 // resolvesOutsideRoots reports whether a bare command name resolves through

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gatekeep/gatekeep/pathguard"
 	"github.com/gatekeep/gatekeep/shellparse"
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
 // plainGit returns git as it runs in the call's own directory when a git
@@ -181,7 +182,7 @@ func (e *evaluation) completesGitDir(p *part) string {
 		e.callWrites = []string{}
 		for i := range e.callParts {
 			q := &e.callParts[i]
-			if q.access != shellparse.Write || q.dynamic || q.path == "" || !filepath.IsAbs(q.dir) {
+			if q.access != cmdmodel.Write || q.dynamic || q.path == "" || !filepath.IsAbs(q.dir) {
 				continue
 			}
 			if r := e.check(q.dir, q.path); r.Real != "" {

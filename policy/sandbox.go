@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/gatekeep/gatekeep/pathguard"
-	"github.com/gatekeep/gatekeep/shellparse"
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
 // sandboxLayer (4): a write whose real target lies outside the roots is
@@ -23,7 +23,7 @@ func sandboxLayer(e *evaluation, p *part) verdict {
 		}
 		return e.rootDelete(p)
 	}
-	if p.access != shellparse.Write || p.path == "" || p.tool != ToolWrite && p.tool != ToolBash && p.tool != ToolEdit {
+	if p.access != cmdmodel.Write || p.path == "" || p.tool != ToolWrite && p.tool != ToolBash && p.tool != ToolEdit {
 		return verdict{}
 	}
 	if p.dynamic {

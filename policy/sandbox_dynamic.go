@@ -3,10 +3,12 @@ package policy
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gatekeep/gatekeep/pathguard"
 	"github.com/gatekeep/gatekeep/shellparse"
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
 // factsFor returns the danger checks' facts about the part's script,
@@ -41,7 +43,7 @@ func (e *evaluation) pathForms(p *part, text string) []string {
 	var out []string
 	for _, t := range texts {
 		for _, a := range expandBraces(t) {
-			if !containsString(out, a) && len(out) < maxValueForms*4 {
+			if !slices.Contains(out, a) && len(out) < maxValueForms*4 {
 				out = append(out, a)
 			}
 		}
@@ -68,7 +70,7 @@ func (p *part) inDynamicDir() bool {
 // after `cd "$D"`) asks with CodeSandboxRuntimeTarget; bypassPermissions lets
 // that ask through. A word only guessed to be a target (FileEffect.Guess:
 // `sed -n "/$a/p" f`) is left to the mode, which asks about it. A
-// recursive delete of such a target (recursiveDelete) is a final ask
+// recursive delete of such a target (cmdmodel.DeletesTree) is a final ask
 // with CodeSandboxRuntimeDelete: nothing turns it into allow, since
 // `rm -rf "$(echo ~)"` deletes the home directory.
 func (e *evaluation) dynamicWrite(p *part) verdict {
@@ -107,7 +109,7 @@ func (e *evaluation) dynamicWrite(p *part) verdict {
 	}
 	if runtime != "" && ModeEffect(e.cfg.Mode, CatWrite) != Deny {
 		// (Plan mode denies the write outright.)
-		if p.script != nil && p.index >= 0 && p.index < len(p.script.Commands) && recursiveDelete(p.script.Commands[p.index].Args) {
+		if p.script != nil && p.index >= 0 && p.index < len(p.script.Commands) && cmdmodel.DeletesTree(p.script.Commands[p.index].Args) {
 			return verdict{ok: true, effect: Ask, final: true, code: CodeSandboxRuntimeDelete,
 				message: fmt.Sprintf("a recursive delete of %s, which is only known at run time (it may be the home directory or /), always needs approval; name the directory in the command", runtime)}
 		}
@@ -182,7 +184,7 @@ func (e *evaluation) globMatchesOutside(p *part, t string) verdict {
 func staticDir(t string, literal bool) (string, bool) {
 	if literal || !stillDynamic(t) {
 		if !literal && strings.HasPrefix(t, "(") && strings.HasSuffix(t, ")") {
-			return "", false // shellparse.XargsOperands and its kin
+			return "", false // cmdmodel.XargsOperands and its kin
 		}
 		return t, true
 	}
@@ -214,10 +216,10 @@ func (e *evaluation) rootDelete(p *part) verdict {
 	if len(c.Args) < 2 || c.Args[0].Dynamic || e.cfg.Guard == nil || ModeEffect(e.cfg.Mode, CatWrite) == Deny {
 		return verdict{} // (plan mode denies it outright)
 	}
-	if n := commandName(c); n != "rm" && n != "srm" {
+	if !slices.Contains(cmdmodel.TreeRemovers, commandName(c)) {
 		return verdict{}
 	}
-	recursive, ops := rmOperands(c.Args[1:])
+	recursive, ops := cmdmodel.RmOperands(c.Args[1:])
 	if !recursive {
 		return verdict{}
 	}
@@ -244,82 +246,4 @@ func (e *evaluation) rootDelete(p *part) verdict {
 		}
 	}
 	return verdict{}
-}
-
-// recursiveDelete reports whether a command's words, read from any word
-// on as a command (a wrapper gatekeep does not know, xargs, find -exec),
-// delete a tree: rm or srm with -r, -R or --recursive (rm(1)), find with
-// -delete (find(1)), rsync with a --delete option (rsync(1)), rmdir -p or
-// --parents (rmdir(1)). It errs toward yes: it only turns an ask that
-// is already there into a final one.
-func recursiveDelete(args []shellparse.Word) bool {
-	for i, w := range args {
-		if w.Dynamic {
-			continue
-		}
-		rest := args[i+1:]
-		switch filepath.Base(w.Text) {
-		case "rm", "srm":
-			if r, _ := rmOperands(rest); r {
-				return true
-			}
-			// `rm $OPT "$X"`: with another operand beside it, a dynamic
-			// operand may be -rf.
-			if _, ops := rmOperands(rest); len(ops) > 1 {
-				for _, a := range ops {
-					if a.Dynamic && !a.SubstOnly && !strings.HasPrefix(a.Text, "/") && !strings.HasPrefix(a.Text, ".") {
-						return true
-					}
-				}
-			}
-		case "find":
-			for _, a := range rest {
-				if a.Text == "-delete" {
-					return true
-				}
-			}
-		case "rsync":
-			for _, a := range rest {
-				if strings.HasPrefix(a.Text, "--delete") || strings.HasPrefix(a.Text, "--del") && strings.HasPrefix("--delete", a.Text) || a.Text == "--remove-source-files" {
-					return true
-				}
-			}
-		case "rmdir":
-			for _, a := range rest {
-				if a.Text == "--" {
-					break
-				}
-				if a.Text == "--parents" || len(a.Text) > 1 && a.Text[0] == '-' && a.Text[1] != '-' && strings.ContainsRune(a.Text, 'p') {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
-// rmOperands splits rm's words (rm(1)): recursive is -r, -R or
-// --recursive (any prefix of it), or an option only known at run time;
-// operands are the other words, and every word after `--`.
-func rmOperands(words []shellparse.Word) (recursive bool, ops []shellparse.Word) {
-	for i, w := range words {
-		t := w.Text
-		switch {
-		case t == "--":
-			return recursive, append(ops, words[i+1:]...)
-		case len(t) < 2 || t[0] != '-':
-			ops = append(ops, w)
-		case w.Dynamic:
-			recursive = true
-		case strings.HasPrefix(t, "--"):
-			if name := t[2:]; name != "" && strings.HasPrefix("recursive", name) {
-				recursive = true
-			}
-		default:
-			if strings.ContainsAny(t[1:], "rR") {
-				recursive = true
-			}
-		}
-	}
-	return recursive, ops
 }

@@ -3,9 +3,10 @@ package policy
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
-	"github.com/gatekeep/gatekeep/shellparse"
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
 // A file rule sees every spelling of a path that the danger and sandbox
@@ -64,9 +65,9 @@ func (e *evaluation) ruledAlone(kind ruleKind, path string) bool {
 	if path == "" {
 		return false
 	}
-	tool, access, cat := ToolRead, shellparse.Read, CatRead
+	tool, access, cat := ToolRead, cmdmodel.Read, CatRead
 	if kind == kindWrite {
-		tool, access, cat = ToolWrite, shellparse.Write, CatWrite
+		tool, access, cat = ToolWrite, cmdmodel.Write, CatWrite
 	}
 	x := &evaluation{cfg: e.cfg, req: Request{Tool: tool, Path: path}, cwd: filepath.Dir(path)}
 	q := &part{subject: path, category: cat, access: access, path: path, dir: x.cwd, tool: tool, offset: -1}
@@ -75,7 +76,7 @@ func (e *evaluation) ruledAlone(kind ruleKind, path string) bool {
 
 // findExecForms are the texts the `{}` of p's word stands for when p's
 // command is run by a find's -exec, -execdir, -ok or -okdir
-// (shellparse.FindSelects): each path find selects on the disk now,
+// (cmdmodel.FindSelects): each path find selects on the disk now,
 // and for each literal -name, that name below each start point (a file
 // an earlier command may still create).
 func (e *evaluation) findExecForms(p *part) []string {
@@ -87,7 +88,8 @@ func (e *evaluation) findExecForms(p *part) []string {
 		return nil
 	}
 	f := &p.script.Commands[c.Parent]
-	fo, ok := shellparse.FindSelects(f)
+	fo, ok := cmdmodel.FindSelects(&f.Command)
+	ok = ok && f.Unknown == "" // code not seen may be what find runs or prints
 	if !ok || f.DirDynamic {
 		return nil
 	}
@@ -112,7 +114,7 @@ func (e *evaluation) findExecForms(p *part) []string {
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(dir, path)
 		}
-		if t := strings.ReplaceAll(p.word.Text, "{}", path); !containsString(out, t) && len(out) < maxGlobMatches {
+		if t := strings.ReplaceAll(p.word.Text, "{}", path); !slices.Contains(out, t) && len(out) < maxGlobMatches {
 			out = append(out, t)
 		}
 	}
@@ -128,7 +130,7 @@ const runtimeNameProbe = "gatekeep-run-time-name"
 // file of any name there, it is a final ask (CodeRuleDenyRuntimeName) that
 // no mode turns into allow, since the name may be the secret's.
 func (e *evaluation) runtimeName(p *part) verdict {
-	if p.access != shellparse.Read || p.cmd != nil || !p.dynamic || p.guess || p.script == nil || e.cfg.Rules == nil {
+	if p.access != cmdmodel.Read || p.cmd != nil || !p.dynamic || p.guess || p.script == nil || e.cfg.Rules == nil {
 		return verdict{}
 	}
 	for _, t := range e.pathForms(p, p.path) {
@@ -148,7 +150,7 @@ func (e *evaluation) runtimeName(p *part) verdict {
 			}
 			dir = filepath.Join(p.dir, dir)
 		}
-		probe := part{subject: p.subject, category: CatRead, access: shellparse.Read, path: filepath.Join(dir, runtimeNameProbe),
+		probe := part{subject: p.subject, category: CatRead, access: cmdmodel.Read, path: filepath.Join(dir, runtimeNameProbe),
 			dir: dir, tool: ToolRead, offset: p.offset}
 		v := e.ruleVerdict(&probe, Deny)
 		if !v.ok {

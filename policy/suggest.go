@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/gatekeep/gatekeep/shellparse"
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
 // Suggestion is what answering "always allow" to an ask would save: one
@@ -19,28 +19,6 @@ type Suggestion struct {
 	Rules       []string `json:"rules,omitempty"`
 	Unavailable string   `json:"unavailable,omitempty"`
 }
-
-// subcommandDepth lists commands whose first word after the name is itself
-// a command taking a name (`npm run test`): their rule keeps two words.
-// Built on first use (start-up: most calls never look it up).
-var subcommandDepth = sync.OnceValue(func() map[string][]string {
-	return map[string][]string{
-		"npm": {"run", "run-script", "exec"}, "pnpm": {"run", "exec"}, "yarn": {"run"}, "bun": {"run"},
-		"docker": {"compose"}, "podman": {"compose"}, "git": {"stash", "remote", "submodule", "worktree"},
-		"go": {"mod", "tool"}, "cargo": {"run"},
-	}
-})
-
-// exactOnly are commands whose arguments are code or another command: a
-// rule for them names the whole command, never `name *` (design §8).
-var exactOnly = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"env": true, "sudo": true, "doas": true, "eval": true, "exec": true, "command": true, "builtin": true,
-		"xargs": true, "nohup": true, "timeout": true, "nice": true, "ionice": true, "time": true, "watch": true,
-		"busybox": true, "stdbuf": true, "setsid": true, "source": true, ".": true, "find": true,
-		"awk": true, "gawk": true, "sed": true,
-	}
-})
 
 // Suggest works out the "always allow" rules for req, and checks that with
 // them saved to the local config file (localFile, a rule at its end) the
@@ -81,7 +59,7 @@ func Suggest(cfg *Config, req Request, root, home, localFile string) Suggestion 
 		if why != "" {
 			return Suggestion{Unavailable: why}
 		}
-		if !containsString(rules, rule) {
+		if !slices.Contains(rules, rule) {
 			rules = append(rules, rule)
 		}
 	}
@@ -118,7 +96,7 @@ func (e *evaluation) ruleFor(p *part) (string, string) {
 			return "", "the path is only known at run time"
 		}
 		tool := "Write"
-		if p.access == shellparse.Read {
+		if p.access == cmdmodel.Read {
 			tool = "Read"
 		}
 		real := e.cfg.Guard.Check(p.dir, p.path).Real
@@ -142,8 +120,8 @@ func (e *evaluation) ruleFor(p *part) (string, string) {
 	name := argv[0]
 	// A command with a word that runs code (go test -exec CMD) is saved
 	// as the exact form: a `*` rule would not cover that word (issue 17).
-	if exactOnly()[name] || shellparse.IsShell(name) || shellparse.IsInterpreter(name) || c.IsWrapper() ||
-		len(shellparse.CodeWords(c)) > 0 || slices.ContainsFunc(argv[1:], func(w string) bool { return riskyWord(name, w) }) {
+	if cmdmodel.ExactOnly(name) || shellparse.IsShell(name) || shellparse.IsInterpreter(name) || c.IsWrapper() ||
+		len(cmdmodel.CodeWords(&c.Command, c.IsWrapper())) > 0 || slices.ContainsFunc(argv[1:], func(w string) bool { return riskyWord(name, w) }) {
 		if c.HasDynamic(1) {
 			return "", "the command's code or arguments are only known at run time, so no rule can describe it"
 		}
@@ -152,7 +130,7 @@ func (e *evaluation) ruleFor(p *part) (string, string) {
 	keep := 1
 	if len(argv) > 1 && isSubcommand(argv[1]) {
 		keep = 2
-		if len(argv) > 2 && containsString(subcommandDepth()[name], argv[1]) && isSubcommand(argv[2]) {
+		if len(argv) > 2 && cmdmodel.HasSubSubcommands(name, argv[1]) && isSubcommand(argv[2]) {
 			keep = 3
 		}
 	}

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/gatekeep/gatekeep/shellparse"
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
 // maxCopyEntries bounds the walk of a directory a command copies or moves
@@ -14,7 +14,7 @@ import (
 var maxCopyEntries = 10000 // a variable for tests
 
 // treeWrites appends the parts for the entries a write puts below its
-// path under names the command does not give (shellparse.FileEffect.Tree:
+// path under names the command does not give (cmdmodel.FileEffect.Tree:
 // `cp -r SRC/. DEST` writes DEST/.envrc, DEST/.git/hooks/pre-commit):
 //
 //   - for a source directory that exists now, every entry below it
@@ -36,7 +36,7 @@ var maxCopyEntries = 10000 // a variable for tests
 //
 // before are the parts of the script made so far; fp is the write of DEST,
 // destDynamic whether DEST's word is only known at run time.
-func (e *evaluation) treeWrites(parts, before []part, fp part, t *shellparse.Tree, destDynamic, afterLink bool) []part {
+func (e *evaluation) treeWrites(parts, before []part, fp part, t *cmdmodel.Tree, destDynamic, afterLink bool) []part {
 	unknown := func() []part {
 		u := fp
 		u.members = true
@@ -53,7 +53,7 @@ func (e *evaluation) treeWrites(parts, before []part, fp part, t *shellparse.Tre
 	var rels []string
 	for i := range before {
 		q := &before[i]
-		if q.access != shellparse.Write || q.cmd != nil || q.path == "" {
+		if q.access != cmdmodel.Write || q.cmd != nil || q.path == "" {
 			continue
 		}
 		if q.dynamic && !q.literal {

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
 // awkForms are awk programs that use each construct awk.go reads, every
@@ -60,13 +62,13 @@ func awkReading(t *testing.T, line string) (created, read []string, unknown bool
 	for i := range s.Commands {
 		c := &s.Commands[i]
 		switch {
-		case isAwk(c.Name()):
+		case cmdmodel.IsAwk(c.Name()):
 			unknown = unknown || c.Unknown != ""
 			effects, _ := Effects(c)
 			for _, e := range effects {
 				switch {
 				case e.Path.Text == "in":
-				case e.Access == Write:
+				case e.Access == cmdmodel.Write:
 					created = append(created, e.Path.Text)
 				default:
 					read = append(read, e.Path.Text)
@@ -94,7 +96,7 @@ func TestRealAwk(t *testing.T) {
 }
 
 func realAwk(t *testing.T, awk []string) {
-	awk = append([]string{needBinary(t, awk[0])}, awk[1:]...)
+	awk = append([]string{needTool(t, awk[0])}, awk[1:]...)
 	name := filepath.Base(awk[len(awk)-1])
 	for _, prog := range awkForms {
 		created, read, unknown := awkReading(t, "awk '"+strings.ReplaceAll(prog, "'", `'\''`)+"' in")

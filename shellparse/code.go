@@ -3,8 +3,11 @@ package shellparse
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -102,7 +105,7 @@ func numericSpecial(name string) bool {
 }
 
 func (p *parser) isNumeric(name string) bool {
-	return containsStr(p.state.numeric, name) || numericSpecial(name)
+	return slices.Contains(p.state.numeric, name) || numericSpecial(name)
 }
 
 func (p *parser) needNumeric(name string, r *risk) {
@@ -145,7 +148,7 @@ func (p *parser) assigned(name string, numeric bool, deps []string, idx int, tem
 	if numeric {
 		return ""
 	}
-	if containsStr(p.state.ints, name) {
+	if slices.Contains(p.state.ints, name) {
 		return intWhy(name)
 	}
 	if idx >= 0 && p.mayInt() {
@@ -201,7 +204,7 @@ func (p *parser) arithStore(x syntax.ArithmExpr, reads bool, r *risk) {
 			p.needNumeric(name, r)
 		}
 		p.setValue(name, true, nil)
-		p.noteAssigns([]Assign{{Name: name}})
+		p.noteAssigns([]cmdmodel.Assign{{Name: name}})
 		return
 	}
 	if w, ok := x.(*syntax.Word); ok && len(w.Parts) == 1 {
@@ -212,7 +215,7 @@ func (p *parser) arithStore(x syntax.ArithmExpr, reads bool, r *risk) {
 				r.set("arithmetic reads the value of an element of " + pe.Param.Value + ", which is evaluated as an expression")
 			}
 			p.setValue(pe.Param.Value, false, nil)
-			p.noteAssigns([]Assign{{Name: pe.Param.Value}})
+			p.noteAssigns([]cmdmodel.Assign{{Name: pe.Param.Value}})
 			return
 		}
 	}
@@ -362,7 +365,7 @@ func (p *parser) numericValue(w *syntax.Word) (bool, []string) {
 		return true, nil // `x=` leaves the empty string, which is 0
 	}
 	if len(w.Parts) == 1 {
-		if lit, ok := w.Parts[0].(*syntax.Lit); ok && braceSeqRe.get().MatchString(lit.Value) {
+		if lit, ok := w.Parts[0].(*syntax.Lit); ok && braceSeqRe().MatchString(lit.Value) {
 			return true, nil // `{1..10}` in a for loop
 		}
 	}
@@ -371,9 +374,9 @@ func (p *parser) numericValue(w *syntax.Word) (bool, []string) {
 	return ok, deps
 }
 
-var braceSeqRe = lazy[*regexp.Regexp]{build: func() *regexp.Regexp {
+var braceSeqRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^\{[+-]?[0-9]+\.\.[+-]?[0-9]+(\.\.[+-]?[0-9]+)?\}$`)
-}}
+})
 
 func (p *parser) numericParts(parts []syntax.WordPart, deps *[]string) bool {
 	for _, part := range parts {
@@ -441,57 +444,7 @@ func (p *parser) numericOutput(cs *syntax.CmdSubst) bool {
 		}
 		args[i] = r.Text
 	}
-	rest := args[1:]
-	switch args[0] {
-	case "wc":
-		for _, a := range rest {
-			switch a {
-			case "-l", "-c", "-m", "-w", "-L", "--lines", "--bytes", "--chars", "--words", "--max-line-length":
-			default:
-				return false
-			}
-		}
-		return true
-	case "grep", "egrep", "fgrep":
-		// One count, with no file name before it: no -r, -H, -f, and at
-		// most one file.
-		count, operands := false, 0
-		for _, a := range rest {
-			switch {
-			case a == "--count":
-				count = true
-			case strings.HasPrefix(a, "-") && len(a) > 1:
-				if strings.Trim(a[1:], "cviwxEFGP") != "" {
-					return false
-				}
-				count = count || strings.Contains(a, "c")
-			default:
-				operands++
-			}
-		}
-		return count && operands >= 1 && operands <= 2
-	case "nproc":
-		return len(rest) == 0 || len(rest) == 1 && rest[0] == "--all"
-	case "seq":
-		for _, a := range rest {
-			if a != "-w" && !numberText(a) {
-				return false
-			}
-		}
-		return len(rest) > 0
-	case "date":
-		return len(rest) == 1 && rest[0] == "+%s"
-	case "id":
-		for _, a := range rest {
-			switch a {
-			case "-u", "-g", "-r", "-ur", "-ru", "-gr", "-rg":
-			default:
-				return false
-			}
-		}
-		return len(rest) > 0
-	}
-	return false
+	return cmdmodel.PrintsNumber(args, numberText)
 }
 
 // nameText judges a variable name given as text (`read NAME`, `test -v
@@ -550,11 +503,7 @@ func (p *parser) codeSite(node syntax.Node, kw string, r risk, parent int, walk 
 func (p *parser) codeCommand(node syntax.Node, kw, why string, parent int) Command {
 	text := p.src(node.Pos(), node.End())
 	off := p.off(node.Pos())
-	c := Command{
-		Args:   []Word{{Text: kw, Offset: off}, {Text: text, Dynamic: true, Offset: off}},
-		Offset: off, End: p.off(node.End()), Text: text,
-		Parent: parent, Inner: -1, Unknown: why,
-	}
+	c := Command{Command: cmdmodel.Command{Args: []Word{{Text: kw, Offset: off}, {Text: text, Dynamic: true, Offset: off}}, Offset: off}, End: p.off(node.End()), Text: text, Parent: parent, Inner: -1, Unknown: why}
 	p.context(&c)
 	return c
 }
@@ -600,7 +549,7 @@ func (p *parser) paramExp(pe *syntax.ParamExp, parent int) bool {
 		} else if p.mayInt() {
 			r.set("${" + name + ":=...} assigns to " + name + ", which may have the integer attribute, so bash evaluates the value as arithmetic, where a subscript runs commands")
 		}
-		p.noteAssigns([]Assign{{Name: name, Dynamic: true}})
+		p.noteAssigns([]cmdmodel.Assign{{Name: name, Dynamic: true}})
 	}
 	if pe.Slice != nil {
 		p.arith(pe.Slice.Offset, &r)
@@ -799,7 +748,7 @@ func (p *parser) builtinCode(idx int) {
 				p.nameWord(w, "unset", &r)
 				if same && !w.Dynamic {
 					p.state.numeric = removeStr(p.state.numeric, w.Text)
-					p.noteAssigns([]Assign{{Name: baseName(w.Text)}})
+					p.noteAssigns([]cmdmodel.Assign{{Name: baseName(w.Text)}})
 				}
 			}
 		}
@@ -846,7 +795,7 @@ func (p *parser) builtinCode(idx int) {
 		if why := p.assigned(base, false, nil, idx, false); why != "" {
 			r.set(why)
 		}
-		p.noteAssigns([]Assign{{Name: base}})
+		p.noteAssigns([]cmdmodel.Assign{{Name: base}})
 	}
 	c = &p.cmds[idx]
 	if r.why != "" && c.Unknown == "" {
@@ -917,7 +866,7 @@ func (p *parser) sameShell(c *Command) bool {
 	if v == "command" || v == "builtin" {
 		return true
 	}
-	external := wrapperTable.has(v)
+	external := cmdmodel.IsWrapper(v)
 	return !external && !strings.HasPrefix(v, "find ")
 }
 

@@ -1,127 +1,34 @@
 package shellparse
 
 import (
-	"path"
-	"strings"
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// Word is one word of a simple command after quote removal.
-type Word struct {
-	// Text is the word's value with quotes and escapes removed. Parts that
-	// cannot be known without running anything keep their source text
-	// (`$HOME` stays "$HOME" unless Options.Home resolves it).
-	Text string
-	// Offset is the byte offset of the word in Script.Source. Words that come
-	// from re-parsed text (`bash -c '...'`) carry the offset of the outer word.
-	// (It stands before the flags, so a Word is 32 bytes, not 40.)
-	Offset int
-	// Dynamic is true when the value is not known statically: it holds a
-	// parameter expansion, a command or process substitution, arithmetic, an
-	// unquoted glob character, brace expansion or `~user`.
-	Dynamic bool
-	// SubstOnly is set on a dynamic word whose only dynamic parts are
-	// command substitutions inside double quotes (`"$(cat <<'EOF' ...
-	// EOF)"`, "v`date`"): it is one argument holding the output of
-	// commands that are judged on their own, not a variable, a glob, a
-	// brace list, or an unquoted substitution split into words.
-	SubstOnly bool
-	// ProcIn is set on a word that is exactly one input process
-	// substitution, `<(...)`: bash passes a /dev/fd/N path to a pipe
-	// holding the output of the commands inside, which are judged as
-	// commands of their own. (A bool beside the flags: a Word stays 32
-	// bytes.)
-	ProcIn bool
-	// glob, for a word whose only dynamic part is pathname expansion in
-	// bash (glob.go), is 1 + the index of its parsed form in its
-	// Script's globs; for a loop's variable, -1 - the index of the loop
-	// (loopwords.go); 0 for any other word. (An int32 beside the flags:
-	// a Word stays 32 bytes.)
-	glob int32
-}
+// Word is one word of a simple command after quote removal (the model's
+// type: the shell fills in the words the model reads).
+type Word = cmdmodel.Word
 
-// Glob reports a word whose only dynamic part is bash's pathname
+// IsGlob reports a word whose only dynamic part is bash's pathname
 // expansion: an unquoted `*`, `?` or `[...]` and nothing else that is
 // only known at run time. Script.Expand works out what it expands to.
-func (w Word) Glob() bool { return w.glob > 0 }
+func IsGlob(w Word) bool { return w.Shell > 0 }
 
-// Assign is a `NAME=value` assignment: leading a simple command, given to a
-// wrapper (`env NAME=value cmd`), or standing alone or after `export`.
-type Assign struct {
-	Name    string
-	Value   string
-	Dynamic bool // the value is not static
-}
+// Word.Shell, for a word whose only dynamic part is pathname expansion in
+// bash (glob.go), is 1 + the index of its parsed form in its Script's
+// globs; for a loop's variable, -1 - the index of the loop
+// (loopwords.go); 0 for any other word.
 
-// Redirect is one redirection of a simple command or of a compound command.
-type Redirect struct {
-	// Op is the operator: ">", ">>", ">|", "&>", "&>>", "<", "<>",
-	// "<<", "<<-", "<<<", ">&", "<&"; in zsh also ">>|", "&>|", "&>>|"
-	// (`>!` and kin are reported with "|").
-	Op string
-	// Fd is the explicit file descriptor number before the operator, or -1.
-	Fd int
-	// Target is the file, the fd for ">&"/"<&", or the here-string. For a
-	// here-document it is the body.
-	Target Word
-	Offset int
-}
-
-// Writes reports whether the redirect opens its target for writing.
-func (r Redirect) Writes() bool {
-	switch r.Op {
-	case ">&":
-		// `>&file` (no digits, no "-") is the same as `&>file`.
-		return !isFdWord(r.Target)
-	case "<", "<<", "<<-", "<<<", "<&":
-		return false
-	}
-	// ">", ">>", ">|", "&>", "&>>", "<>", zsh's ">>|", "&>|", "&>>|", and
-	// any operator with a ">" the parser may add: toward denial.
-	return strings.Contains(r.Op, ">")
-}
-
-// Reads reports whether the redirect opens its target file for reading.
-func (r Redirect) Reads() bool {
-	switch r.Op {
-	case "<", "<>":
-		return true
-	case "<&":
-		return !isFdWord(r.Target)
-	}
-	return false
-}
-
-func isFdWord(w Word) bool {
-	if w.Dynamic || w.Text == "" {
-		return false
-	}
-	if w.Text == "-" {
-		return true
-	}
-	t := strings.TrimSuffix(w.Text, "-") // `>&3-` moves the fd
-	for _, c := range t {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return t != ""
-}
-
-// Command is one simple command found in a script.
+// Command is one simple command found in a script: the command line
+// (cmdmodel.Command: Args, Assigns, Redirects, Offset, TrailingArgs) and
+// where and how the shell runs it.
 type Command struct {
-	// Args is the argv as written, wrapper included (`sudo rm -rf /`).
-	Args []Word
-	// Assigns are the leading `NAME=value` words, and for a command reached
-	// through `env` or `sudo`, the assignments those were given.
-	Assigns []Assign
-	// Redirects of this command. A compound command's redirects (`{ ...; } >f`)
-	// are reported on a Command with no Args.
-	Redirects []Redirect
-	// Offset and End delimit the command in Script.Source (bytes). A command
-	// found in re-parsed text has the span of the outer word that held it.
-	Offset, End int
+	cmdmodel.Command
+	// End is where the command ends in Script.Source (bytes); Offset is
+	// where it starts. A command found in re-parsed text has the span of
+	// the outer word that held it.
+	End int
 	// Text is the source text of the command (for re-parsed code, the inner
 	// text).
 	Text string
@@ -155,9 +62,6 @@ type Command struct {
 	// as code: the earlier stages of a pipeline into a StdinCode command, or
 	// the commands inside a substitution that is an Unknown command's code.
 	Feeders []int
-	// TrailingArgs is true when more arguments are appended at run time
-	// (`xargs CMD`), so Args is not the whole argv.
-	TrailingArgs bool
 	// Feed, for a command xargs runs with words from its input appended,
 	// holds the index of the one simple command of the pipeline stage
 	// before xargs, when xargs's options keep each input word whole (-0,
@@ -215,42 +119,6 @@ func (c *Command) Dirs() []string {
 	return append([]string{c.Dir}, c.OtherDirs...)
 }
 
-// Name is the command name with any directory removed: "rm" for `/bin/rm`,
-// `\rm` and `'rm'`. Checks that look for danger use it; checks that allow
-// use Bare.
-func (c *Command) Name() string {
-	if len(c.Args) == 0 {
-		return ""
-	}
-	return path.Base(c.Args[0].Text)
-}
-
-// Bare reports whether the command name is a plain static word without a
-// slash, the only form the safe list and allow rules accept.
-func (c *Command) Bare() bool {
-	return len(c.Args) > 0 && !c.Args[0].Dynamic && c.Args[0].Text != "" &&
-		!strings.Contains(c.Args[0].Text, "/")
-}
-
-// Argv returns the words' texts.
-func (c *Command) Argv() []string {
-	out := make([]string, len(c.Args))
-	for i, w := range c.Args {
-		out[i] = w.Text
-	}
-	return out
-}
-
-// HasDynamic reports whether any word from index i on is dynamic.
-func (c *Command) HasDynamic(from int) bool {
-	for _, w := range c.Args[min(from, len(c.Args)):] {
-		if w.Dynamic {
-			return true
-		}
-	}
-	return false
-}
-
 // IsWrapper reports whether this command runs another one that is listed at
 // Inner.
 func (c *Command) IsWrapper() bool { return c.Inner >= 0 }
@@ -276,7 +144,7 @@ type Script struct {
 	// than a brace list, a glob or `~` is left out. Nil when there is none.
 	Values map[string][]string
 
-	// globs are the parsed forms of the glob words (Word.glob).
+	// globs are the parsed forms of the glob words (Word.Shell).
 	globs []*syntax.Word
 	// loops are the loops whose variable words are known (loopwords.go).
 	loops []loopInfo

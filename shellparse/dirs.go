@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -43,7 +44,7 @@ var startDirs = dirSet{dirs: []string{""}}
 
 func (s dirSet) empty() bool { return len(s.dirs) == 0 && !s.unknown }
 
-func (s dirSet) has(d string) bool { return containsStr(s.dirs, d) }
+func (s dirSet) has(d string) bool { return slices.Contains(s.dirs, d) }
 
 // union is a set holding the directories of both, a's first. Neither
 // argument is changed.
@@ -57,13 +58,13 @@ func union(a, b dirSet) dirSet {
 		out.dirs = b.dirs
 		return out.bounded()
 	}
-	if !slices.ContainsFunc(b.dirs, func(d string) bool { return !containsStr(a.dirs, d) }) {
+	if !slices.ContainsFunc(b.dirs, func(d string) bool { return !slices.Contains(a.dirs, d) }) {
 		out.dirs = a.dirs // b adds nothing (most often the same one directory)
 		return out.bounded()
 	}
 	out.dirs = append(make([]string, 0, len(a.dirs)+len(b.dirs)), a.dirs...)
 	for _, d := range b.dirs {
-		if !containsStr(out.dirs, d) {
+		if !slices.Contains(out.dirs, d) {
 			out.dirs = append(out.dirs, d)
 		}
 	}
@@ -105,7 +106,7 @@ func (s dirSet) moved(target string, physical bool) dirSet {
 			out.unknown = true
 			return
 		}
-		if !containsStr(out.dirs, n) {
+		if !slices.Contains(out.dirs, n) {
 			out.dirs = append(out.dirs, n)
 		}
 	}
@@ -138,7 +139,7 @@ func (s dirSet) chdir(target string) dirSet {
 		n := dirSet{dirs: []string{d}}.moved(target, upRemoves(d, target))
 		out.unknown = out.unknown || n.unknown
 		for _, x := range n.dirs {
-			if !containsStr(out.dirs, x) {
+			if !slices.Contains(out.dirs, x) {
 				out.dirs = append(out.dirs, x)
 			}
 		}
@@ -289,7 +290,7 @@ func (p *parser) afterCommand(idx int) {
 		// The directory stack is not followed: popd changes the
 		// directory unless -n (by the command model; a line it does not
 		// understand may).
-		if line, _ := ReadLine(c, "popd"); !line.Understood() || !line.Has("n") {
+		if line, _ := cmdmodel.ReadLine(&c.Command, "popd"); !line.Understood() || !line.Has("n") {
 			p.state.ok, p.state.fail = d.withUnknown(), d
 		}
 	case "exit":
@@ -308,7 +309,7 @@ func (p *parser) afterCommand(idx int) {
 			}
 		}
 	default:
-		if containsStr(p.dirFuncs, name) {
+		if slices.Contains(p.dirFuncs, name) {
 			// A function of the script that may change directory.
 			p.state.ok, p.state.fail = d.withUnknown(), d.withUnknown()
 		}
@@ -363,7 +364,7 @@ func (p *parser) cd(c *Command, d dirSet) dirSet {
 	case dir.Dynamic || dir.Text == "-" || strings.HasPrefix(dir.Text, "+") && name == "pushd":
 		return d.withUnknown()
 	case !strings.HasPrefix(dir.Text, "/") && !dotted(dir.Text) &&
-		(p.opt.CDPATH || containsStr(p.state.tainted, "CDPATH") || assigns(c, "CDPATH")):
+		(p.opt.CDPATH || slices.Contains(p.state.tainted, "CDPATH") || assigns(c, "CDPATH")):
 		// CDPATH set by the script or in the environment: bash's cd
 		// searches its directories before the working directory.
 		return d.withUnknown()
@@ -569,11 +570,11 @@ func (p *parser) noteDirFuncs(funcs []*syntax.FuncDecl) {
 		if !moves {
 			continue
 		}
-		if fd.Name != nil && !containsStr(p.dirFuncs, fd.Name.Value) {
+		if fd.Name != nil && !slices.Contains(p.dirFuncs, fd.Name.Value) {
 			p.dirFuncs = append(p.dirFuncs, fd.Name.Value)
 		}
 		for _, n := range fd.Names {
-			if !containsStr(p.dirFuncs, n.Value) {
+			if !slices.Contains(p.dirFuncs, n.Value) {
 				p.dirFuncs = append(p.dirFuncs, n.Value)
 			}
 		}

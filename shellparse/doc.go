@@ -19,7 +19,12 @@
 // backslash, text that is not valid UTF-8 or holds U+FFFD, and nesting deep
 // enough to exhaust the parser (see the limits in parse.go).
 //
-// It also reports what a command does to files (Effects) from a table of
-// well-known commands. It does not decide anything: allow, ask and deny are
-// the policy package's business.
+// Besides the shell's own builtins it knows only where programs take code
+// in a string (shells and interpreters, make recipes, git's configuration,
+// crontab and at lines) and reads that code as commands of its own. What a
+// program does with its words (options, files, wrappers, read-only forms,
+// destroyers) is the command model's, in package cmdmodel, which the walk
+// asks to find the command a wrapper runs; Effects joins the model's file
+// effects with the command's redirects. It does not decide anything:
+// allow, ask and deny are the policy package's business.
 package shellparse

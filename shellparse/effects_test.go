@@ -3,6 +3,8 @@ package shellparse
 import (
 	"strings"
 	"testing"
+
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
 // fx is what Effects reports for one command: its effects as
@@ -13,7 +15,7 @@ type fx struct {
 	writesOnly bool
 }
 
-func renderEffects(effects []FileEffect) string {
+func renderEffects(effects []cmdmodel.FileEffect) string {
 	parts := make([]string, len(effects))
 	for i, e := range effects {
 		d := ""
@@ -550,105 +552,6 @@ func TestXargsTrailing(t *testing.T) {
 	}
 }
 
-func TestSedProgram(t *testing.T) {
-	tests := []struct {
-		prog          string
-		reads, writes string
-		runs, ok      bool
-	}{
-		{prog: `s/a/b/g`, ok: true},
-		{prog: `s/where/there/`, ok: true},
-		{prog: `s|/usr|/opt|g;s,x,y,`, ok: true},
-		{prog: "1d\n$d\n/^#/d", ok: true},
-		{prog: `/start/,/end/{s/a/b/;p}`, ok: true},
-		{prog: `0~3p;2,+4d;5,~4p`, ok: true},
-		{prog: `\%re%Ip`, ok: true},
-		{prog: `:a;N;$!ba;s/\n/ /g`, ok: true},
-		{prog: `y/abc/xyz/`, ok: true},
-		{prog: `a\` + "\n" + `text with e and w`, ok: true},
-		{prog: `1i hello; w x`, ok: true},
-		{prog: `# comment w x` + "\n" + `p`, ok: true},
-		{prog: `s/[/]/x/`, ok: true},
-		{prog: `s/[[:alpha:]/]/x/`, ok: true},
-		{prog: `s/[]]/x/`, ok: true},
-		{prog: `q5`, ok: true},
-		{prog: `w out.txt`, writes: "out.txt", ok: true},
-		{prog: `s/a/b/w /etc/x`, writes: "/etc/x", ok: true},
-		{prog: `s/a/b/gw out`, writes: "out", ok: true},
-		{prog: "W a\nr b\nR c", reads: "b c", writes: "a", ok: true},
-		{prog: `/x/r /etc/passwd`, reads: "/etc/passwd", ok: true},
-		{prog: `e id`, runs: true, ok: true},
-		{prog: `1e`, runs: true, ok: true},
-		{prog: `s/x/id/e`, runs: true, ok: true},
-		{prog: `s/x/id/ge`, runs: true, ok: true},
-		{prog: `s/[/]/x/e`, runs: true, ok: true},
-		{prog: `s/a/b`, ok: false},
-		{prog: `s/a/b/X`, ok: false},
-		{prog: `k`, ok: false},
-		{prog: `/unterminated`, ok: false},
-		{prog: `w`, ok: false},
-		{prog: `s/[a/b/`, ok: false},
-	}
-	for _, tt := range tests {
-		reads, writes, runs, ok := sedProgram(tt.prog)
-		if ok != tt.ok || runs != tt.runs || strings.Join(reads, " ") != tt.reads || strings.Join(writes, " ") != tt.writes {
-			t.Errorf("sedProgram(%q) = reads %q writes %q runs %v ok %v, want %q %q %v %v",
-				tt.prog, reads, writes, runs, ok, tt.reads, tt.writes, tt.runs, tt.ok)
-		}
-	}
-}
-
-// TestSpecTables: a name has one model in each table (the map literals
-// the tables were had the compiler check it), and get finds each entry
-// and no other name, both by scanning and through the index.
-func TestSpecTables(t *testing.T) {
-	for tname, table := range map[string]*specTable{"effectTable": &effectTable, "wrapperTable": &wrapperTable, "gitSubTable": &gitSubTable} {
-		scan, indexed := &specTable{entries: table.entries}, &specTable{entries: table.entries}
-		indexed.scans.Store(scanLookups)
-		seen := map[string]bool{}
-		for i, e := range table.entries {
-			if seen[e.name] {
-				t.Errorf("%s: %q is listed twice", tname, e.name)
-			}
-			seen[e.name] = true
-			scan.scans.Store(0)
-			for how, tb := range map[string]*specTable{"scanning": scan, "indexed": indexed} {
-				if s, ok := tb.get(e.name); !ok || s != table.entries[i].spec {
-					t.Errorf("%s.get(%q) %s does not find its entry", tname, e.name, how)
-				}
-			}
-		}
-		scan.scans.Store(0)
-		if len(seen) < 10 || scan.has("no-such-command") || indexed.has("no-such-command") || indexed.index == nil {
-			t.Errorf("%s: %d names, or it finds a name it lacks", tname, len(seen))
-		}
-	}
-}
-
-// TestEffectTableSpecs: every option named in the table is understood the
-// same way twice (no name in two roles), so a table edit cannot silently
-// change an option's argument.
-func TestEffectTableSpecs(t *testing.T) {
-	for _, table := range []*specTable{&effectTable, &wrapperTable} {
-		for _, e := range table.entries {
-			name, s := e.name, *e.spec
-			seen := map[string]string{}
-			for role, names := range map[string]string{"args": s.args, "reads": s.reads, "writes": s.writes,
-				"optional": s.optional, "pairs": s.pairs, "pairReads": s.pairReads, "flags": s.flags} {
-				for _, n := range strings.Fields(names) {
-					if prev, ok := seen[n]; ok {
-						t.Errorf("%s: option %q is in %s and %s", name, n, prev, role)
-					}
-					seen[n] = role
-				}
-			}
-			if s.raw && (s.args != "" || s.reads != "" || s.writes != "") {
-				t.Errorf("%s: a raw spec parses no options", name)
-			}
-		}
-	}
-}
-
 // TestReadFilters: what grep's and rg's options leave out below a
 // directory they read whole. Only what both greps (GNU, BSD) certainly
 // leave out is skipped.
@@ -658,50 +561,50 @@ func TestReadFilters(t *testing.T) {
 		hidden bool
 		rel    string
 		dir    bool
-		want   EntryVerdict
+		want   cmdmodel.EntryVerdict
 	}{
-		{`grep -r x .`, false, ".env", false, EntryDefault},
-		{`grep -r --exclude=.env x .`, false, ".env", false, EntrySkip},
-		{`grep -r --exclude=.env x .`, false, "sub/.env", false, EntrySkip},
-		{`grep -r --exclude=.env x .`, false, ".env.local", false, EntryDefault},
-		{`grep -r --exclude='.env*' x .`, false, "a/.env.local", false, EntrySkip},
-		{`grep -r --exclude '*.pem' x .`, false, "k.pem", false, EntrySkip},
-		{`grep -r --exclude='[.]env' x .`, false, ".env", false, EntryDefault}, // brackets: not read
-		{`grep -r --exclude=.env --include=.env x .`, false, ".env", false, EntryDefault},
-		{`grep -r --include=.env --exclude=.env x .`, false, ".env", false, EntrySkip},
-		{`grep -r --include='*.go' x .`, false, ".env", false, EntrySkip},
-		{`grep -r --include='*.go' x .`, false, "a.go", false, EntryDefault},
-		{`grep -r --include='s*' x .`, false, "sub/.env", false, EntryDefault}, // `*` may cross "/" in GNU's suffix match
-		{`grep -r --include='[a]*' x .`, false, ".env", false, EntryDefault},
-		{`grep -r --exclude=x --include='*.go' x .`, false, ".env", false, EntryDefault}, // GNU: first is --exclude
-		{`grep -r --exclude-dir=secrets x .`, false, "secrets", true, EntrySkip},
-		{`grep -r --exclude-dir=secrets x .`, false, "a/secrets", true, EntrySkip},
-		{`grep -r --exclude-dir=secrets x .`, false, "secrets", false, EntryDefault},
-		{`grep -r --exclude-dir=secrets --include-dir=x x .`, false, "secrets", true, EntryDefault},
-		{`grep -r --exclude=.env x $D`, false, ".env", false, EntrySkip},
-		{`grep -r --exclude="$X" x .`, false, ".env", false, EntryDefault},
+		{`grep -r x .`, false, ".env", false, cmdmodel.EntryDefault},
+		{`grep -r --exclude=.env x .`, false, ".env", false, cmdmodel.EntrySkip},
+		{`grep -r --exclude=.env x .`, false, "sub/.env", false, cmdmodel.EntrySkip},
+		{`grep -r --exclude=.env x .`, false, ".env.local", false, cmdmodel.EntryDefault},
+		{`grep -r --exclude='.env*' x .`, false, "a/.env.local", false, cmdmodel.EntrySkip},
+		{`grep -r --exclude '*.pem' x .`, false, "k.pem", false, cmdmodel.EntrySkip},
+		{`grep -r --exclude='[.]env' x .`, false, ".env", false, cmdmodel.EntryDefault}, // brackets: not read
+		{`grep -r --exclude=.env --include=.env x .`, false, ".env", false, cmdmodel.EntryDefault},
+		{`grep -r --include=.env --exclude=.env x .`, false, ".env", false, cmdmodel.EntrySkip},
+		{`grep -r --include='*.go' x .`, false, ".env", false, cmdmodel.EntrySkip},
+		{`grep -r --include='*.go' x .`, false, "a.go", false, cmdmodel.EntryDefault},
+		{`grep -r --include='s*' x .`, false, "sub/.env", false, cmdmodel.EntryDefault}, // `*` may cross "/" in GNU's suffix match
+		{`grep -r --include='[a]*' x .`, false, ".env", false, cmdmodel.EntryDefault},
+		{`grep -r --exclude=x --include='*.go' x .`, false, ".env", false, cmdmodel.EntryDefault}, // GNU: first is --exclude
+		{`grep -r --exclude-dir=secrets x .`, false, "secrets", true, cmdmodel.EntrySkip},
+		{`grep -r --exclude-dir=secrets x .`, false, "a/secrets", true, cmdmodel.EntrySkip},
+		{`grep -r --exclude-dir=secrets x .`, false, "secrets", false, cmdmodel.EntryDefault},
+		{`grep -r --exclude-dir=secrets --include-dir=x x .`, false, "secrets", true, cmdmodel.EntryDefault},
+		{`grep -r --exclude=.env x $D`, false, ".env", false, cmdmodel.EntrySkip},
+		{`grep -r --exclude="$X" x .`, false, ".env", false, cmdmodel.EntryDefault},
 
-		{`rg x`, true, ".env", false, EntryDefault},
-		{`rg --hidden x`, false, ".env", false, EntryDefault},
-		{`rg -. x`, false, ".env", false, EntryDefault},
-		{`rg -uu x`, false, ".env", false, EntryDefault},
-		{`rg -u x`, true, ".env", false, EntryDefault},
-		{`rg -u -u x`, false, ".env", false, EntryDefault},
-		{`rg --no-ignore x`, true, ".env", false, EntryDefault},
-		{`rg -tpy x`, false, ".env", false, EntryDefault},
-		{`rg --ignore-file ig x`, false, ".env", false, EntryDefault},
-		{`rg -g '*.py' x`, true, ".env", false, EntrySkip},
-		{`rg -g '*.py' x`, true, "a.py", false, EntryListed},
-		{`rg -g '*.py' x`, true, ".config", true, EntryDefault},
-		{`rg -g '.*' x`, true, ".env", false, EntryListed},
-		{`rg -g '!.env' --hidden x`, false, ".env", false, EntrySkip},
-		{`rg -g '!.env' -g '.e*' x`, true, ".env", false, EntryListed},
-		{`rg --iglob '!.ENV' -. x`, false, ".env", false, EntrySkip},
-		{`rg -g '!.ENV' -. x`, false, ".env", false, EntryDefault},
-		{`rg -g '{a,b}' x`, true, ".env", false, EntryListed},
-		{`rg -g '!secrets/' x`, true, "secrets", true, EntrySkip},
-		{`rg -g '!secrets/' x`, true, "secrets", false, EntryDefault},
-		{`rg -g '!**/.env' -. x`, false, ".env", false, EntryDefault},
+		{`rg x`, true, ".env", false, cmdmodel.EntryDefault},
+		{`rg --hidden x`, false, ".env", false, cmdmodel.EntryDefault},
+		{`rg -. x`, false, ".env", false, cmdmodel.EntryDefault},
+		{`rg -uu x`, false, ".env", false, cmdmodel.EntryDefault},
+		{`rg -u x`, true, ".env", false, cmdmodel.EntryDefault},
+		{`rg -u -u x`, false, ".env", false, cmdmodel.EntryDefault},
+		{`rg --no-ignore x`, true, ".env", false, cmdmodel.EntryDefault},
+		{`rg -tpy x`, false, ".env", false, cmdmodel.EntryDefault},
+		{`rg --ignore-file ig x`, false, ".env", false, cmdmodel.EntryDefault},
+		{`rg -g '*.py' x`, true, ".env", false, cmdmodel.EntrySkip},
+		{`rg -g '*.py' x`, true, "a.py", false, cmdmodel.EntryListed},
+		{`rg -g '*.py' x`, true, ".config", true, cmdmodel.EntryDefault},
+		{`rg -g '.*' x`, true, ".env", false, cmdmodel.EntryListed},
+		{`rg -g '!.env' --hidden x`, false, ".env", false, cmdmodel.EntrySkip},
+		{`rg -g '!.env' -g '.e*' x`, true, ".env", false, cmdmodel.EntryListed},
+		{`rg --iglob '!.ENV' -. x`, false, ".env", false, cmdmodel.EntrySkip},
+		{`rg -g '!.ENV' -. x`, false, ".env", false, cmdmodel.EntryDefault},
+		{`rg -g '{a,b}' x`, true, ".env", false, cmdmodel.EntryListed},
+		{`rg -g '!secrets/' x`, true, "secrets", true, cmdmodel.EntrySkip},
+		{`rg -g '!secrets/' x`, true, "secrets", false, cmdmodel.EntryDefault},
+		{`rg -g '!**/.env' -. x`, false, ".env", false, cmdmodel.EntryDefault},
 	}
 	for _, tt := range tests {
 		s, err := Parse(tt.src, Options{})
@@ -720,7 +623,7 @@ func TestReadFilters(t *testing.T) {
 			continue
 		}
 		f := effects[tree].Filter
-		hidden, got := false, EntryDefault
+		hidden, got := false, cmdmodel.EntryDefault
 		if f != nil {
 			hidden = f.Hidden
 			if f.Entry != nil {
@@ -729,28 +632,6 @@ func TestReadFilters(t *testing.T) {
 		}
 		if hidden != tt.hidden || got != tt.want {
 			t.Errorf("%s: %s (dir %v): hidden %v verdict %d, want %v %d", tt.src, tt.rel, tt.dir, hidden, got, tt.hidden, tt.want)
-		}
-	}
-}
-
-func TestWildMatch(t *testing.T) {
-	for _, tt := range []struct {
-		glob, name string
-		want       bool
-	}{
-		{"*", "", true},
-		{"*", "a/b", true},
-		{".env", ".env", true},
-		{".env", ".envx", false},
-		{".env*", ".env.local", true},
-		{"?.go", "a.go", true},
-		{"?.go", "ab.go", false},
-		{"*a*b", "xxaxxb", true},
-		{"*a*b", "xxaxxbx", false},
-		{"é?", "éé", true},
-	} {
-		if got := wildMatch(tt.glob, tt.name); got != tt.want {
-			t.Errorf("wildMatch(%q, %q) = %v", tt.glob, tt.name, got)
 		}
 	}
 }

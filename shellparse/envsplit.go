@@ -3,6 +3,8 @@ package shellparse
 import (
 	"errors"
 	"strings"
+
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
 // env -S: a string that env itself splits into a command.
@@ -167,9 +169,9 @@ func envVarRef(s string) (string, bool) {
 // did (-i, -u, -C, NAME=value) stays done. The new command line is
 // emitted as the wrapper's inner command, an env of its own, and read
 // like any other.
-func (p *parser) envSplitCommand(idx int, l *cmdline, it item) {
+func (p *parser) envSplitCommand(idx int, l *cmdmodel.Cmdline, it cmdmodel.Item) {
 	c := p.cmds[idx]
-	v := l.val(it)
+	v := l.Val(it)
 	if v.Dynamic {
 		p.cmds[idx].Unknown = "env -S splits a string only known at run time into a command"
 		p.cmds[idx].Feeders = p.children(idx)
@@ -188,21 +190,18 @@ func (p *parser) envSplitCommand(idx int, l *cmdline, it item) {
 		return
 	}
 	args := make([]Word, 0, len(c.Args)+len(words))
-	args = append(args, c.Args[:it.at]...)
-	if t := c.Args[it.at].Text; !strings.HasPrefix(t, "--") {
+	args = append(args, c.Args[:it.At]...)
+	if t := c.Args[it.At].Text; !strings.HasPrefix(t, "--") {
 		// A cluster (`-iS STRING`, `-iSSTRING`): its letters before S
 		// were read.
 		if j := strings.IndexByte(t, 'S'); j > 1 {
-			args = append(args, Word{Text: t[:j], Offset: c.Args[it.at].Offset})
+			args = append(args, Word{Text: t[:j], Offset: c.Args[it.At].Offset})
 		}
 	}
 	for _, w := range words {
 		args = append(args, Word{Text: w.text, Dynamic: w.dynamic, Offset: v.Offset})
 	}
-	args = append(args, c.Args[it.valAt+1:]...)
-	inner := Command{
-		Args: args, Assigns: c.Assigns, Offset: c.Offset, End: c.End, Text: c.Text,
-		Parent: idx, Inner: -1, TrailingArgs: c.TrailingArgs,
-	}
+	args = append(args, c.Args[it.ValAt+1:]...)
+	inner := Command{Command: cmdmodel.Command{Args: args, Assigns: c.Assigns, Offset: c.Offset, TrailingArgs: c.TrailingArgs}, End: c.End, Text: c.Text, Parent: idx, Inner: -1}
 	p.emitInner(idx, inner, "env -S")
 }

@@ -17,7 +17,7 @@ import (
 // exercise quotes, escapes, comments, separators and ${NAME}.
 func TestRealEnvSplit(t *testing.T) {
 	t.Parallel()
-	env := needBinary(t, "env")
+	env := needTool(t, "env")
 	if out, _ := exec.Command(env, "--version").Output(); !bytes.Contains(out, []byte("GNU coreutils")) {
 		if os.Getenv("CI") == "true" {
 			t.Fatal("env is not GNU env; CI installs coreutils")

@@ -1,9 +1,11 @@
 package shellparse
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -103,7 +105,7 @@ func (p *parser) envCode(idx int) {
 			// Their NAME=value words (noteDeclare reports them as words).
 			for _, w := range c.Args[1:] {
 				if name, val, ok := strings.Cut(w.Text, "="); ok && isAssignWord(w.Text) {
-					as = append(as[:len(as):len(as)], Assign{Name: name, Value: val, Dynamic: w.Dynamic})
+					as = append(as[:len(as):len(as)], cmdmodel.Assign{Name: name, Value: val, Dynamic: w.Dynamic})
 				}
 			}
 		}
@@ -111,27 +113,27 @@ func (p *parser) envCode(idx int) {
 	if len(as) == 0 {
 		return
 	}
-	var keys, vals map[string]Assign
+	var keys, vals map[string]cmdmodel.Assign
 	for _, a := range as {
 		switch {
-		case containsStr(gitEnvCode, a.Name):
+		case slices.Contains(gitEnvCode, a.Name):
 			v := a.Value
 			if a.Name == "LESSOPEN" || a.Name == "LESSCLOSE" {
 				v = strings.TrimLeft(v, "|-")
 			}
 			p.valueCode(idx, Word{Text: v, Dynamic: a.Dynamic, Offset: c.Offset}, "$"+a.Name)
-		case containsStr(gitEnvElsewhere, a.Name):
+		case slices.Contains(gitEnvElsewhere, a.Name):
 			p.cmds[idx].Unknown = a.Name + " points git at configuration or code in files, which is not checked"
 		case a.Name == "GIT_CONFIG_PARAMETERS":
 			p.gitConfigParameters(idx, a)
 		case strings.HasPrefix(a.Name, "GIT_CONFIG_KEY_"):
 			if keys == nil {
-				keys = map[string]Assign{}
+				keys = map[string]cmdmodel.Assign{}
 			}
 			keys[strings.TrimPrefix(a.Name, "GIT_CONFIG_KEY_")] = a
 		case strings.HasPrefix(a.Name, "GIT_CONFIG_VALUE_"):
 			if vals == nil {
-				vals = map[string]Assign{}
+				vals = map[string]cmdmodel.Assign{}
 			}
 			vals[strings.TrimPrefix(a.Name, "GIT_CONFIG_VALUE_")] = a
 		}
@@ -165,7 +167,7 @@ func (p *parser) envCode(idx int) {
 // itself sets for `-c`: shell-quoted `'key'='value'` or `'key=value'`
 // items separated by spaces (git config.c, git_config_from_parameters).
 // Its words are read with the shell's own word syntax.
-func (p *parser) gitConfigParameters(idx int, a Assign) {
+func (p *parser) gitConfigParameters(idx int, a cmdmodel.Assign) {
 	if a.Dynamic {
 		p.cmds[idx].Unknown = "GIT_CONFIG_PARAMETERS holds configuration only known at run time"
 		return
@@ -201,14 +203,12 @@ func (p *parser) gitConfigParameters(idx int, a Assign) {
 // alias the command line defines and then calls.
 func (p *parser) gitCode(idx int) {
 	c := p.cmds[idx]
-	s := &gitGlobalSpec
-	gitGlobalOnce.Do(s.init)
-	l := s.scan(&c)
+	l := cmdmodel.GitGlobal(&c.Command)
 	aliases := map[string]Word{}
-	for _, it := range l.items {
-		switch it.opt {
+	for _, it := range l.Items {
+		switch it.Opt {
 		case "c":
-			v := l.val(it)
+			v := l.Val(it)
 			key, val, hasVal := strings.Cut(v.Text, "=")
 			if v.Dynamic && !strings.Contains(key, "$") && hasVal {
 				// `-c core.pager="$X"`: the key is known, the value not.
@@ -224,7 +224,7 @@ func (p *parser) gitCode(idx int) {
 			}
 			p.gitConfigValue(idx, v.Text, key, Word{Text: val, Offset: v.Offset})
 		case "config-env":
-			v := l.val(it)
+			v := l.Val(it)
 			key, envName, _ := strings.Cut(v.Text, "=")
 			if v.Dynamic || gitCodeKey(key) != "" {
 				val, found := assignedValue(c.Assigns, envName)
@@ -236,9 +236,9 @@ func (p *parser) gitCode(idx int) {
 			}
 		}
 	}
-	if ops := l.operands(); len(ops) > 0 && !ops[0].Dynamic {
-		rest := c.Args[ops[0].at+1:]
-		if ops[0].Text == "config" && l.err == "" {
+	if ops := l.Operands(); len(ops) > 0 && !ops[0].Dynamic {
+		rest := c.Args[ops[0].At+1:]
+		if ops[0].Text == "config" && l.Err == "" {
 			p.gitConfigSet(idx, rest)
 		}
 		p.gitSubCode(idx, ops[0].Text, rest)
@@ -251,10 +251,10 @@ func (p *parser) gitCode(idx int) {
 			p.valueCode(idx, Word{Text: extCommand(code), Dynamic: w.Dynamic, Offset: w.Offset}, "git ext::")
 		}
 	}
-	if len(aliases) == 0 || l.err != "" {
+	if len(aliases) == 0 || l.Err != "" {
 		return
 	}
-	ops := l.operands()
+	ops := l.Operands()
 	if len(ops) == 0 || ops[0].Dynamic {
 		return
 	}
@@ -273,15 +273,14 @@ func (p *parser) gitCode(idx int) {
 	if len(fields) == 0 {
 		return
 	}
-	args := append([]Word(nil), c.Args[:ops[0].at]...)
+	args := append([]Word(nil), c.Args[:ops[0].At]...)
 	for _, f := range fields {
 		args = append(args, Word{Text: f, Offset: val.Offset})
 	}
-	args = append(args, c.Args[ops[0].at+1:]...)
+	args = append(args, c.Args[ops[0].At+1:]...)
 	// The expansion is the command git runs; git refuses an alias that
 	// only names itself, and the nesting bound stops a loop here.
-	inner := Command{Args: args, Assigns: c.Assigns, Offset: c.Offset, End: c.End, Text: c.Text,
-		Parent: idx, Inner: -1, TrailingArgs: c.TrailingArgs}
+	inner := Command{Command: cmdmodel.Command{Args: args, Assigns: c.Assigns, Offset: c.Offset, TrailingArgs: c.TrailingArgs}, End: c.End, Text: c.Text, Parent: idx, Inner: -1}
 	p.emitInner(idx, inner, "git alias")
 }
 
@@ -430,7 +429,7 @@ func (p *parser) gitSubCode(idx int, sub string, words []Word) {
 }
 
 // assignedValue is the literal value given to name among as.
-func assignedValue(as []Assign, name string) (Word, bool) {
+func assignedValue(as []cmdmodel.Assign, name string) (Word, bool) {
 	for i := len(as) - 1; i >= 0; i-- {
 		if as[i].Name == name {
 			return Word{Text: as[i].Value, Dynamic: as[i].Dynamic}, true

@@ -36,7 +36,7 @@ func foundCode(t *testing.T, src string, opt Options) (found, unknown bool) {
 // MARK`; for a key whose value is only text, neither happens. Every key
 // of gitCodeKey's lists is also one `git help --config` names.
 func TestRealGitConfigCode(t *testing.T) {
-	git := needBinary(t, "git")
+	git := needTool(t, "git")
 	for _, tt := range []struct {
 		name string
 		// cmd is the shell command line run in a repository with one
@@ -224,7 +224,7 @@ func TestCodeInStrings(t *testing.T) {
 // command line and checks that gatekeep finds `touch MARK` exactly when
 // make runs it.
 func TestRealMakeCode(t *testing.T) {
-	mk := needBinary(t, "make")
+	mk := needTool(t, "make")
 	for _, tt := range []struct {
 		src string
 		ran bool

@@ -306,10 +306,10 @@ var ErrGlobDots = errors.New("the pattern can match . or .., which depends on th
 // more than MaxGlobEntries entries, a directory cannot be read, or a
 // component can match `.` or `..`.
 func (s *Script) Expand(w Word, dir string, on GlobOpt, readDir func(string) ([]fs.DirEntry, error)) ([]string, error) {
-	if w.glob <= 0 || int(w.glob) > len(s.globs) {
+	if w.Shell <= 0 || int(w.Shell) > len(s.globs) {
 		return nil, errors.New("not a glob word of this script")
 	}
-	node := s.globs[w.glob-1]
+	node := s.globs[w.Shell-1]
 	if !path.IsAbs(dir) {
 		return nil, errors.New("no absolute directory to expand in")
 	}
@@ -413,6 +413,6 @@ func dotsMatch(pat string) bool {
 
 // HasGlobStar reports a glob word with a `**` component, which globstar
 // changes.
-func (w Word) HasGlobStar() bool {
-	return w.glob > 0 && strings.Contains(w.Text, "**")
+func HasGlobStar(w Word) bool {
+	return w.Shell > 0 && strings.Contains(w.Text, "**")
 }

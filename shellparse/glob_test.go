@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
 // globTree makes a directory with dotfiles, normal files and hostile names.
@@ -113,7 +115,7 @@ func TestGlobAgainstBash(t *testing.T) {
 			t.Fatal(err)
 		}
 		w := s.Commands[0].Args[1]
-		if !w.Glob() {
+		if !IsGlob(w) {
 			t.Errorf("%s: not taken for a glob word", tc.pat)
 			continue
 		}
@@ -194,7 +196,7 @@ func TestGlobWords(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := s.Commands[0].Args[1].Glob(); got != tt.glob {
+		if got := IsGlob(s.Commands[0].Args[1]); got != tt.glob {
 			t.Errorf("%s: Glob() = %v, want %v", tt.src, got, tt.glob)
 		}
 	}
@@ -202,7 +204,7 @@ func TestGlobWords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Commands[0].Args[1].Glob() {
+	if IsGlob(s.Commands[0].Args[1]) {
 		t.Error("zsh: a glob word is expanded by zsh's rules, not bash's")
 	}
 }
@@ -383,7 +385,7 @@ func TestFindPrints(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, ok := FindPrints(&s.Commands[0]); ok != tt.ok {
+		if _, ok := cmdmodel.FindPrints(&s.Commands[0].Command); ok != tt.ok {
 			t.Errorf("%s: ok %v, want %v", tt.src, ok, tt.ok)
 		}
 	}

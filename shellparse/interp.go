@@ -2,6 +2,8 @@ package shellparse
 
 import (
 	"strings"
+
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
 // This file finds the shell commands an interpreter one-liner runs
@@ -327,9 +329,9 @@ func lexInterp(family, src string) []interpTok {
 			t, n := interpString(family, src[i:], "")
 			toks = append(toks, t)
 			i += n
-		case isAwkNameByte(c) || c == '$' || c == '@' && family == "perl":
+		case isNameChar(c) || c == '$' || c == '@' && family == "perl":
 			j := i + 1
-			for j < len(src) && (isAwkNameByte(src[j]) || src[j] == '.' && family != "perl" && family != "php" ||
+			for j < len(src) && (isNameChar(src[j]) || src[j] == '.' && family != "perl" && family != "php" ||
 				src[j] == ':' && j+1 < len(src) && src[j+1] == ':' || src[j] == ':' && j > 0 && src[j-1] == ':' ||
 				src[j] == '-' && j+1 < len(src) && src[j+1] == '>' || src[j] == '>' && src[j-1] == '-') {
 				j++
@@ -380,7 +382,7 @@ func quoteLike(family, word, rest string) (interpTok, int, bool) {
 	for k < len(rest) && (rest[k] == ' ' || rest[k] == '\t') {
 		k++
 	}
-	if k >= len(rest) || isAwkNameByte(rest[k]) || strings.IndexByte(",;=)}$@%-", rest[k]) >= 0 ||
+	if k >= len(rest) || isNameChar(rest[k]) || strings.IndexByte(",;=)}$@%-", rest[k]) >= 0 ||
 		k > 0 && strings.IndexByte("([{<", rest[k]) < 0 {
 		return interpTok{}, 0, false // `-s $f`, `s => 1`: no quote
 	}
@@ -576,7 +578,7 @@ func (p *parser) interpShellCode(idx int, family string, code Word) {
 			args[i] = Word{Text: a, Offset: code.Offset}
 		}
 		c := p.cmds[idx]
-		p.emitInner(idx, Command{Args: args, Offset: code.Offset, End: c.End, Text: c.Text, Parent: idx, Inner: -1}, r.via)
+		p.emitInner(idx, Command{Command: cmdmodel.Command{Args: args, Offset: code.Offset}, End: c.End, Text: c.Text, Parent: idx, Inner: -1}, r.via)
 	}
 	p.cmds[idx].Inner = -1
 	if unknown != "" {

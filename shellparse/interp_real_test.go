@@ -34,7 +34,7 @@ var interpForms = []struct{ family, bin, opt, prog string }{
 func TestRealInterp(t *testing.T) {
 	for _, f := range interpForms {
 		t.Run(f.bin, func(t *testing.T) {
-			bin := needBinary(t, f.bin)
+			bin := needTool(t, f.bin)
 			var want []string
 			s, err := Parse(f.bin+" "+f.opt+" "+shellQuote(f.prog), Options{})
 			if err != nil {

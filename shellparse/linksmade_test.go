@@ -3,6 +3,8 @@ package shellparse
 import (
 	"fmt"
 	"testing"
+
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
 // TestLinksMade: the links ln and cp -s create, as ln(1) and cp(1) name
@@ -28,7 +30,7 @@ func TestLinksMade(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		links, ok := LinksMade(&s.Commands[0])
+		links, ok := cmdmodel.LinksMade(&s.Commands[0].Command)
 		var got []string
 		for _, l := range links {
 			g := l.Target.Text + ">" + l.Link.Text

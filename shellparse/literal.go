@@ -1,6 +1,7 @@
 package shellparse
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -42,7 +43,7 @@ func (p *parser) literalOutput(idxs []int) ([]string, bool) {
 			return nil, false
 		}
 		c := &p.cmds[i]
-		if len(c.Args) > 0 && containsStr(p.funcs, c.Args[0].Text) {
+		if len(c.Args) > 0 && slices.Contains(p.funcs, c.Args[0].Text) {
 			return nil, false // `echo() { curl ...; }`: the script's own code
 		}
 		for r := range sb {
@@ -55,7 +56,7 @@ func (p *parser) literalOutput(idxs []int) ([]string, bool) {
 	}
 	var out []string
 	for r := range sb {
-		if s := sb[r].String(); !containsStr(out, s) {
+		if s := sb[r].String(); !slices.Contains(out, s) {
 			out = append(out, s)
 		}
 	}
@@ -141,7 +142,7 @@ var xargsLiteralOpts = []string{"r", "no-run-if-empty", "t", "verbose", "n", "ma
 // or ok false when the input is not literal or not plainly split.
 func (p *parser) xargsLiteralArgs(seen []string, offset int) ([]Word, bool) {
 	for _, o := range seen {
-		if !containsStr(xargsLiteralOpts, o) {
+		if !slices.Contains(xargsLiteralOpts, o) {
 			return nil, false
 		}
 	}
@@ -182,7 +183,7 @@ func (p *parser) addValue(name string, w Word) {
 	if p.values == nil {
 		p.values = map[string][]string{}
 	}
-	if vs := p.values[name]; len(vs) < maxValues && !containsStr(vs, w.Text) {
+	if vs := p.values[name]; len(vs) < maxValues && !slices.Contains(vs, w.Text) {
 		p.values[name] = append(vs, w.Text)
 	}
 }

@@ -2,7 +2,10 @@ package shellparse
 
 import (
 	"path"
+	"slices"
 	"strings"
+
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
 // A locale the script sets changes how bash reads the rest of it.
@@ -50,7 +53,7 @@ func knownLocale(v string) bool {
 
 // checkLocale refuses the script when an assignment in as changes the
 // locale the shell reads it in to one not known (see knownLocale).
-func (p *parser) checkLocale(as []Assign, off int) {
+func (p *parser) checkLocale(as []cmdmodel.Assign, off int) {
 	for _, a := range as {
 		if localeVar(a.Name) && (a.Dynamic || !knownLocale(a.Value)) {
 			v := a.Value
@@ -71,5 +74,5 @@ func (p *parser) readsCodeInEnv(c *Command) bool {
 		return len(c.Args) > 0
 	}
 	name := path.Base(c.Args[0].Text)
-	return IsShell(name) || name == "eval" || name == "source" || name == "." || containsStr(p.funcs, c.Args[0].Text)
+	return IsShell(name) || name == "eval" || name == "source" || name == "." || slices.Contains(p.funcs, c.Args[0].Text)
 }

@@ -33,19 +33,19 @@ type loopInfo struct {
 	dirUnknown bool
 }
 
-// LoopVar reports a word that is exactly the variable of an enclosing
+// IsLoopVar reports a word that is exactly the variable of an enclosing
 // `for NAME in WORDS` loop (`"$f"`, `"${f}"`, or `$f` when no word of the
 // loop can be split or globbed), whose value is one of the loop's words
 // (Script.LoopItems).
-func (w Word) LoopVar() bool { return w.glob < 0 }
+func IsLoopVar(w Word) bool { return w.Shell < 0 }
 
 // LoopItems returns the words of the loop whose variable w is (each
 // static or a glob word of s, to expand with Script.Expand), and the
 // directory they are expanded in, as Command.Dir holds it; ok is false
 // when w is no loop word of s or that directory is only known at run time.
 func (s *Script) LoopItems(w Word) (items []Word, dir string, ok bool) {
-	i := int(-w.glob) - 1
-	if w.glob >= 0 || i >= len(s.loops) || s.loops[i].dirUnknown {
+	i := int(-w.Shell) - 1
+	if w.Shell >= 0 || i >= len(s.loops) || s.loops[i].dirUnknown {
 		return nil, "", false
 	}
 	return s.loops[i].items, s.loops[i].dir, true
@@ -58,11 +58,11 @@ func (s *Script) LoopItems(w Word) (items []Word, dir string, ok bool) {
 // whether the caller must leaveLoop after the body.
 func (p *parser) enterLoop(l *syntax.WordIter, items []Word, body []*syntax.Stmt) bool {
 	if p.dialect != Bash || !l.InPos.IsValid() || len(items) == 0 || p.vals.namerefs ||
-		containsStr(p.state.tainted, l.Name.Value) || !loopKept(body, l.Name.Value, p.funcs) {
+		slices.Contains(p.state.tainted, l.Name.Value) || !loopKept(body, l.Name.Value, p.funcs) {
 		return false
 	}
 	for _, it := range items {
-		if it.Dynamic && !it.Glob() {
+		if it.Dynamic && !IsGlob(it) {
 			return false
 		}
 	}
@@ -144,16 +144,16 @@ func (p *parser) loopWord(w *syntax.Word, out *Word) {
 			return
 		}
 		if !quoted {
-			if containsStr(p.state.tainted, "IFS") {
+			if slices.Contains(p.state.tainted, "IFS") {
 				return // split at characters the script chose
 			}
 			for _, it := range p.loops[lv.index].items {
-				if it.Glob() || strings.ContainsAny(it.Text, " \t\n*?[") || it.Text == "" {
+				if IsGlob(it) || strings.ContainsAny(it.Text, " \t\n*?[") || it.Text == "" {
 					return
 				}
 			}
 		}
-		out.glob = -int32(lv.index) - 1
+		out.Shell = -int32(lv.index) - 1
 		return
 	}
 }

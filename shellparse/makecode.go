@@ -3,6 +3,8 @@ package shellparse
 import (
 	"path"
 	"strings"
+
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
 // Programs that read shell code from a string or from standard input:
@@ -12,7 +14,7 @@ import (
 // stdinRedirect is the redirect that gives a command its standard input:
 // the first of a here-document, a here-string or a file (`<`, `<>`) on
 // fd 0 (`< /dev/stdin` is no redirect of the input).
-func stdinRedirect(rs []Redirect) (Redirect, bool) {
+func stdinRedirect(rs []cmdmodel.Redirect) (cmdmodel.Redirect, bool) {
 	for _, r := range rs {
 		if r.Fd > 0 {
 			continue
@@ -26,7 +28,7 @@ func stdinRedirect(rs []Redirect) (Redirect, bool) {
 			}
 		}
 	}
-	return Redirect{}, false
+	return cmdmodel.Redirect{}, false
 }
 
 // stdinTexts is the text a command at idx reads on standard input, in
@@ -64,24 +66,24 @@ func (p *parser) stdinTexts(idx int) (texts []string, ok bool, why string) {
 // not in the text.
 func (p *parser) makeCode(idx int) {
 	c := p.cmds[idx]
-	s, ok := lookupSpec("make", false)
+	s, ok := cmdmodel.LookupSpec("make", false)
 	if !ok {
 		return
 	}
-	l := s.scan(&c)
-	for _, it := range l.items {
-		if it.opt == "" {
+	l := s.Scan(&c.Command)
+	for _, it := range l.Items {
+		if it.Opt == "" {
 			// A variable given on the command line that changes how
 			// recipes run (.RECIPEPREFIX, SHELL, .SHELLFLAGS).
-			if v := l.val(it); v.Dynamic || strings.Contains(v.Text, "=") && (strings.Contains(v.Text, ".RECIPEPREFIX") ||
+			if v := l.Val(it); v.Dynamic || strings.Contains(v.Text, "=") && (strings.Contains(v.Text, ".RECIPEPREFIX") ||
 				strings.HasPrefix(v.Text, "SHELL") || strings.Contains(v.Text, ".SHELLFLAGS")) {
 				p.cmds[idx].Unknown = "make is given a variable that changes how recipes run"
 			}
 			continue
 		}
-		switch it.opt {
+		switch it.Opt {
 		case "f", "file", "makefile":
-			v := l.val(it)
+			v := l.Val(it)
 			if v.Dynamic || !(v.Text == "-" || isStdinPath(v.Word)) {
 				continue
 			}
@@ -95,7 +97,7 @@ func (p *parser) makeCode(idx int) {
 				p.makefileCode(idx, Word{Text: t, Offset: c.Offset}, "make -f -")
 			}
 		case "E", "eval":
-			p.makefileCode(idx, l.val(it).Word, "make --eval")
+			p.makefileCode(idx, l.Val(it).Word, "make --eval")
 		}
 	}
 }

@@ -3,6 +3,8 @@ package shellparse
 import (
 	"strings"
 	"testing"
+
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
 // TestWrapperReading checks the command a wrapper runs, as derived from the
@@ -129,9 +131,9 @@ func TestReadOnly(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, why := ReadOnly(&s.Commands[0])
+		got, why := cmdmodel.ReadOnly(&s.Commands[0].Command)
 		if got != tt.want {
-			t.Errorf("ReadOnly(%s) = %v (%s), want %v", tt.src, got, why, tt.want)
+			t.Errorf("cmdmodel.ReadOnly(%s) = %v (%s), want %v", tt.src, got, why, tt.want)
 		}
 	}
 }

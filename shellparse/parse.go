@@ -8,6 +8,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -107,7 +108,7 @@ func ParseArgv(argv []string, opt Options) (*Script, error) {
 	}
 	if len(words) > 0 {
 		p.reserve(1, 0)
-		p.emit(Command{Args: words, Offset: 0, End: len(src), Text: src, Parent: -1, Inner: -1})
+		p.emit(Command{Command: cmdmodel.Command{Args: words, Offset: 0}, End: len(src), Text: src, Parent: -1, Inner: -1})
 	}
 	p.finish()
 	if p.err != nil {
@@ -192,7 +193,7 @@ func (p *parser) markFuncCalls() {
 	}
 	for i := range p.cmds {
 		c := &p.cmds[i]
-		if len(c.Args) > 0 && !c.Args[0].Dynamic && containsStr(p.funcs, c.Args[0].Text) {
+		if len(c.Args) > 0 && !c.Args[0].Dynamic && slices.Contains(p.funcs, c.Args[0].Text) {
 			c.UserFunc = true
 		}
 	}
@@ -284,7 +285,7 @@ type parser struct {
 	// changes, the commands that change them, and how deep the walk is
 	// in code another shell runs.
 	glob         GlobState
-	globs        []*syntax.Word // the glob words' parsed forms (Word.glob)
+	globs        []*syntax.Word // the glob words' parsed forms (Word.Shell)
 	loops        []loopInfo     // loops whose variable words are known (loopwords.go)
 	loopVars     []loopVar      // the enclosing ones
 	globChanged  GlobOpt
@@ -847,13 +848,13 @@ func (p *parser) compound(c syntax.Command) {
 		}
 		implicit := false
 		for _, n := range names {
-			if !containsStr(p.funcs, n.Value) {
+			if !slices.Contains(p.funcs, n.Value) {
 				p.funcs = append(p.funcs, n.Value)
 			}
 			implicit = implicit || p.calledByShell(n.Value)
 			calls, async := 0, 0
 			countSelfCalls(c.Body, n.Value, false, &calls, &async)
-			if calls >= 2 && async >= 1 && !containsStr(p.forkBombs, n.Value) {
+			if calls >= 2 && async >= 1 && !slices.Contains(p.forkBombs, n.Value) {
 				p.forkBombs = append(p.forkBombs, n.Value)
 			}
 		}
@@ -886,7 +887,7 @@ func (p *parser) compound(c syntax.Command) {
 			if w := p.word(c.Name); w.Dynamic {
 				p.push(p.codeCommand(c, "coproc", "coproc is given a name only known at run time, and sets that variable", p.parent))
 			} else {
-				p.noteAssigns([]Assign{{Name: w.Text}, {Name: w.Text + "_PID"}})
+				p.noteAssigns([]cmdmodel.Assign{{Name: w.Text}, {Name: w.Text + "_PID"}})
 			}
 		}
 		p.spans = append(p.spans, span{start, len(p.cmds), spanConcurrent})
@@ -932,7 +933,7 @@ func (p *parser) forClause(c *syntax.ForClause) {
 			p.vals.pending = append(p.vals.pending, pendingCode{idx: -1, cmd: cmd, notInt: []string{name}})
 		}
 		known := p.enterLoop(l, items, c.Do)
-		p.noteAssigns([]Assign{{Name: name, Dynamic: !numeric}})
+		p.noteAssigns([]cmdmodel.Assign{{Name: name, Dynamic: !numeric}})
 		p.stmts(c.Do)
 		if known {
 			p.leaveLoop()
@@ -1003,7 +1004,7 @@ func (p *parser) decl(c *syntax.DeclClause) {
 	}
 	variant := c.Variant.Value
 	args := []Word{{Text: variant, Offset: p.off(c.Pos())}}
-	var assigns []Assign
+	var assigns []cmdmodel.Assign
 	var r risk
 	flags := ""
 	for _, a := range c.Args {
@@ -1022,7 +1023,7 @@ func (p *parser) decl(c *syntax.DeclClause) {
 				p.nameText(name, &r)
 				base := baseName(name)
 				p.declared(base, flags, hasVal && numberText(val) && base == name, nil, hasVal, idx, &r)
-				assigns = append(assigns, Assign{Name: base, Value: val})
+				assigns = append(assigns, cmdmodel.Assign{Name: base, Value: val})
 			}
 			continue
 		}
@@ -1038,7 +1039,7 @@ func (p *parser) decl(c *syntax.DeclClause) {
 			p.nameWord(Word{Text: as.Value, Dynamic: as.Dynamic}, variant+" -n", &r)
 			p.vals.namerefs = true
 			if !as.Dynamic {
-				p.noteAssigns([]Assign{{Name: baseName(as.Value)}})
+				p.noteAssigns([]cmdmodel.Assign{{Name: baseName(as.Value)}})
 			}
 		}
 		if strings.Contains(flags, "i") && a.Value != nil && a.Index == nil {
@@ -1056,7 +1057,7 @@ func (p *parser) decl(c *syntax.DeclClause) {
 		p.vals.namerefs = true
 		r.set(variant + " -n makes a reference, and what is assigned to it lands on the variable its value names, which the gate does not follow")
 	}
-	cmd := Command{Args: args, Offset: p.off(c.Pos()), End: p.off(c.End()), Text: p.src(c.Pos(), c.End()), Parent: p.parent, Inner: -1, Unknown: r.why}
+	cmd := Command{Command: cmdmodel.Command{Args: args, Offset: p.off(c.Pos())}, End: p.off(c.End()), Text: p.src(c.Pos(), c.End()), Parent: p.parent, Inner: -1, Unknown: r.why}
 	if r.why == "" && len(r.vars) > 0 {
 		p.vals.pending = append(p.vals.pending, pendingCode{idx: idx, vars: r.vars})
 	}
@@ -1068,7 +1069,7 @@ func (p *parser) decl(c *syntax.DeclClause) {
 // options seen so far; hasVal says it is assigned a value.
 func (p *parser) declared(name, flags string, numeric bool, deps []string, hasVal bool, idx int, r *risk) {
 	if strings.Contains(flags, "i") {
-		if !containsStr(p.state.ints, name) {
+		if !slices.Contains(p.state.ints, name) {
 			p.state.ints = append(p.state.ints, name)
 		}
 		if p.vals.ints == nil {
@@ -1087,8 +1088,8 @@ func (p *parser) declared(name, flags string, numeric bool, deps []string, hasVa
 // assignIn resolves an assignment; substitutions in its value and subscript
 // get parent as their parent command. It also reports whether the value is
 // a number for arithmetic, and the variables that relies on.
-func (p *parser) assignIn(a *syntax.Assign, parent int) (Assign, bool, []string) {
-	as := Assign{Name: a.Name.Value}
+func (p *parser) assignIn(a *syntax.Assign, parent int) (cmdmodel.Assign, bool, []string) {
+	as := cmdmodel.Assign{Name: a.Name.Value}
 	if a.Index != nil {
 		// `a[i]=v`, `a[i]+=v`: the subscript is arithmetic, and its
 		// substitutions run (code.go).
@@ -1132,13 +1133,13 @@ func (p *parser) assignIn(a *syntax.Assign, parent int) (Assign, bool, []string)
 
 // noteAssigns records assignments that stand alone (`X=1`, `export X=1`):
 // they change later commands of the same shell.
-func (p *parser) noteAssigns(as []Assign) {
+func (p *parser) noteAssigns(as []cmdmodel.Assign) {
 	p.checkLocale(as, -1)
 	for _, a := range as {
 		if a.Name == "HOME" {
 			p.homeAssigned = true
 		}
-		if !containsStr(p.state.tainted, a.Name) {
+		if !slices.Contains(p.state.tainted, a.Name) {
 			p.state.tainted = append(p.state.tainted, a.Name)
 		}
 	}
@@ -1239,7 +1240,7 @@ func (p *parser) call(c *syntax.CallExpr, s *syntax.Stmt) {
 	if s.Semicolon.IsValid() {
 		end = s.Semicolon
 	}
-	cmd := Command{Parent: p.parent, Inner: -1, Offset: p.off(s.Pos()), End: p.off(end)}
+	cmd := Command{Command: cmdmodel.Command{Offset: p.off(s.Pos())}, Parent: p.parent, Inner: -1, End: p.off(end)}
 	cmd.Text = strings.TrimRight(p.src(s.Pos(), end), " \t")
 	// Reserve the slot so substitutions in this command's words name it as
 	// their parent.
@@ -1275,15 +1276,15 @@ func (p *parser) call(c *syntax.CallExpr, s *syntax.Stmt) {
 	}
 }
 
-func (p *parser) redirect(r *syntax.Redirect, parent int) Redirect {
-	rd := Redirect{Op: r.Op.String(), Fd: -1, Offset: p.off(r.Pos())}
+func (p *parser) redirect(r *syntax.Redirect, parent int) cmdmodel.Redirect {
+	rd := cmdmodel.Redirect{Op: r.Op.String(), Fd: -1, Offset: p.off(r.Pos())}
 	if r.N != nil {
 		rd.Fd = atoiOr(r.N.Value, -1)
 		if name, ok := strings.CutPrefix(r.N.Value, "{"); ok {
 			// bash(1) REDIRECTION: {NAME}>file puts the descriptor's
 			// number in NAME, in the shell itself for a builtin or a
 			// compound command (`: {PATH}>/dev/null` leaves PATH=10).
-			p.noteAssigns([]Assign{{Name: strings.TrimSuffix(name, "}")}})
+			p.noteAssigns([]cmdmodel.Assign{{Name: strings.TrimSuffix(name, "}")}})
 		}
 	}
 	if r.Hdoc != nil {
@@ -1366,15 +1367,6 @@ func appendVia(via []string, v string) []string {
 	return append(out, v)
 }
 
-func containsStr(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 func atoiOr(s string, def int) int {
 	n := 0
 	if s == "" {
@@ -1441,19 +1433,4 @@ func parseFile(lang syntax.LangVariant, text string) (*syntax.File, error) {
 	pp.r.Reset(text)
 	defer pp.r.Reset("")
 	return pp.p.Parse(&pp.r, "")
-}
-
-// lazy is a table built on its first use (get), for the tables most
-// calls never read. Declared with a func literal it is laid out by the
-// linker, where sync.OnceValue is two allocations and a call in the
-// package's init in every process.
-type lazy[T any] struct {
-	once  sync.Once
-	build func() T
-	v     T
-}
-
-func (l *lazy[T]) get() T {
-	l.once.Do(func() { l.v = l.build() })
-	return l.v
 }

@@ -2,6 +2,7 @@ package shellparse
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -509,9 +510,9 @@ func TestParseTaintsLoopAndReadVariables(t *testing.T) {
 			continue
 		}
 		last := s.Commands[len(s.Commands)-1]
-		got := containsStr(last.Tainted, tt.tainted)
+		got := slices.Contains(last.Tainted, tt.tainted)
 		if tt.tainted == "" {
-			got = len(last.Tainted) == 0 || !containsStr(last.Tainted, "PATH")
+			got = len(last.Tainted) == 0 || !slices.Contains(last.Tainted, "PATH")
 		}
 		if !got {
 			t.Errorf("Parse(%q): last command %q tainted by %q, want %q", tt.src, last.Text, last.Tainted, tt.tainted)

@@ -115,7 +115,7 @@ func (p *parser) word(w *syntax.Word) Word {
 		out.Dynamic = true
 	}
 	out.SubstOnly = out.Dynamic && !other && !(brace && hasBraceExp(w))
-	if out.Dynamic && out.glob == 0 {
+	if out.Dynamic && out.Shell == 0 {
 		p.loopWord(w, &out)
 	}
 	if len(w.Parts) == 1 {
@@ -126,7 +126,7 @@ func (p *parser) word(w *syntax.Word) Word {
 	if globbed && !notGlob && p.dialect == Bash && !assignTilde(w) && !brace {
 		if g := globWord(w, p.opt.Home, tilde); g != nil {
 			p.globs = append(p.globs, g)
-			out.glob = int32(len(p.globs))
+			out.Shell = int32(len(p.globs))
 		}
 	}
 	return out

@@ -5,7 +5,9 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -88,45 +90,45 @@ func (p *parser) unwrap(idx int) {
 		p.shellCode(idx)
 	case IsInterpreter(name):
 		p.interpreterCode(idx, name)
-	case isAwk(name):
+	case cmdmodel.IsAwk(name):
 		p.awkCode(idx)
 	default:
-		if s, ok := lookupSpec(name, true); ok {
+		if s, ok := cmdmodel.LookupSpec(name, true); ok {
 			p.wrapped(idx, name, s)
 		}
 	}
 }
 
-var assignRe = lazy[*regexp.Regexp]{build: func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`) }}
+var assignRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`) })
 
-func isAssignWord(t string) bool { return assignRe.get().MatchString(t) }
+func isAssignWord(t string) bool { return assignRe().MatchString(t) }
 
 // wrapped handles a wrapper from the table: its inner command is emitted as
 // a command of its own. A command line the model does not understand (an
 // unknown option, an ambiguous abbreviation, a word only known at run
 // time) makes the wrapper Unknown: it is not transparent, and the danger
 // layer sees every word that could start the wrapped command (readings).
-func (p *parser) wrapped(idx int, name string, s *spec) {
+func (p *parser) wrapped(idx int, name string, s *cmdmodel.Spec) {
 	c := p.cmds[idx]
-	l := s.scan(&c)
-	for _, it := range l.items {
+	l := s.Scan(&c.Command)
+	for _, it := range l.Items {
 		// env -S: the words after the string are read again, as env
 		// reads them, after the split (envSplitCommand); what the scan
 		// made of them here does not count.
-		if containsField(s.split, it.opt) {
+		if s.SplitsWith(it.Opt) {
 			p.envSplitCommand(idx, l, it)
 			return
 		}
-		if l.err == "" && containsField(s.noRun, it.opt) {
+		if l.Err == "" && s.RunsNothingWith(it.Opt) {
 			return
 		}
 	}
-	if l.err != "" {
-		p.cmds[idx].Unknown = name + ": " + l.err
+	if l.Err != "" {
+		p.cmds[idx].Unknown = name + ": " + l.Err
 		p.readings(idx, name, l)
 		return
 	}
-	i := l.end + s.skip
+	i := l.End + s.Skip
 	if name == "xargs" {
 		p.xargs(idx, i, l)
 		return
@@ -134,21 +136,16 @@ func (p *parser) wrapped(idx int, name string, s *spec) {
 	if i >= len(c.Args) {
 		return // `env`, `sudo -i`, `nohup`: no command given
 	}
-	if name == "watch" && !l.has("x", "exec") {
+	if name == "watch" && !l.Has("x", "exec") {
 		// watch passes its words joined by spaces to `sh -c`.
 		p.reparse(idx, joinWords(c.Args[i:]), "watch", false)
 		return
 	}
-	inner := Command{
-		Args:    c.Args[i:],
-		Assigns: append(append([]Assign(nil), c.Assigns...), l.assigns...),
-		Offset:  c.Args[i].Offset, End: c.End, Text: c.Text,
-		Parent: idx, Inner: -1, TrailingArgs: c.TrailingArgs,
-	}
+	inner := Command{Command: cmdmodel.Command{Args: c.Args[i:], Assigns: append(append([]cmdmodel.Assign(nil), c.Assigns...), l.Assigns...), Offset: c.Args[i].Offset, TrailingArgs: c.TrailingArgs}, End: c.End, Text: c.Text, Parent: idx, Inner: -1}
 	if name == "busybox" && len(inner.Args) > 0 {
 		inner.Args[0].Text = path.Base(inner.Args[0].Text)
 	}
-	if dir, ok := wrapperDir(name, s, l); ok {
+	if dir, ok := cmdmodel.WrapperDir(name, s, l); ok {
 		// The command runs in another directory: its relative paths
 		// resolve there. The shell's own directory does not change.
 		saved := p.state
@@ -170,19 +167,14 @@ func (p *parser) wrapped(idx int, name string, s *spec) {
 // some reading of the options, as a command of its own marked Unknown:
 // the danger layer judges every one (`env --frob rm -rf ~` may run
 // `rm -rf ~`), and none of them can be allowed.
-func (p *parser) readings(idx int, name string, l *cmdline) {
+func (p *parser) readings(idx int, name string, l *cmdmodel.Cmdline) {
 	c := p.cmds[idx]
 	for i := 2; i < len(c.Args); i++ {
 		t := c.Args[i].Text
 		if c.Args[i].Dynamic || t == "" || t[0] == '-' || isAssignWord(t) {
 			continue
 		}
-		inner := Command{
-			Args: c.Args[i:], Assigns: c.Assigns,
-			Offset: c.Args[i].Offset, End: c.End, Text: c.Text,
-			Parent: idx, Inner: -1, TrailingArgs: c.TrailingArgs,
-			Unknown: "one reading of " + name + "'s options runs it",
-		}
+		inner := Command{Command: cmdmodel.Command{Args: c.Args[i:], Assigns: c.Assigns, Offset: c.Args[i].Offset, TrailingArgs: c.TrailingArgs}, End: c.End, Text: c.Text, Parent: idx, Inner: -1, Unknown: "one reading of " + name + "'s options runs it"}
 		if !p.enter() {
 			p.leave()
 			return
@@ -194,40 +186,6 @@ func (p *parser) readings(idx int, name string, l *cmdline) {
 		p.via, p.parent = savedVia, savedParent
 		p.leave()
 	}
-}
-
-// containsField reports whether name is one of the space-separated names
-// (and "|" aliases) in list.
-func containsField(list, name string) bool {
-	for _, g := range strings.Fields(list) {
-		for _, n := range strings.Split(g, "|") {
-			if n == name {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// wrapperDir returns the directory a wrapper's options make the wrapped
-// command run in: `env -C DIR`/`--chdir=DIR` (env(1)), `sudo -D DIR`/
-// `--chdir=DIR`, `sudo -R DIR` (sudo(8)). `sudo -i` starts in the target
-// user's home, which is not known here: the directory is dynamic.
-func wrapperDir(name string, s *spec, l *cmdline) (Word, bool) {
-	var dir Word
-	found := false
-	for _, it := range l.items {
-		switch {
-		case containsField(s.chdir, it.opt) && it.has:
-			dir, found = l.val(it).Word, true
-			if it.opt == "R" || it.opt == "chroot" {
-				dir = Word{Text: "/", Dynamic: true, Offset: dir.Offset}
-			}
-		case name == "sudo" && (it.opt == "i" || it.opt == "login"):
-			dir, found = Word{Text: "~", Dynamic: true, Offset: l.c.Args[0].Offset}, true
-		}
-	}
-	return dir, found
 }
 
 // emitInner adds the command that the wrapper at idx runs. Each wrapper is
@@ -542,7 +500,7 @@ func (p *parser) stdinCode(idx int, kind string) {
 // or from standard input can be remote content.
 func (p *parser) interpreterCode(idx int, name string) {
 	c := p.cmds[idx]
-	if VersionOnly(&c) {
+	if cmdmodel.VersionOnly(&c.Command) {
 		return // prints its version and exits (version_table.go)
 	}
 	family := strings.TrimRight(name, "0123456789.")
@@ -586,7 +544,7 @@ func (p *parser) interpreterCode(idx int, name string) {
 
 // xargs: the command after the options runs with arguments read from
 // standard input appended (or substituted for the -I string).
-func (p *parser) xargs(idx, i int, l *cmdline) {
+func (p *parser) xargs(idx, i int, l *cmdmodel.Cmdline) {
 	c := p.cmds[idx]
 	var args []Word
 	if i < len(c.Args) {
@@ -597,12 +555,12 @@ func (p *parser) xargs(idx, i int, l *cmdline) {
 	// Only xargs's own options can set the replace string (xargs(1):
 	// -I STR, -i[STR] and --replace[=STR], "{}" by default).
 	repl := ""
-	for _, it := range l.items {
-		switch it.opt {
+	for _, it := range l.Items {
+		switch it.Opt {
 		case "I", "i", "replace":
 			repl = "{}"
-			if it.has {
-				repl = l.val(it).Text
+			if it.Has {
+				repl = l.Val(it).Text
 			}
 		}
 	}
@@ -617,8 +575,8 @@ func (p *parser) xargs(idx, i int, l *cmdline) {
 	if trailing {
 		// `echo / | xargs rm -rf`: the input is known, so are the words.
 		var seen []string
-		for _, it := range l.items {
-			seen = append(seen, it.opt)
+		for _, it := range l.Items {
+			seen = append(seen, it.Opt)
 		}
 		if more, ok := p.xargsLiteralArgs(seen, c.Offset); ok {
 			args = append(args, more...)
@@ -627,7 +585,7 @@ func (p *parser) xargs(idx, i int, l *cmdline) {
 	}
 	// With -I/-i the input replaces the marked words and nothing is
 	// appended (xargs(1)).
-	inner := Command{Args: args, Offset: args[0].Offset, End: c.End, Text: c.Text, Parent: idx, Inner: -1, TrailingArgs: trailing}
+	inner := Command{Command: cmdmodel.Command{Args: args, Offset: args[0].Offset, TrailingArgs: trailing}, End: c.End, Text: c.Text, Parent: idx, Inner: -1}
 	if trailing {
 		p.xargsFeed(&inner, l)
 	}
@@ -638,31 +596,19 @@ func (p *parser) xargs(idx, i int, l *cmdline) {
 // (find(1) ACTIONS). `{}` stands for each file found.
 func (p *parser) findExec(idx int) {
 	c := p.cmds[idx]
-	for i := 1; i < len(c.Args); i++ {
-		switch c.Args[i].Text {
-		case "-exec", "-execdir", "-ok", "-okdir":
-		default:
-			continue
-		}
-		j := i + 1
-		for j < len(c.Args) && c.Args[j].Text != ";" && c.Args[j].Text != "+" {
-			j++
-		}
-		if j == i+1 {
-			continue
-		}
-		args := append([]Word(nil), c.Args[i+1:j]...)
+	for _, x := range cmdmodel.FindExecs(c.Args[1:]) {
+		args := append([]Word(nil), c.Args[x.From+1:x.To+1]...) // (From, To count from c.Args[1])
 		for k := range args {
 			if strings.Contains(args[k].Text, "{}") {
 				args[k].Dynamic = true
 			}
 		}
-		via := "find " + c.Args[i].Text
-		inner := Command{Args: args, Offset: args[0].Offset, End: c.End, Text: c.Text, Parent: idx, Inner: -1}
+		via := "find " + x.Action
+		inner := Command{Command: cmdmodel.Command{Args: args, Offset: args[0].Offset}, End: c.End, Text: c.Text, Parent: idx, Inner: -1}
 		savedVia, savedParent, savedState := p.via, p.parent, p.state
 		p.via = appendVia(c.Via, via)
 		p.parent = idx
-		if c.Args[i].Text == "-execdir" || c.Args[i].Text == "-okdir" {
+		if x.Action == "-execdir" || x.Action == "-okdir" {
 			// Runs in the directory of each file found.
 			p.state.setDirs(p.state.here().withUnknown())
 		}
@@ -672,7 +618,6 @@ func (p *parser) findExec(idx int) {
 		p.leave()
 		p.via, p.parent = savedVia, savedParent
 		p.state.ok, p.state.fail, p.state.live = savedState.ok, savedState.fail, savedState.live
-		i = j
 	}
 }
 

@@ -2,6 +2,7 @@ package shellparse
 
 import (
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -53,7 +54,7 @@ func (p *parser) zsh() bool { return p.dialect == Zsh }
 // that change parsing and globbing, and builtins that run code later or
 // load modules (zshbuiltins(1), zshmisc(1) PRECOMMAND MODIFIERS).
 // Built on first use (start-up: most calls never look it up).
-var zshCommands = lazy[map[string]bool]{build: func() map[string]bool {
+var zshCommands = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{
 		"noglob": true, "nocorrect": true, "-": true, "repeat": true, "r": true, "fc": true,
 		"alias": true, "unalias": true, "setopt": true, "unsetopt": true, "emulate": true,
@@ -61,7 +62,7 @@ var zshCommands = lazy[map[string]bool]{build: func() map[string]bool {
 		"disable": true, "zle": true, "bindkey": true, "functions": true, "zcompile": true,
 		"ztcp": true, "zsocket": true, "vared": true, "limit": true, "unlimit": true,
 	}
-}}
+})
 
 // zshCommand says why a simple command is not safe under zsh, or "".
 func zshCommand(c *Command) string {
@@ -69,7 +70,7 @@ func zshCommand(c *Command) string {
 		return ""
 	}
 	name := c.Args[0].Text
-	if zshCommands.get()[name] {
+	if zshCommands()[name] {
 		return "in zsh, " + name + " changes how commands are read or run, which the gate does not follow"
 	}
 	if name == "set" {

@@ -1,4 +1,4 @@
-package shellparse
+package cmdmodel
 
 import (
 	"slices"
@@ -6,11 +6,18 @@ import (
 )
 
 // This file is the command model: how a command gatekeep knows reads its
-// command line, as the real tool parses it. Every reader of a command's
-// options goes through it: file effects (effects.go), wrapper unwrapping
-// (wrappers.go), the safe layer (ReadOnly) and the danger layer's flag
-// checks (Options). The entries are in effects_table.go (commands) and
-// wrapper_table.go (wrappers).
+// command line, as the real tool parses it. The readers of options go
+// through it: file effects (effects.go), the shell reader's unwrapping of
+// wrappers (LookupSpec, Cmdline), the safe layer (ReadOnly), the danger
+// layer's flag checks (ReadLine), rule matching (rulematch.go) and git's
+// destroyers (ReadGitLine, GitGlobal). The entries are in effects_table.go
+// (commands), git_table.go (git) and wrapper_table.go (wrappers). Three
+// readers are not getopt's and stand beside it: find's expression
+// (find.go), sed's program (sed.go), and DeletesTree, which reads rm,
+// rsync and rmdir from any word of a command gatekeep does not know, by
+// prefix and toward yes. The read-only forms of a few tools with their
+// own grammar (ps, date, hostname, go, pip, npm) are read in
+// safe_table.go.
 //
 // The parser follows glibc getopt_long(3): short options cluster (`-rf`),
 // a short option's argument is the rest of the word or the next word, an
@@ -33,11 +40,11 @@ const (
 	pairRead                // two arguments, the second a file read (jq --rawfile NAME FILE)
 )
 
-// spec says how a command reads its command line and which of its words
+// Spec says how a command reads its command line and which of its words
 // are files. Option names are space-separated short letters and long names
 // without dashes; names joined by "|" are one option spelled several ways
 // (`color|colour`), which getopt_long does not count as ambiguous.
-type spec struct {
+type Spec struct {
 	kind kind
 	// Options by what their argument is.
 	args, reads, writes, optional, pairs, pairReads string
@@ -106,12 +113,12 @@ type spec struct {
 	// interleave: the assignments may stand among the options, up to
 	// `--` (sudo).
 	interleave bool
-	skip       int
+	Skip       int
 	noRun      string
 	split      string
 	// ops reports the effects of the operands and of the options it
 	// handles itself. Nil: the operands are no files.
-	ops func(l *cmdline, out *effectList)
+	ops func(l *Cmdline, out *effectList)
 
 	opts  map[string]optKind // built from the strings above
 	model map[string]optKind // the modelled version's kind of a loose option
@@ -121,7 +128,7 @@ type spec struct {
 }
 
 // init builds the option maps of a spec from its strings.
-func (s *spec) init() {
+func (s *Spec) init() {
 	s.opts = map[string]optKind{}
 	s.canon = map[string]string{}
 	s.acted = map[string]bool{}
@@ -174,7 +181,7 @@ func (s *spec) init() {
 // resolve maps a long option as written to its name in the spec: itself,
 // or the one option it abbreviates (getopt_long(3)). why is set when the
 // name is not an option: "unknown" or "ambiguous".
-func (s *spec) resolve(name string) (string, string) {
+func (s *Spec) resolve(name string) (string, string) {
 	if _, ok := s.opts[name]; ok && len(name) > 1 {
 		return name, ""
 	}
@@ -199,86 +206,86 @@ func (s *spec) resolve(name string) (string, string) {
 }
 
 // namesFiles reports whether any word of the command can be a file.
-func (s *spec) namesFiles() bool {
+func (s *Spec) namesFiles() bool {
 	return s.ops != nil || s.reads != "" || s.writes != "" || s.pairReads != "" || s.respFiles
 }
 
 // mayWrite reports whether some form of the command writes a file.
-func (s *spec) mayWrite() bool { return s.kind != prints || s.writes != "" }
+func (s *Spec) mayWrite() bool { return s.kind != prints || s.writes != "" }
 
-// arg is a word of a command line, or a part of one (`--output=F`, `of=F`),
+// Arg is a word of a command line, or a part of one (`--output=F`, `of=F`),
 // with the index in Command.Args of the word it comes from (-1: none).
-type arg struct {
+type Arg struct {
 	Word
-	at int
+	At int
 }
 
-// item is an option with its argument, or an operand (opt ""). It holds
-// no copy of a word: a command of many words has an item for each, and at
-// 32 bytes an item costs less than the Word it stands for (cmdline.val
+// Item is an option with its argument, or an operand (opt ""). It holds
+// no copy of a word: a command of many words has an Item for each, and at
+// 32 bytes an Item costs less than the Word it stands for (cmdline.val
 // reads the argument or operand from the command's words).
-type item struct {
-	opt string
-	at  int32 // the index in Command.Args of the word that holds the option (or operand)
-	// valAt is the index in Command.Args of the word that holds the
+type Item struct {
+	Opt string
+	At  int32 // the index in Command.Args of the word that holds the option (or operand)
+	// ValAt is the index in Command.Args of the word that holds the
 	// argument (of a two-word option, the second), or the operand's.
-	valAt int32
+	ValAt int32
 	// cut is where an attached argument (`-oF`, `--out=F`, `@F`) starts
 	// in its word's text, in bytes; 0 for an argument that is a whole word.
 	cut int32
-	has bool // the option has an argument
+	Has bool // the option has an argument
 }
 
 // newItem is the option opt (or with opt "", the operand) in the word at
 // index at, without an argument yet.
-func newItem(opt string, at int) item {
-	return item{opt: opt, at: int32(at), valAt: int32(at)}
+func newItem(opt string, at int) Item {
+	return Item{Opt: opt, At: int32(at), ValAt: int32(at)}
 }
 
 // withVal is it with its argument: the word at index i from byte cut on.
-func (it item) withVal(i, cut int) item {
-	it.valAt, it.cut, it.has = int32(i), int32(cut), true
+func (it Item) withVal(i, cut int) Item {
+	it.ValAt, it.cut, it.Has = int32(i), int32(cut), true
 	return it
 }
 
-// val is the argument of the option it (of a two-word option, the
+// Val is the argument of the option it (of a two-word option, the
 // second), or the operand when it is one; the zero arg for an option
 // without an argument. An attached argument keeps its word's offset and
 // Dynamic mark, not its glob or SubstOnly.
-func (l *cmdline) val(it item) arg {
-	if it.opt != "" && !it.has {
-		return arg{}
+func (l *Cmdline) Val(it Item) Arg {
+	if it.Opt != "" && !it.Has {
+		return Arg{}
 	}
-	w := l.c.Args[it.valAt]
+	w := l.Cmd.Args[it.ValAt]
 	if it.cut > 0 {
 		w = Word{Text: w.Text[it.cut:], Dynamic: w.Dynamic, Offset: w.Offset}
 	}
-	return arg{Word: w, at: int(it.valAt)}
+	return Arg{Word: w, At: int(it.ValAt)}
 }
 
-// cmdline is a command line split into options and operands, in order.
-type cmdline struct {
-	c     *Command
-	items []item
-	// err says why the command line is not understood: an option the
+// Cmdline is a command line split into options and operands, in order.
+type Cmdline struct {
+	Cmd   *Command
+	Items []Item
+	// Err says why the command line is not understood: an option the
 	// model does not know, an ambiguous abbreviation, a missing argument,
 	// a word only known at run time where an option may stand, a response
 	// file. Empty when every word was read. The first reason is kept.
-	err string
-	// end is the index in c.Args of the first word after the options and
+	Err string
+	// End is the index in c.Args of the first word after the options and
 	// (for a wrapper) its assignments: the wrapped command.
-	end int
-	// assigns are a wrapper's NAME=value words.
-	assigns []Assign
+	End int
+	// Assigns are a wrapper's NAME=value words.
+	Assigns []Assign
 	// buffers for the items of a short line and the first operands call
-	itemBuf [3]item
-	opsBuf  [2]arg
+	itemBuf [3]Item
+	opsBuf  [2]Arg
 	opsLent bool
 }
 
-func (l *cmdline) fail(why string) {
-	if l.err == "" {
-		l.err = why
+func (l *Cmdline) fail(why string) {
+	if l.Err == "" {
+		l.Err = why
 	}
 }
 
@@ -293,25 +300,25 @@ func mayBeOption(w Word) bool {
 	return t == "" || t[0] == '-' || t[0] == '$' || t[0] == '`' || t[0] == '*' || t[0] == '?' || t[0] == '[' || t[0] == '{'
 }
 
-// scan splits c's words after the name into options and operands: `--`
+// Scan splits c's words after the name into options and operands: `--`
 // ends the options, short letters combine (`-rf`, `-n5`), `--name=value`
 // and `--name value` both give a value, and operands may come before
 // options (GNU getopt permutes) unless the spec stops at the first.
-func (s *spec) scan(c *Command) *cmdline {
-	return s.scanInto(new(cmdline), c)
+func (s *Spec) Scan(c *Command) *Cmdline {
+	return s.scanInto(new(Cmdline), c)
 }
 
 // scanInto is scan into l, which it resets.
-func (s *spec) scanInto(l *cmdline, c *Command) *cmdline {
-	*l = cmdline{c: c}
+func (s *Spec) scanInto(l *Cmdline, c *Command) *Cmdline {
+	*l = Cmdline{Cmd: c}
 	words := c.Args
 	// One item per word is the common case; sized once, a command of many
 	// words costs one slice, not a doubling series of them, and a command
 	// of few words none (the line's own buffer).
 	if n := max(0, len(words)-1); n <= len(l.itemBuf) {
-		l.items = l.itemBuf[:0]
+		l.Items = l.itemBuf[:0]
 	} else {
-		l.items = make([]item, 0, n)
+		l.Items = make([]Item, 0, n)
 	}
 	i := 1
 	if s.bundle && i < len(words) && !words[i].Dynamic && words[i].Text != "" && !strings.HasPrefix(words[i].Text, "-") {
@@ -328,11 +335,11 @@ func (s *spec) scanInto(l *cmdline, c *Command) *cmdline {
 				it = it.withVal(i, 0)
 				i++
 			}
-			l.items = append(l.items, it)
+			l.Items = append(l.Items, it)
 		}
 	}
 	done := s.raw
-	l.end = len(words)
+	l.End = len(words)
 	for ; i < len(words); i++ {
 		w := words[i]
 		t := w.Text
@@ -340,13 +347,13 @@ func (s *spec) scanInto(l *cmdline, c *Command) *cmdline {
 			l.fail("a word only known at run time may be an option")
 		}
 		if !done && s.obsolete != nil && !w.Dynamic && s.obsolete(t, i) {
-			l.items = append(l.items, newItem(t, i))
+			l.Items = append(l.Items, newItem(t, i))
 			continue
 		}
 		if done || len(t) < 2 || t[0] != '-' {
 			if !done && s.respFiles && strings.HasPrefix(t, "@") && len(t) > 1 {
 				l.fail("@" + t[1:] + " is a response file: its words are options only known at run time")
-				l.items = append(l.items, newItem("@", i).withVal(i, 1))
+				l.Items = append(l.Items, newItem("@", i).withVal(i, 1))
 				continue
 			}
 			if !done && s.wrapper && s.interleave {
@@ -354,28 +361,28 @@ func (s *spec) scanInto(l *cmdline, c *Command) *cmdline {
 				// (one starting with "/" is a command).
 				if !w.Dynamic && strings.Contains(t, "=") && t[0] != '/' {
 					name, val, _ := strings.Cut(t, "=")
-					l.assigns = append(l.assigns, Assign{Name: name, Value: val})
+					l.Assigns = append(l.Assigns, Assign{Name: name, Value: val})
 					continue
 				}
-				l.end = i
+				l.End = i
 				return l
 			}
 			if !done && s.wrapper {
-				l.end = s.wrapperOperands(l, i)
+				l.End = s.wrapperOperands(l, i)
 				return l
 			}
-			l.items = append(l.items, newItem("", i))
+			l.Items = append(l.Items, newItem("", i))
 			done = done || s.stop
 			continue
 		}
 		if t == "--" {
 			done = true
 			if s.wrapper && s.interleave {
-				l.end = i + 1 // sudo: no assignment after `--`
+				l.End = i + 1 // sudo: no assignment after `--`
 				return l
 			}
 			if s.wrapper {
-				l.end = s.wrapperOperands(l, i+1)
+				l.End = s.wrapperOperands(l, i+1)
 				return l
 			}
 			continue
@@ -409,7 +416,7 @@ func (s *spec) scanInto(l *cmdline, c *Command) *cmdline {
 					l.fail("option --" + name + " requires an argument")
 				}
 			}
-			l.items = append(l.items, it)
+			l.Items = append(l.Items, it)
 			continue
 		}
 		for j := 1; j < len(t); j++ {
@@ -419,7 +426,7 @@ func (s *spec) scanInto(l *cmdline, c *Command) *cmdline {
 				l.fail("unknown option -" + name)
 			}
 			if k == flag || k == pair || k == pairRead {
-				l.items = append(l.items, newItem(name, i))
+				l.Items = append(l.Items, newItem(name, i))
 				continue
 			}
 			it := newItem(name, i)
@@ -431,7 +438,7 @@ func (s *spec) scanInto(l *cmdline, c *Command) *cmdline {
 			} else if k != optional {
 				l.fail("option -" + name + " requires an argument")
 			}
-			l.items = append(l.items, it)
+			l.Items = append(l.Items, it)
 			break
 		}
 	}
@@ -443,13 +450,13 @@ func (s *spec) scanInto(l *cmdline, c *Command) *cmdline {
 // word holding "=" is an assignment (env and sudo test for the "=" only:
 // `env -- --unset=X cmd` sets a variable named "--unset"). It returns the
 // index of the wrapped command.
-func (s *spec) wrapperOperands(l *cmdline, i int) int {
-	words := l.c.Args
+func (s *Spec) wrapperOperands(l *Cmdline, i int) int {
+	words := l.Cmd.Args
 	if !s.assigns {
 		return i
 	}
 	if i < len(words) && !words[i].Dynamic && words[i].Text == "-" {
-		l.items = append(l.items, newItem("i", i))
+		l.Items = append(l.Items, newItem("i", i))
 		i++
 	}
 	for ; i < len(words); i++ {
@@ -462,38 +469,38 @@ func (s *spec) wrapperOperands(l *cmdline, i int) int {
 		if !ok {
 			return i
 		}
-		l.assigns = append(l.assigns, Assign{Name: name, Value: val, Dynamic: w.Dynamic})
+		l.Assigns = append(l.Assigns, Assign{Name: name, Value: val, Dynamic: w.Dynamic})
 	}
 	return i
 }
 
 // apply reports the effects of c by the spec and says whether the command
 // only touches the files listed.
-func (s *spec) apply(c *Command, out *effectList) (edit bool) {
+func (s *Spec) apply(c *Command, out *effectList) (edit bool) {
 	if !s.namesFiles() && len(s.acted) == 0 && !s.wrapper {
 		// No word can be a file and no option acts (echo, printf,
 		// true): applyLine would find nothing in the command line, so
 		// it is not read (500,000 words of echo are not scanned).
-		return s.kind != acts
+		return s.kind != beyond
 	}
 	l := s.scanInto(&out.line, c)
 	if s.namesFiles() && !s.wrapper {
 		// Most operands and option values of a command that names files
 		// are files (cat, rm, grep): its list is sized once.
-		out.list = slices.Grow(out.list, len(l.items))
+		out.list = slices.Grow(out.list, len(l.Items))
 	}
 	return s.applyLine(l, out)
 }
 
 // applyLine is apply on a command line already scanned.
-func (s *spec) applyLine(l *cmdline, out *effectList) (edit bool) {
-	c := l.c
+func (s *Spec) applyLine(l *Cmdline, out *effectList) (edit bool) {
+	c := l.Cmd
 	out.seen = argSet{}
-	for _, it := range l.items {
-		if it.opt == "" || !it.has {
+	for _, it := range l.Items {
+		if it.Opt == "" || !it.Has {
 			continue
 		}
-		switch v := l.val(it); s.opts[it.opt] {
+		switch v := l.Val(it); s.opts[it.Opt] {
 		case readArg, pairRead:
 			if v.Text != "-" {
 				out.add(Read, v)
@@ -518,12 +525,12 @@ func (s *spec) applyLine(l *cmdline, out *effectList) (edit bool) {
 		}
 		for i := 1; i < len(c.Args); i++ {
 			if c.Args[i].Dynamic && !out.seen.has(i) {
-				out.add(strong, arg{Word: c.Args[i], at: i})
+				out.add(strong, Arg{Word: c.Args[i], At: i})
 				out.list[len(out.list)-1].Guess = true
 			}
 		}
 		if c.TrailingArgs {
-			out.add(strong, arg{Word: Word{Text: XargsOperands, Dynamic: true, Offset: c.Offset}, at: -1})
+			out.add(strong, Arg{Word: Word{Text: XargsOperands, Dynamic: true, Offset: c.Offset}, At: -1})
 		}
 		for i := range out.list {
 			dyn = dyn || out.list[i].Path.Dynamic
@@ -533,15 +540,15 @@ func (s *spec) applyLine(l *cmdline, out *effectList) (edit bool) {
 			}
 		}
 	}
-	for _, it := range l.items {
-		if s.acted[it.opt] {
+	for _, it := range l.Items {
+		if s.acted[it.Opt] {
 			out.acted = true
 		}
 	}
 	if len(s.acted) > 0 && (dyn || c.HasDynamic(1)) {
 		out.acted = true // a dynamic word may be the option that acts
 	}
-	return s.kind != acts && !out.acted
+	return s.kind != beyond && !out.acted
 }
 
 // ReadOnly reports whether the command model understands every word of c
@@ -555,24 +562,24 @@ func ReadOnly(c *Command) (ok bool, why string) {
 	if len(c.Args) == 0 || c.Args[0].Dynamic {
 		return false, "the command name is not known"
 	}
-	s, found := lookupSpec(c.Name(), false)
+	s, found := LookupSpec(c.Name(), false)
 	switch {
 	case !found:
 		return false, c.Name() + " is not in the command model"
 	case !s.complete:
 		return false, "the model of " + c.Name() + " does not list all its options"
-	case s.kind == acts:
+	case s.kind == beyond:
 		return false, c.Name() + " acts beyond the files it names"
 	}
 	out := getEffectList(c.Name())
 	defer out.release()
 	l := s.scanInto(&out.line, c)
-	if l.err != "" {
-		return false, l.err
+	if l.Err != "" {
+		return false, l.Err
 	}
-	for _, it := range l.items {
-		if it.opt != "" && (s.acted[it.opt] || s.opts[it.opt] == writeArg) {
-			return false, "option " + it.opt + " writes or runs something"
+	for _, it := range l.Items {
+		if it.Opt != "" && (s.acted[it.Opt] || s.opts[it.Opt] == writeArg) {
+			return false, "option " + it.Opt + " writes or runs something"
 		}
 	}
 	s.applyLine(l, out)
@@ -589,8 +596,8 @@ func ReadOnly(c *Command) (ok bool, why string) {
 
 // Line is a command line as the command model reads it (ReadLine).
 type Line struct {
-	l *cmdline
-	s *spec
+	l *Cmdline
+	s *Spec
 }
 
 // ReadLine reads c's words by the model of the command called name (the
@@ -598,29 +605,29 @@ type Line struct {
 // false when the model has no complete entry for name; the Line is then
 // empty and not Understood.
 func ReadLine(c *Command, name string) (Line, bool) {
-	s, found := lookupSpec(name, false)
+	s, found := LookupSpec(name, false)
 	if !found || !s.complete || s.raw {
 		return Line{}, false
 	}
-	return Line{l: s.scan(c), s: s}, true
+	return Line{l: s.Scan(c), s: s}, true
 }
 
 // Understood reports whether every word was read: no unknown option, no
 // ambiguous abbreviation, no missing argument, no word only known at run
 // time where an option may stand. What is not understood may be any
 // option: a reader looking for danger assumes the worst.
-func (x Line) Understood() bool { return x.l != nil && x.l.err == "" }
+func (x Line) Understood() bool { return x.l != nil && x.l.Err == "" }
 
 // Has reports whether any of the options (short letters, long names as
 // the model lists them) is given, in any spelling the tool accepts.
-func (x Line) Has(names ...string) bool { return x.l != nil && x.l.has(names...) }
+func (x Line) Has(names ...string) bool { return x.l != nil && x.l.Has(names...) }
 
 // Operands returns the operands in order.
 func (x Line) Operands() []Word {
 	if x.l == nil {
 		return nil
 	}
-	return words(x.l.operands())
+	return words(x.l.Operands())
 }
 
 // Values returns the arguments given to any of the options, in order.
@@ -628,7 +635,7 @@ func (x Line) Values(names ...string) []Word {
 	if x.l == nil {
 		return nil
 	}
-	return words(x.l.values(names...))
+	return words(x.l.Values(names...))
 }
 
 // Options returns the options given, in order, each named as the model
@@ -638,9 +645,9 @@ func (x Line) Options() []string {
 		return nil
 	}
 	var out []string
-	for _, it := range x.l.items {
-		if it.opt != "" {
-			out = append(out, it.opt)
+	for _, it := range x.l.Items {
+		if it.Opt != "" {
+			out = append(out, it.Opt)
 		}
 	}
 	return out
@@ -664,7 +671,7 @@ func (x Line) Written() []Word {
 	return ws
 }
 
-func words(as []arg) []Word {
+func words(as []Arg) []Word {
 	out := make([]Word, len(as))
 	for i, a := range as {
 		out[i] = a.Word

@@ -1,25 +1,26 @@
-package shellparse
+package cmdmodel
 
 import (
 	"strings"
+	"sync"
 )
 
 // gitModelReads reports the files a git subcommand reads by its model
 // (git_table.go, reads): `git commit -F FILE`/`-t FILE`, `git tag -F`,
 // `git notes add -F` put the file's content in the history, so Read
-// rules must see them (issue 17).
-func gitModelReads(c *Command, cdir arg, out *effectList) {
+// rules must see them.
+func gitModelReads(c *Command, cdir Arg, out *effectList) {
 	g, ok := ReadGitLine(c)
 	if !ok || g.Line.l == nil {
 		return
 	}
-	off := len(c.Args) - len(g.Line.l.c.Args)
-	for _, it := range g.Line.l.items {
-		if it.opt == "" || !it.has || g.Line.s.opts[it.opt] != readArg {
+	off := len(c.Args) - len(g.Line.l.Cmd.Args)
+	for _, it := range g.Line.l.Items {
+		if it.Opt == "" || !it.Has || g.Line.s.opts[it.Opt] != readArg {
 			continue
 		}
-		v := g.Line.l.val(it)
-		a := arg{Word: v.Word, at: v.at + off}
+		v := g.Line.l.Val(it)
+		a := Arg{Word: v.Word, At: v.At + off}
 		if !strings.HasPrefix(a.Text, "~") {
 			a = joinArg(cdir, a)
 		}
@@ -34,18 +35,18 @@ func gitModelReads(c *Command, cdir arg, out *effectList) {
 // -outputdir when relative), and the test binary's own -test.* spellings
 // (testing's flags, which `go test` passes on and a test binary after
 // -args reads: -test.gocoverdir, -test.testlogfile write too).
-var goWriteFlags = lazy[map[string]bool]{build: func() map[string]bool {
+var goWriteFlags = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{"o": true, "pkgdir": true, "outputdir": true,
 		"debug-actiongraph": true, "debug-runtime-trace": true, "debug-trace": true,
 		"test.outputdir": true, "test.gocoverdir": true, "test.testlogfile": true, "test.fuzzcachedir": true}
-}}
+})
 
 // goProfileFlags are go test's profile flags (go help testflag): a
 // relative path is written under -outputdir.
-var goProfileFlags = lazy[map[string]bool]{build: func() map[string]bool {
+var goProfileFlags = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{"coverprofile": true, "cpuprofile": true, "memprofile": true,
 		"blockprofile": true, "mutexprofile": true, "trace": true}
-}}
+})
 
 // goOps reports the files `go build|test|run|vet|install` writes by its
 // flags (package flag: one or two dashes, `-name=value` or the next
@@ -54,8 +55,8 @@ var goProfileFlags = lazy[map[string]bool]{build: func() map[string]bool {
 // the other subcommands stop at the first operand. A flag not known to
 // take a value is taken as a boolean, so a value that looks like a flag
 // is read as one (toward reporting more writes).
-func goOps(l *cmdline, out *effectList) {
-	ops := l.operands()
+func goOps(l *Cmdline, out *effectList) {
+	ops := l.Operands()
 	if len(ops) == 0 || ops[0].Dynamic {
 		return
 	}
@@ -65,8 +66,8 @@ func goOps(l *cmdline, out *effectList) {
 	default:
 		return
 	}
-	var outdir arg
-	var profiles []arg
+	var outdir Arg
+	var profiles []Arg
 	binary := false // after -args: the test binary's words
 	for i := 1; i < len(ops); i++ {
 		w := ops[i]
@@ -89,11 +90,11 @@ func goOps(l *cmdline, out *effectList) {
 		if binary && !isTest {
 			continue
 		}
-		write, profile := goWriteFlags.get()[name], goProfileFlags.get()[name] || isTest && goProfileFlags.get()[test]
+		write, profile := goWriteFlags()[name], goProfileFlags()[name] || isTest && goProfileFlags()[test]
 		if !write && !profile {
 			continue
 		}
-		v := arg{Word: Word{Text: val, Dynamic: w.Dynamic, Offset: w.Offset}, at: w.at}
+		v := Arg{Word: Word{Text: val, Dynamic: w.Dynamic, Offset: w.Offset}, At: w.At}
 		if !has {
 			if i+1 >= len(ops) {
 				continue

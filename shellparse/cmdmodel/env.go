@@ -1,4 +1,4 @@
-package shellparse
+package cmdmodel
 
 import "strings"
 
@@ -38,12 +38,13 @@ func HarmlessEnv(name string) bool {
 // ToolEnv reports whether the variable name is one the command model marks
 // as this command's own variable that changes what it runs or loads
 // (MAKEFLAGS for make, GOFLAGS for go ...; spec.env). A wrapper's inner
-// command is judged by its own name.
-func ToolEnv(c *Command, name string) bool {
+// command is judged by its own name; wrapper: c runs another command
+// the caller found.
+func ToolEnv(c *Command, wrapper bool, name string) bool {
 	if len(c.Args) == 0 {
 		return false
 	}
-	s, ok := lookupSpec(c.Name(), c.IsWrapper())
+	s, ok := LookupSpec(c.Name(), wrapper)
 	if !ok || s.env == "" {
 		return false
 	}
@@ -57,10 +58,10 @@ func ToolEnv(c *Command, name string) bool {
 
 // HasToolEnv reports whether the command model lists variables of the
 // command's own (see ToolEnv).
-func HasToolEnv(c *Command) bool {
+func HasToolEnv(c *Command, wrapper bool) bool {
 	if len(c.Args) == 0 {
 		return false
 	}
-	s, ok := lookupSpec(c.Name(), c.IsWrapper())
+	s, ok := LookupSpec(c.Name(), wrapper)
 	return ok && s.env != ""
 }

@@ -1,8 +1,9 @@
-package shellparse
+package cmdmodel
 
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -22,10 +23,10 @@ var effectTable = specTable{entries: []specEntry{
 	// basename(1), dirname(1), yes(1), printenv(1), whoami(1), id(1),
 	// uname(1), and bash(1) for `:`, `test`, `[`, `exit`, `return` and `exec` with no
 	// command (`exec >log`).
-	{"echo", &spec{}}, {"printf", &spec{}}, {"pwd", &spec{}}, {"true", &spec{}}, {"false", &spec{}}, {":", &spec{}},
-	{"seq", &spec{}}, {"tr", &spec{}}, {"basename", &spec{}}, {"dirname", &spec{}}, {"yes", &spec{}},
-	{"printenv", &spec{}}, {"whoami", &spec{}}, {"id", &spec{}}, {"uname", &spec{}}, {"test", &spec{}}, {"[", &spec{}},
-	{"exec", &spec{}}, {"exit", &spec{}}, {"return", &spec{}},
+	{"echo", &Spec{}}, {"printf", &Spec{}}, {"pwd", &Spec{}}, {"true", &Spec{}}, {"false", &Spec{}}, {":", &Spec{}},
+	{"seq", &Spec{}}, {"tr", &Spec{}}, {"basename", &Spec{}}, {"dirname", &Spec{}}, {"yes", &Spec{}},
+	{"printenv", &Spec{}}, {"whoami", &Spec{}}, {"id", &Spec{}}, {"uname", &Spec{}}, {"test", &Spec{}}, {"[", &Spec{}},
+	{"exec", &Spec{}}, {"exit", &Spec{}}, {"return", &Spec{}},
 	// The read-only tools below are modelled complete: every option of the
 	// version cited, checked against the real binary by TestRealTools
 	// (long options and their argument kinds). GNU coreutils 9.1, grep
@@ -35,59 +36,59 @@ var effectTable = specTable{entries: []specEntry{
 	// Metadata only, not contents: ls(1), dir(1), vdir(1), stat(1),
 	// realpath(1), readlink(1), df(1); which(1) (Debian's, -a only).
 	{"ls", &lsSpec}, {"dir", &lsSpec}, {"vdir", &lsSpec},
-	{"stat", &spec{complete: true, flags: "dereference file-system help terse version f t L", args: "cached format printf c"}},
-	{"realpath", &spec{complete: true, flags: "canonicalize-existing canonicalize-missing help logical no-symlinks physical quiet strip version zero e m q s z L P", args: "relative-base relative-to"}},
-	{"readlink", &spec{complete: true, flags: "canonicalize canonicalize-existing canonicalize-missing help no-newline quiet silent verbose version zero e f m n q s v z"}},
-	{"df", &spec{complete: true, flags: "all help human-readable inodes local no-sync portability print-type si sync total version a h i k l m v H P T", args: "block-size exclude-type type t x B F", optional: "output"}},
-	{"which", &spec{complete: true, exact: true, flags: "a s"}},
+	{"stat", &Spec{complete: true, flags: "dereference file-system help terse version f t L", args: "cached format printf c"}},
+	{"realpath", &Spec{complete: true, flags: "canonicalize-existing canonicalize-missing help logical no-symlinks physical quiet strip version zero e m q s z L P", args: "relative-base relative-to"}},
+	{"readlink", &Spec{complete: true, flags: "canonicalize canonicalize-existing canonicalize-missing help no-newline quiet silent verbose version zero e f m n q s v z"}},
+	{"df", &Spec{complete: true, flags: "all help human-readable inodes local no-sync portability print-type si sync total version a h i k l m v H P T", args: "block-size exclude-type type t x B F", optional: "output"}},
+	{"which", &Spec{complete: true, exact: true, flags: "a s"}},
 	// du(1): operands are metadata; --files0-from and -X name files read.
-	{"du", &spec{complete: true, flags: "all apparent-size bytes count-links dereference dereference-args help human-readable inodes no-dereference null one-file-system separate-dirs si summarize total version a b c h k l m s x D H L P S 0", args: "block-size exclude max-depth threshold time-style d t B", optional: "time", reads: "files0-from X exclude-from"}},
+	{"du", &Spec{complete: true, flags: "all apparent-size bytes count-links dereference dereference-args help human-readable inodes no-dereference null one-file-system separate-dirs si summarize total version a b c h k l m s x D H L P S 0", args: "block-size exclude max-depth threshold time-style d t B", optional: "time", reads: "files0-from X exclude-from"}},
 	// date(1): -f reads dates from a file; -s sets the clock.
-	{"date", &spec{args: "d date r reference rfc-3339 s set", optional: "I iso-8601", reads: "f file", acts: "s set"}},
+	{"date", &Spec{args: "d date r reference rfc-3339 s set", optional: "I iso-8601", reads: "f file", acts: "s set"}},
 	// tree(1) 2.1 (its own parser: long options spelled whole, with
 	// `=value` or the next word): operands are listed, not read, but with
 	// --fromfile (or --fromtabfile) they are files whose lines are printed
 	// as the tree; -o writes the listing, --gitfile, --infofile, --hintro
 	// and --houtro read files, -R runs tree again with `-o 00Tree.html` in
 	// every directory.
-	{"tree", &spec{complete: true, exact: true, flags: "a d l f x q N Q p u g s h D F v t c U r i A S n C X J " +
+	{"tree", &Spec{complete: true, exact: true, flags: "a d l f x q N Q p u g s h D F v t c U r i A S n C X J " +
 		"gitignore ignore-case matchdirs metafirst prune info noreport si du inodes device dirsfirst filesfirst " +
 		"nolinks fromfile fromtabfile fflinks version help", args: "L P I H T charset filelimit timefmt sort",
 		reads: "gitfile infofile hintro houtro", writes: "o", acts: "R", elsewhere: "fromtabfile", ops: treeOps}},
 	// --- read the files named and print ---
 
 	// cat(1), tac(1), rev(1) (util-linux), nl(1).
-	{"cat", &spec{complete: true, flags: "help number number-nonblank show-all show-ends show-nonprinting show-tabs squeeze-blank version b e n s t u v A E T", ops: readAll}},
-	{"tac", &spec{complete: true, flags: "before help regex version b r", args: "separator s", ops: readAll}},
-	{"rev", &spec{complete: true, flags: "help version h V", ops: readAll}},
-	{"nl", &spec{complete: true, flags: "help no-renumber version p", args: "body-numbering footer-numbering header-numbering join-blank-lines line-increment number-format number-separator number-width section-delimiter starting-line-number b d f h i l n s v w", ops: readAll}},
+	{"cat", &Spec{complete: true, flags: "help number number-nonblank show-all show-ends show-nonprinting show-tabs squeeze-blank version b e n s t u v A E T", ops: readAll}},
+	{"tac", &Spec{complete: true, flags: "before help regex version b r", args: "separator s", ops: readAll}},
+	{"rev", &Spec{complete: true, flags: "help version h V", ops: readAll}},
+	{"nl", &Spec{complete: true, flags: "help no-renumber version p", args: "body-numbering footer-numbering header-numbering join-blank-lines line-increment number-format number-separator number-width section-delimiter starting-line-number b d f h i l n s v w", ops: readAll}},
 	// head(1), tail(1): `head -5`, `tail -5f`, `tail +5` are the obsolete
 	// spellings of -n (headTailObsolete). BSD tail -r prints in reverse.
-	{"head", &spec{complete: true, flags: "help quiet silent verbose version zero-terminated q v z", args: "bytes lines c n", obsolete: headTailObsolete, ops: readAll}},
-	{"tail", &spec{complete: true, flags: "r help quiet retry silent verbose version zero-terminated b f l q v z F", args: "bytes lines max-unchanged-stats pid sleep-interval c n s", optional: "follow", obsolete: headTailObsolete, ops: readAll}},
+	{"head", &Spec{complete: true, flags: "help quiet silent verbose version zero-terminated q v z", args: "bytes lines c n", obsolete: headTailObsolete, ops: readAll}},
+	{"tail", &Spec{complete: true, flags: "r help quiet retry silent verbose version zero-terminated b f l q v z F", args: "bytes lines max-unchanged-stats pid sleep-interval c n s", optional: "follow", obsolete: headTailObsolete, ops: readAll}},
 	// wc(1).
 	// wc(1), sort(1): --files0-from names a file that lists the files
 	// read; the list is read, and what it names is only known at run time
 	// (acts: the command is not read-only).
-	{"wc", &spec{complete: true, flags: "bytes chars debug help lines max-line-length version words c l m w L", reads: "files0-from", acts: "files0-from", ops: readAll}},
+	{"wc", &Spec{complete: true, flags: "bytes chars debug help lines max-line-length version words c l m w L", reads: "files0-from", acts: "files0-from", ops: readAll}},
 	// cut(1), paste(1), fold(1), fmt(1), expand(1), unexpand(1). BSD
 	// fmt's -p takes no argument (loose).
-	{"cut", &spec{complete: true, flags: "complement help only-delimited version zero-terminated n s z", args: "bytes characters delimiter fields output-delimiter b c d f", ops: readAll}},
-	{"paste", &spec{complete: true, flags: "help serial version zero-terminated s z", args: "delimiters d", ops: readAll}},
-	{"fold", &spec{complete: true, flags: "bytes help spaces version b s 0 1 2 3 4 5 6 7 8 9", args: "width w", ops: readAll}},
-	{"fmt", &spec{complete: true, loose: "p", flags: "crown-margin help split-only tagged-paragraph uniform-spacing version c s t u 0 1 2 3 4 5 6 7 8 9", args: "goal prefix width g p w", ops: readAll}},
-	{"expand", &spec{complete: true, flags: "help initial version i 0 1 2 3 4 5 6 7 8 9", args: "tabs t", ops: readAll}},
-	{"unexpand", &spec{complete: true, flags: "all first-only help version a 0 1 2 3 4 5 6 7 8 9", args: "tabs t", ops: readAll}},
+	{"cut", &Spec{complete: true, flags: "complement help only-delimited version zero-terminated n s z", args: "bytes characters delimiter fields output-delimiter b c d f", ops: readAll}},
+	{"paste", &Spec{complete: true, flags: "help serial version zero-terminated s z", args: "delimiters d", ops: readAll}},
+	{"fold", &Spec{complete: true, flags: "bytes help spaces version b s 0 1 2 3 4 5 6 7 8 9", args: "width w", ops: readAll}},
+	{"fmt", &Spec{complete: true, loose: "p", flags: "crown-margin help split-only tagged-paragraph uniform-spacing version c s t u 0 1 2 3 4 5 6 7 8 9", args: "goal prefix width g p w", ops: readAll}},
+	{"expand", &Spec{complete: true, flags: "help initial version i 0 1 2 3 4 5 6 7 8 9", args: "tabs t", ops: readAll}},
+	{"unexpand", &Spec{complete: true, flags: "all first-only help version a 0 1 2 3 4 5 6 7 8 9", args: "tabs t", ops: readAll}},
 	// column(1) (util-linux).
-	{"column", &spec{complete: true, flags: "fillrows help json keep-empty-lines table table-empty-lines table-header-repeat table-noheadings version d e h t x J L V", args: "columns output-separator output-width separator table-columns table-columns-limit table-hide table-name table-noextreme table-order table-right table-truncate table-wrap tree tree-id tree-parent c i l n o p r s E H N O R T W", ops: readAll}},
+	{"column", &Spec{complete: true, flags: "fillrows help json keep-empty-lines table table-empty-lines table-header-repeat table-noheadings version d e h t x J L V", args: "columns output-separator output-width separator table-columns table-columns-limit table-hide table-name table-noextreme table-order table-right table-truncate table-wrap tree tree-id tree-parent c i l n o p r s E H N O R T W", ops: readAll}},
 	// diff(1), cmp(1), comm(1), join(1). diff compares two directories
 	// file by file (one level deep, every level with -r; -N prints a
 	// file missing on one side whole), so its operands are read as trees.
 	// -l/--paginate pipes the output through pr(1) found on PATH.
-	{"diff", &spec{complete: true, flags: "binary brief ed expand-tabs forward-ed help ignore-all-space ignore-blank-lines ignore-case ignore-file-name-case ignore-space-change ignore-tab-expansion ignore-trailing-space inhibit-hunk-merge initial-tab left-column minimal new-file no-dereference no-ignore-file-name-case normal paginate rcs recursive report-identical-files sdiff-merge-assist show-c-function side-by-side speed-large-files strip-trailing-cr suppress-blank-empty suppress-common-lines text unidirectional-new-file version a b c d e f h i l n p q r s t u v w y B E H N P T Z 0 1 2 3 4 5 6 7 8 9", args: "changed-group-format exclude from-file horizon-lines ifdef ignore-matching-lines label line-format new-group-format new-line-format old-group-format old-line-format palette show-function-line starting-file tabsize to-file unchanged-group-format unchanged-line-format width x C D F I L S U W", optional: "color context unified", reads: "X exclude-from", acts: "l paginate", ops: diffOps}},
-	{"cmp", &spec{complete: true, flags: "help print-bytes print-chars quiet silent verbose version b c l s v", args: "bytes ignore-initial i n", ops: cmpOps}},
-	{"comm", &spec{complete: true, flags: "check-order help nocheck-order total version zero-terminated z 1 2 3", args: "output-delimiter", ops: readAll}},
-	{"join", &spec{complete: true, flags: "check-order header help ignore-case nocheck-order version zero-terminated i z", args: "a e j o t v 1 2", ops: readAll}},
+	{"diff", &Spec{complete: true, flags: "binary brief ed expand-tabs forward-ed help ignore-all-space ignore-blank-lines ignore-case ignore-file-name-case ignore-space-change ignore-tab-expansion ignore-trailing-space inhibit-hunk-merge initial-tab left-column minimal new-file no-dereference no-ignore-file-name-case normal paginate rcs recursive report-identical-files sdiff-merge-assist show-c-function side-by-side speed-large-files strip-trailing-cr suppress-blank-empty suppress-common-lines text unidirectional-new-file version a b c d e f h i l n p q r s t u v w y B E H N P T Z 0 1 2 3 4 5 6 7 8 9", args: "changed-group-format exclude from-file horizon-lines ifdef ignore-matching-lines label line-format new-group-format new-line-format old-group-format old-line-format palette show-function-line starting-file tabsize to-file unchanged-group-format unchanged-line-format width x C D F I L S U W", optional: "color context unified", reads: "X exclude-from", acts: "l paginate", ops: diffOps}},
+	{"cmp", &Spec{complete: true, flags: "help print-bytes print-chars quiet silent verbose version b c l s v", args: "bytes ignore-initial i n", ops: cmpOps}},
+	{"comm", &Spec{complete: true, flags: "check-order help nocheck-order total version zero-terminated z 1 2 3", args: "output-delimiter", ops: readAll}},
+	{"join", &Spec{complete: true, flags: "check-order header help ignore-case nocheck-order version zero-terminated i z", args: "a e j o t v 1 2", ops: readAll}},
 	// grep(1); egrep and fgrep are grep -E and grep -F. The pattern is the
 	// first operand unless -e or -f gives it.
 	{"grep", &grepSpec},
@@ -95,7 +96,7 @@ var effectTable = specTable{entries: []specEntry{
 	{"fgrep", &grepSpec},
 	// rg(1) (ripgrep 13, clap: options spelled whole): -r is --replace.
 	// --pre and --hostname-bin run a program, -z runs decompressors.
-	{"rg", &spec{complete: true, exact: true,
+	{"rg", &Spec{complete: true, exact: true,
 		args: "e regexp g glob iglob t type T type-not type-add type-clear m max-count A after-context " +
 			"B before-context C context M max-columns d max-depth max-filesize j threads E encoding engine " +
 			"color colors context-separator field-context-separator field-match-separator path-separator " +
@@ -105,41 +106,41 @@ var effectTable = specTable{entries: []specEntry{
 	// file(1): -C writes a compiled magic file, -z/-Z run decompressors,
 	// -m loads magic from a file, -f reads the names to look at: none of
 	// them is read-only.
-	{"file", &spec{complete: true, flags: "apple brief checking-printout compile debug dereference extension help keep-going list mime mime-encoding mime-type no-buffer no-dereference no-pad no-sandbox preserve-date print0 raw special-files uncompress uncompress-noreport version b c d h i k l n p r s v z C E L N S Z 0", args: "exclude exclude-quiet parameter separator e F P", reads: "m magic-file f files-from", acts: "C compile z Z uncompress uncompress-noreport m magic-file f files-from", ops: readAll}},
+	{"file", &Spec{complete: true, flags: "apple brief checking-printout compile debug dereference extension help keep-going list mime mime-encoding mime-type no-buffer no-dereference no-pad no-sandbox preserve-date print0 raw special-files uncompress uncompress-noreport version b c d h i k l n p r s v z C E L N S Z 0", args: "exclude exclude-quiet parameter separator e F P", reads: "m magic-file f files-from", acts: "C compile z Z uncompress uncompress-noreport m magic-file f files-from", ops: readAll}},
 	// md5sum(1), sha1sum(1) ... b2sum(1), cksum(1), sum(1). With -c the
 	// files named in the check list are read too; they are not known here.
 	{"md5sum", &sumSpec}, {"sha1sum", &sumSpec}, {"sha224sum", &sumSpec},
 	{"sha256sum", &sumSpec}, {"sha384sum", &sumSpec}, {"sha512sum", &sumSpec},
-	{"b2sum", &spec{complete: true, flags: "binary check help ignore-missing quiet status strict tag text version warn zero b c t w z", args: "length l", ops: readAll}},
-	{"cksum", &spec{complete: true, flags: "check debug help ignore-missing quiet status strict tag untagged version warn zero b c t w z", args: "algorithm length a l", ops: readAll}},
-	{"sum", &spec{complete: true, flags: "help sysv version r s", ops: readAll}},
+	{"b2sum", &Spec{complete: true, flags: "binary check help ignore-missing quiet status strict tag text version warn zero b c t w z", args: "length l", ops: readAll}},
+	{"cksum", &Spec{complete: true, flags: "check debug help ignore-missing quiet status strict tag untagged version warn zero b c t w z", args: "algorithm length a l", ops: readAll}},
+	{"sum", &Spec{complete: true, flags: "help sysv version r s", ops: readAll}},
 	// shasum(1) (Perl 5.36, Getopt::Long with bundling, which also takes
 	// abbreviations and any case of long options: the first are modelled,
 	// the second are unknown): -a ALGORITHM. md5(1) (macOS, `md5
 	// [-pqrtx] [-c string] [-s string] [file ...]`): -s STRING is a
 	// string to hash, -c STRING a digest to compare with.
-	{"shasum", &spec{complete: true, flags: "b binary c check t text s status w warn q quiet h help v version 0 01 " +
+	{"shasum", &Spec{complete: true, flags: "b binary c check t text s status w warn q quiet h help v version 0 01 " +
 		"U UNIVERSAL tag strict ignore-missing", args: "a algorithm", ops: readAll}},
-	{"md5", &spec{complete: true, exact: true, flags: "p q r t x", args: "s c", ops: readAll}},
+	{"md5", &Spec{complete: true, exact: true, flags: "p q r t x", args: "s c", ops: readAll}},
 	// base64(1), base32(1), basenc(1). GNU: -w COLS, -i ignore garbage.
 	// BSD base64: -i FILE reads, -o FILE writes, -b COUNT: -i is taken as
 	// BSD's (it consumes a file name, which is then read).
 	{"base64", &base64Spec}, {"base32", &base64Spec}, {"basenc", &basencSpec},
 	// od(1), hexdump(1) (util-linux; hd is hexdump -C), strings(1)
 	// (binutils: `@FILE` is a response file).
-	{"od", &spec{complete: true, flags: "help output-duplicates traditional version a b c d e f h i l o s v x B D F H I L O X", args: "address-radix endian format read-bytes skip-bytes j t A N S", optional: "strings width w", ops: readAll}},
+	{"od", &Spec{complete: true, flags: "help output-duplicates traditional version a b c d e f h i l o s v x B D F H I L O X", args: "address-radix endian format read-bytes skip-bytes j t A N S", optional: "strings width w", ops: readAll}},
 	{"hexdump", &hexdumpSpec}, {"hd", &hexdumpSpec},
-	{"strings", &spec{complete: true, respFiles: true, flags: "a all d data f print-file-name h help H w include-all-whitespace " +
+	{"strings", &Spec{complete: true, respFiles: true, flags: "a all d data f print-file-name h help H w include-all-whitespace " +
 		"v V version o 0 1 2 3 4 5 6 7 8 9", args: "n bytes t radix e encoding T target s output-separator U unicode",
 		ops: readAll}},
 	// zcat(1), bzcat(1), xzcat(1), zstdcat(1): decompress to stdout.
-	{"zcat", &spec{ops: readAll}}, {"bzcat", &spec{ops: readAll}}, {"xzcat", &spec{ops: readAll}}, {"zstdcat", &spec{ops: readAll}},
+	{"zcat", &Spec{ops: readAll}}, {"bzcat", &Spec{ops: readAll}}, {"xzcat", &Spec{ops: readAll}}, {"zstdcat", &Spec{ops: readAll}},
 	// jq(1) 1.6 (its own parser: long options spelled whole, short ones
 	// cluster, options anywhere): the filter is the first operand unless
 	// -f gives it; after --args/--jsonargs operands are values, not files.
 	// -L DIR adds a module directory: `import` then reads modules the
 	// filter chooses, so it acts beyond the files named.
-	{"jq", &spec{complete: true, exact: true, flags: "s slurp r raw-output j join-output a ascii-output c compact-output " +
+	{"jq", &Spec{complete: true, exact: true, flags: "s slurp r raw-output j join-output a ascii-output c compact-output " +
 		"C color-output M monochrome-output S sort-keys R raw-input n null-input e exit-status h help V version " +
 		"tab seq stream stream-errors unbuffered args jsonargs debug-dump-disasm debug-trace raw-output0 b binary",
 		args: "indent L", reads: "f from-file", pairs: "arg argjson", pairReads: "slurpfile rawfile argfile",
@@ -150,66 +151,66 @@ var effectTable = specTable{entries: []specEntry{
 	// sed(1) (GNU sed 4.9): the script is the first operand unless -e/-f give it; with
 	// -i (--in-place) the files are rewritten. The script's own r/w/e
 	// commands are read by sedProgram.
-	{"sed", &spec{kind: edits, complete: true, args: "e expression l line-length", reads: "f file", optional: "i in-place",
+	{"sed", &Spec{kind: edits, complete: true, args: "e expression l line-length", reads: "f file", optional: "i in-place",
 		flags: "n quiet silent s separate sandbox b binary debug follow-symlinks help null-data z zero-terminated " +
 			"posix r E regexp-extended u unbuffered version", acts: "f file", ops: sedOps}},
 	// sort(1): -o writes the output, -T holds temporary files.
-	{"sort", &spec{kind: edits, complete: true, flags: "debug dictionary-order general-numeric-sort help human-numeric-sort ignore-case ignore-leading-blanks ignore-nonprinting merge month-sort numeric-sort random-sort reverse stable unique version version-sort zero-terminated b c d f g h i m n r s u z C M R V", args: "compress-program batch-size buffer-size field-separator key parallel sort k t y S", optional: "check", reads: "files0-from random-source", writes: "o output T temporary-directory", acts: "compress-program files0-from", ops: readAll}},
+	{"sort", &Spec{kind: edits, complete: true, flags: "debug dictionary-order general-numeric-sort help human-numeric-sort ignore-case ignore-leading-blanks ignore-nonprinting merge month-sort numeric-sort random-sort reverse stable unique version version-sort zero-terminated b c d f g h i m n r s u z C M R V", args: "compress-program batch-size buffer-size field-separator key parallel sort k t y S", optional: "check", reads: "files0-from random-source", writes: "o output T temporary-directory", acts: "compress-program files0-from", ops: readAll}},
 	// uniq(1): uniq [INPUT [OUTPUT]].
-	{"uniq", &spec{kind: edits, complete: true, flags: "count help ignore-case repeated unique version zero-terminated c d i u z D 0 1 2 3 4 5 6 7 8 9", args: "check-chars skip-chars skip-fields f s w", optional: "all-repeated group", ops: uniqOps}},
+	{"uniq", &Spec{kind: edits, complete: true, flags: "count help ignore-case repeated unique version zero-terminated c d i u z D 0 1 2 3 4 5 6 7 8 9", args: "check-chars skip-chars skip-fields f s w", optional: "all-repeated group", ops: uniqOps}},
 	// xxd(1): xxd [options] [infile [outfile]]; its own option syntax.
-	{"xxd", &spec{kind: edits, raw: true, complete: true, ops: xxdOps}},
+	{"xxd", &Spec{kind: edits, raw: true, complete: true, ops: xxdOps}},
 	// split(1): split [INPUT [PREFIX]]; the pieces are PREFIXaa ...
-	{"split", &spec{kind: edits, args: "a suffix-length additional-suffix b bytes C line-bytes l lines n number t separator filter",
+	{"split", &Spec{kind: edits, args: "a suffix-length additional-suffix b bytes C line-bytes l lines n number t separator filter",
 		optional: "numeric-suffixes hex-suffixes", acts: "filter", ops: splitOps}},
 	// tee(1).
-	{"tee", &spec{kind: edits, complete: true, flags: "a append i ignore-interrupts p help version",
+	{"tee", &Spec{kind: edits, complete: true, flags: "a append i ignore-interrupts p help version",
 		optional: "output-error", ops: writeAll}},
 	// rm(1), rmdir(1) (-p removes each parent too), unlink(1), shred(1).
-	{"rm", &spec{kind: edits, complete: true, flags: "f|force i I d|dir r|R|recursive v|verbose one-file-system " +
+	{"rm", &Spec{kind: edits, complete: true, flags: "f|force i I d|dir r|R|recursive v|verbose one-file-system " +
 		"no-preserve-root help version", optional: "interactive preserve-root", ops: writeAll}},
-	{"rmdir", &spec{kind: edits, flags: "parents", ops: rmdirOps}},
-	{"unlink", &spec{kind: edits, ops: writeAll}},
-	{"shred", &spec{kind: edits, args: "n iterations s size", reads: "random-source", optional: "remove", ops: writeAll}},
+	{"rmdir", &Spec{kind: edits, flags: "parents", ops: rmdirOps}},
+	{"unlink", &Spec{kind: edits, ops: writeAll}},
+	{"shred", &Spec{kind: edits, args: "n iterations s size", reads: "random-source", optional: "remove", ops: writeAll}},
 	// mkdir(1), mkfifo(1), touch(1) (-r FILE is only read), truncate(1).
-	{"mkdir", &spec{kind: edits, args: "m mode", optional: "context", ops: writeAll}},
-	{"mkfifo", &spec{kind: edits, args: "m mode", optional: "context", ops: writeAll}},
-	{"touch", &spec{kind: edits, args: "d date t time", reads: "r reference", ops: writeAll}},
-	{"truncate", &spec{kind: edits, args: "s size", reads: "r reference", ops: writeAll}},
+	{"mkdir", &Spec{kind: edits, args: "m mode", optional: "context", ops: writeAll}},
+	{"mkfifo", &Spec{kind: edits, args: "m mode", optional: "context", ops: writeAll}},
+	{"touch", &Spec{kind: edits, args: "d date t time", reads: "r reference", ops: writeAll}},
+	{"truncate", &Spec{kind: edits, args: "s size", reads: "r reference", ops: writeAll}},
 	// chmod(1), GNU coreutils 9.1: MODE may look like an option (`chmod
 	// -w f`; see chmodOps). chown(1),
 	// chgrp(1): OWNER/GROUP is the first operand unless --reference.
-	{"chmod", &spec{kind: edits, complete: true, elsewhere: "H L P", flags: "H L P c|changes f|silent|quiet v|verbose R|recursive preserve-root " +
+	{"chmod", &Spec{kind: edits, complete: true, elsewhere: "H L P", flags: "H L P c|changes f|silent|quiet v|verbose R|recursive preserve-root " +
 		"no-preserve-root help version", optional: chmodModes, reads: "reference", ops: chmodOps}},
-	{"chown", &spec{kind: edits, complete: true, flags: ownerFlags, args: "from", reads: "reference", ops: ownerOps}},
-	{"chgrp", &spec{kind: edits, complete: true, flags: ownerFlags, reads: "reference", ops: ownerOps}},
+	{"chown", &Spec{kind: edits, complete: true, flags: ownerFlags, args: "from", reads: "reference", ops: ownerOps}},
+	{"chgrp", &Spec{kind: edits, complete: true, flags: ownerFlags, reads: "reference", ops: ownerOps}},
 	// cp(1), install(1) (GNU coreutils 9.1; newer cp and mv take
 	// --update[=WHEN], loose): SOURCE... DEST, or -t DIRECTORY SOURCE...;
 	// install -d: every operand is a directory to create; -s runs strip.
 	// With -r, -R or -a cp copies directories whole.
-	{"cp", &spec{kind: edits, complete: true, args: "S suffix sparse no-preserve", writes: "t target-directory",
+	{"cp", &Spec{kind: edits, complete: true, args: "S suffix sparse no-preserve", writes: "t target-directory",
 		optional: "backup reflink preserve context", loose: "update", flags: "a archive attributes-only b copy-contents " +
 			"d dereference f force i interactive H l link L n no-clobber P no-dereference p no-target-directory T " +
 			"x one-file-system parents r R recursive remove-destination s symbolic-link strip-trailing-slashes u " +
 			"update v verbose Z help version", ops: cpOps}},
-	{"install", &spec{kind: edits, complete: true, args: "g group m mode o owner S suffix strip-program",
+	{"install", &Spec{kind: edits, complete: true, args: "g group m mode o owner S suffix strip-program",
 		writes: "t target-directory", optional: "backup context", flags: "b c C compare d directory D p " +
 			"preserve-timestamps preserve-context s strip T no-target-directory v verbose Z help version",
 		acts: "s strip strip-program", ops: installOps}},
 	// mv(1): the sources are removed, so they are written too.
-	{"mv", &spec{kind: edits, complete: true, args: "S suffix", writes: "t target-directory", optional: "backup",
+	{"mv", &Spec{kind: edits, complete: true, args: "S suffix", writes: "t target-directory", optional: "backup",
 		loose: "update", flags: "b f force i interactive n no-clobber strip-trailing-slashes T no-target-directory " +
 			"u update v verbose Z context help version", ops: mvOps}},
 	// ln(1): TARGET... LINK_NAME or -t DIRECTORY TARGET...; with one
 	// operand the link is made in the current directory. Targets count as
 	// reads: the link gives them a name.
-	{"ln", &spec{kind: edits, complete: true, args: "S suffix", writes: "t target-directory", optional: "backup",
+	{"ln", &Spec{kind: edits, complete: true, args: "S suffix", writes: "t target-directory", optional: "backup",
 		flags: "b d F directory f force i interactive L logical n no-dereference P physical r relative s symbolic " +
 			"T no-target-directory v verbose help version", ops: lnOps}},
 	// link(1): link FILE1 FILE2.
-	{"link", &spec{kind: edits, ops: inOut}},
+	{"link", &Spec{kind: edits, ops: inOut}},
 	// dd(1): if=FILE and of=FILE operands; no options.
-	{"dd", &spec{kind: edits, raw: true, ops: ddOps}},
+	{"dd", &Spec{kind: edits, raw: true, ops: ddOps}},
 
 	// --- do more than change the files named: never writesOnly ---
 
@@ -219,14 +220,14 @@ var effectTable = specTable{entries: []specEntry{
 	// reads its input and prints is read-only.
 	{"awk", &awkSpec}, {"gawk", &awkSpec}, {"mawk", &awkSpec}, {"nawk", &awkSpec}, {"original-awk", &awkSpec},
 	// bash(1) `source FILE [ARGS]` and `. FILE [ARGS]`: run the file.
-	{"source", &spec{kind: acts, stop: true, ops: firstRead}},
-	{".", &spec{kind: acts, stop: true, ops: firstRead}},
+	{"source", &Spec{kind: beyond, stop: true, ops: firstRead}},
+	{".", &Spec{kind: beyond, stop: true, ops: firstRead}},
 	// less(1), more(1): pagers run commands and editors; +CMD operands are
 	// commands. less -o/-O copy the input to a log file.
-	{"less", &spec{kind: acts, args: "b buffers h max-back-scroll j jump-target p pattern P prompt t tag x tabs " +
+	{"less", &Spec{kind: beyond, args: "b buffers h max-back-scroll j jump-target p pattern P prompt t tag x tabs " +
 		"y max-forw-scroll z window # shift", reads: "k lesskey-file lesskey-src T tag-file",
 		writes: "o log-file O LOG-FILE", ops: pagerOps}},
-	{"more", &spec{kind: acts, args: "n lines", ops: pagerOps}},
+	{"more", &Spec{kind: beyond, args: "n lines", ops: pagerOps}},
 	// gzip(1), gunzip, bzip2(1), xz(1), zstd(1) and friends replace or
 	// create files next to their operands (f -> f.gz), which are reported
 	// as the writes; -c, -t, -l only read.
@@ -236,7 +237,7 @@ var effectTable = specTable{entries: []specEntry{
 	// tar(1), GNU tar 1.34 (argp: getopt_long's abbreviations): the mode
 	// and -C decide; see tarOps. -I, --to-command, --rsh-command,
 	// --rmt-command, -F and --checkpoint-action=exec run programs.
-	{"tar", &spec{kind: acts, bundle: true, complete: true,
+	{"tar", &Spec{kind: beyond, bundle: true, complete: true,
 		args: "f file C directory b blocking-factor K starting-file N newer after-date L tape-length " +
 			"H format V label I use-compress-program F info-script new-volume-script to-command checkpoint-action " +
 			"rsh-command rmt-command exclude transform xform owner group mode mtime strip-components suffix " +
@@ -264,14 +265,14 @@ var effectTable = specTable{entries: []specEntry{
 			"verify version wildcards wildcards-match-slash xattrs xz zstd",
 		ops: tarOps}},
 	// unzip(1): unzip [-opts] file[.zip] [list] [-x xlist] [-d exdir].
-	{"unzip", &spec{kind: acts, args: "d P O I", ops: unzipOps}},
+	{"unzip", &Spec{kind: beyond, args: "d P O I", ops: unzipOps}},
 	// patch(1): patch [options] [originalfile [patchfile]]; without an
 	// original file it patches the files the patch names, unknown here.
-	{"patch", &spec{kind: acts, args: "p strip F fuzz D ifdef V version-control Y basename-prefix z suffix g get " +
+	{"patch", &Spec{kind: beyond, args: "p strip F fuzz D ifdef V version-control Y basename-prefix z suffix g get " +
 		"quoting-style reject-format read-only d directory o output i input r reject-file B prefix",
 		optional: "merge", flags: "dry-run", ops: patchOps}},
 	// git(1): global options, then a subcommand; see gitOps.
-	{"git", &spec{kind: acts, raw: true, ops: gitOps, env: "GIT_*"}},
+	{"git", &Spec{kind: beyond, raw: true, ops: gitOps, env: "GIT_*"}},
 	// make(1) (GNU make 4.3): MAKEFLAGS, MFLAGS and GNUMAKEFLAGS hold
 	// options (--eval, -f), MAKEFILES names makefiles read first. go(1):
 	// GOFLAGS holds flags (-toolexec, -exec), GOENV names the file that
@@ -280,9 +281,9 @@ var effectTable = specTable{entries: []specEntry{
 	// (script-shell, node-options).
 	{"make", &makeSpec},
 	{"gmake", &makeSpec},
-	{"go", &spec{kind: acts, raw: true, ops: goOps, flagFiles: true, env: "GOFLAGS GOENV GOTOOLCHAIN GOROOT CC CXX CGO_*"}},
-	{"npm", &spec{kind: acts, raw: true, env: "npm_config_* NPM_CONFIG_*"}},
-	{"npx", &spec{kind: acts, raw: true, env: "npm_config_* NPM_CONFIG_*"}},
+	{"go", &Spec{kind: beyond, raw: true, ops: goOps, flagFiles: true, env: "GOFLAGS GOENV GOTOOLCHAIN GOROOT CC CXX CGO_*"}},
+	{"npm", &Spec{kind: beyond, raw: true, env: "npm_config_* NPM_CONFIG_*"}},
+	{"npx", &Spec{kind: beyond, raw: true, env: "npm_config_* NPM_CONFIG_*"}},
 	// cargo(1) (cargo 1.95, "Environment Variables" in the Cargo Book):
 	// CARGO_* sets any config (CARGO_TARGET_<T>_RUNNER,
 	// CARGO_BUILD_RUSTC_WRAPPER), RUSTC, RUSTC_WRAPPER,
@@ -291,21 +292,21 @@ var effectTable = specTable{entries: []specEntry{
 	// toolchain. pytest (pytest 8, "Environment Variables"):
 	// PYTEST_ADDOPTS holds options (-p, --basetemp), PYTEST_PLUGINS loads
 	// plugins.
-	{"cargo", &spec{kind: acts, raw: true, env: "CARGO_* RUSTC RUSTC_WRAPPER RUSTC_WORKSPACE_WRAPPER RUSTDOC RUSTFLAGS RUSTDOCFLAGS RUSTUP_TOOLCHAIN"}},
-	{"pytest", &spec{kind: acts, raw: true, env: "PYTEST_ADDOPTS PYTEST_PLUGINS"}},
+	{"cargo", &Spec{kind: beyond, raw: true, env: "CARGO_* RUSTC RUSTC_WRAPPER RUSTC_WORKSPACE_WRAPPER RUSTDOC RUSTFLAGS RUSTDOCFLAGS RUSTUP_TOOLCHAIN"}},
+	{"pytest", &Spec{kind: beyond, raw: true, env: "PYTEST_ADDOPTS PYTEST_PLUGINS"}},
 	// curl(1), wget(1).
 	{"curl", &curlSpec},
 	{"wget", &wgetSpec},
 	// scp(1), rsync(1): the last operand is the destination; host:path
 	// operands are remote. With -r (rsync: -r, -a) the sources are
 	// copied whole.
-	{"scp", &spec{kind: acts, args: "c J l o P S X D", reads: "F i", acts: "S", ops: scpOps}},
+	{"scp", &Spec{kind: beyond, args: "c J l o P S X D", reads: "F i", acts: "S", ops: scpOps}},
 	// rsync(1) 3.x as `rsync --help` lists it, with the hidden aliases
 	// (--del, --remove-sent-files, --protect-args, --log-format, --cc,
 	// --zc, --zl, --zt, --i-d) and the --no-OPTION forms it takes (popt:
 	// long options spelled whole). --server, --sender and --daemon start
 	// the other side's modes.
-	{"rsync", &spec{kind: acts, complete: true, exact: true,
+	{"rsync", &Spec{kind: beyond, complete: true, exact: true,
 		args: "info debug stderr suffix confine-root chmod checksum-choice|cc B|block-size rsh|e rsync-path " +
 			"max-delete max-size min-size max-alloc usermap groupmap chown timeout contimeout modify-window|@ " +
 			"compress-choice|zc compress-level|zl compress-threads|zt skip-compress f|filter exclude include " +
@@ -339,7 +340,7 @@ var effectTable = specTable{entries: []specEntry{
 		acts: "e rsh rsync-path server sender daemon", ops: rsyncOps}},
 	// popd (bash(1) SHELL BUILTIN COMMANDS): `popd [-n] [+N | -N]`; -n
 	// keeps the directory. It changes the shell's directory, beyond files.
-	{"popd", &spec{kind: acts, complete: true, exact: true, flags: "n", obsolete: dirStackIndex}},
+	{"popd", &Spec{kind: beyond, complete: true, exact: true, flags: "n", obsolete: dirStackIndex}},
 	// Disk tools and the archivers cpio and pax (device_table.go).
 	{"badblocks", &badblocksSpec}, {"fdisk", &fdiskSpec}, {"sfdisk", &sfdiskSpec}, {"cfdisk", &cfdiskSpec},
 	{"gdisk", &gdiskSpec}, {"sgdisk", &sgdiskSpec}, {"parted", &partedSpec}, {"wipefs", &wipefsSpec},
@@ -347,7 +348,7 @@ var effectTable = specTable{entries: []specEntry{
 	{"cpio", &cpioSpec}, {"pax", &paxSpec},
 	// find(1): -delete removes under the starting points; -fprint*, -fls
 	// write a file. The commands of -exec are reported on their own.
-	{"find", &spec{kind: acts, raw: true, ops: findOps}},
+	{"find", &Spec{kind: beyond, raw: true, ops: findOps}},
 	// sudo(8) -e and sudoedit edit the files named as root. (sudo with a
 	// command is a wrapper.)
 	{"sudo", sudoEdit(sudoOps)},
@@ -364,10 +365,10 @@ var (
 	// .env). Taken as attached only, which reads the more files.
 	// grep(1) 3.8. -C NUM takes a separate word in GNU grep; BSD grep
 	// (macOS) takes only an attached one (loose).
-	grepSpec = spec{complete: true, loose: "C", flags: "basic-regexp binary byte-offset count dereference-recursive extended-regexp files-with-matches files-without-match fixed-regexp help ignore-case initial-tab invert-match line-buffered line-number line-regexp no-filename no-group-separator no-ignore-case no-messages null null-data only-matching perl-regexp quiet recursive silent text unix-byte-offsets version with-filename word-regexp a b c h i l n o q r s u v w x y z E F G H I L P R T U V Z 0 1 2 3 4 5 6 7 8 9", args: "after-context before-context binary-files context devices directories exclude exclude-dir group-separator include label max-count regexp d e m A B C D X", optional: "color|colour", reads: "f file exclude-from", ops: grepOps}
+	grepSpec = Spec{complete: true, loose: "C", flags: "basic-regexp binary byte-offset count dereference-recursive extended-regexp files-with-matches files-without-match fixed-regexp help ignore-case initial-tab invert-match line-buffered line-number line-regexp no-filename no-group-separator no-ignore-case no-messages null null-data only-matching perl-regexp quiet recursive silent text unix-byte-offsets version with-filename word-regexp a b c h i l n o q r s u v w x y z E F G H I L P R T U V Z 0 1 2 3 4 5 6 7 8 9", args: "after-context before-context binary-files context devices directories exclude exclude-dir group-separator include label max-count regexp d e m A B C D X", optional: "color|colour", reads: "f file exclude-from", ops: grepOps}
 	// make(1), GNU make 4.3: -f reads a makefile, --eval runs text as
 	// one, -C and -I make it read others: all of them choose what runs.
-	makeSpec = spec{kind: acts, complete: true, env: "MAKEFLAGS MFLAGS GNUMAKEFLAGS MAKEFILES",
+	makeSpec = Spec{kind: beyond, complete: true, env: "MAKEFLAGS MFLAGS GNUMAKEFLAGS MAKEFILES",
 		flags: "b m B always-make d e environment-overrides h help i ignore-errors k keep-going n just-print " +
 			"dry-run recon no-print-directory r no-builtin-rules R no-builtin-variables no-keep-going S stop " +
 			"no-silent p print-data-base q question s silent quiet t touch trace v version w print-directory " +
@@ -376,32 +377,32 @@ var (
 			"assume-new jobserver-auth jobserver-fds sync-mutex",
 		optional: "debug j jobs l load-average max-load O output-sync",
 		acts:     "f file makefile C directory E eval I include-dir"}
-	base64Spec = spec{complete: true, flags: "d decode help ignore-garbage version D", args: "w wrap b break",
+	base64Spec = Spec{complete: true, flags: "d decode help ignore-garbage version D", args: "w wrap b break",
 		reads: "i input", writes: "o output", elsewhere: "break input output", ops: readAll}
-	basencSpec  = spec{complete: true, flags: "base16 base2lsbf base2msbf base32 base32hex base64 base64url decode help ignore-garbage version z85 d i", args: "wrap w", ops: readAll}
-	hexdumpSpec = spec{complete: true, flags: "canonical help no-squeezing one-byte-char one-byte-octal two-bytes-decimal two-bytes-hex two-bytes-octal version b c d h o v x C V", args: "format length skip e n s", optional: "color L", reads: "f format-file", ops: readAll}
-	sumSpec     = spec{complete: true, flags: "binary check help ignore-missing quiet status strict tag text version warn zero b c t w z", ops: readAll}
-	lsSpec      = spec{complete: true, flags: "all almost-all author context dereference dereference-command-line dereference-command-line-symlink-to-dir directory dired escape file-type full-time group-directories-first help hide-control-chars human-readable ignore-backups inode kibibytes literal no-group numeric-uid-gid quote-name recursive reverse show-control-chars si size version zero a b c d f g h i k l m n o p q r s t u v x A B C D F G H L N Q R S U X Z 1", args: "block-size format hide ignore indicator-style quoting-style sort tabsize time time-style width w I T", optional: "classify color hyperlink"}
+	basencSpec  = Spec{complete: true, flags: "base16 base2lsbf base2msbf base32 base32hex base64 base64url decode help ignore-garbage version z85 d i", args: "wrap w", ops: readAll}
+	hexdumpSpec = Spec{complete: true, flags: "canonical help no-squeezing one-byte-char one-byte-octal two-bytes-decimal two-bytes-hex two-bytes-octal version b c d h o v x C V", args: "format length skip e n s", optional: "color L", reads: "f format-file", ops: readAll}
+	sumSpec     = Spec{complete: true, flags: "binary check help ignore-missing quiet status strict tag text version warn zero b c t w z", ops: readAll}
+	lsSpec      = Spec{complete: true, flags: "all almost-all author context dereference dereference-command-line dereference-command-line-symlink-to-dir directory dired escape file-type full-time group-directories-first help hide-control-chars human-readable ignore-backups inode kibibytes literal no-group numeric-uid-gid quote-name recursive reverse show-control-chars si size version zero a b c d f g h i k l m n o p q r s t u v x A B C D F G H L N Q R S U X Z 1", args: "block-size format hide ignore indicator-style quoting-style sort tabsize time time-style width w I T", optional: "classify color hyperlink"}
 	// awkSpec: the options of gawk 5.2 (`gawk --help`), mawk 1.3.4
 	// (mawk(1): -F -v -f -W, long options as -W names) and BusyBox awk
 	// (-F -v -f -e); option parsing stops at the program.
-	awkSpec = spec{stop: true, complete: true,
+	awkSpec = Spec{stop: true, complete: true,
 		flags: "b characters-as-bytes c traditional C copyright g gen-pot h help I trace k csv M bignum " +
 			"N use-lc-numeric n non-decimal-data O optimize P posix r re-interval s no-optimize S sandbox " +
 			"t lint-old V version",
 		args: "F field-separator v assign e source W", reads: "f file i include E exec l load",
 		optional: "d dump-variables D debug L lint o pretty-print p profile",
 		acts:     "l load d dump-variables D debug o pretty-print p profile W", ops: awkOps}
-	gzipSpec     = spec{kind: acts, args: "S suffix", flags: "stdout to-stdout test list", ops: compressOps}
-	compressSpec = spec{kind: acts, flags: "stdout test", ops: compressOps}
-	xzSpec       = spec{kind: acts, args: "F format C check T threads M memlimit memory memlimit-compress memlimit-decompress " +
+	gzipSpec     = Spec{kind: beyond, args: "S suffix", flags: "stdout to-stdout test list", ops: compressOps}
+	compressSpec = Spec{kind: beyond, flags: "stdout test", ops: compressOps}
+	xzSpec       = Spec{kind: beyond, args: "F format C check T threads M memlimit memory memlimit-compress memlimit-decompress " +
 		"memlimit-mt block-size block-list S suffix", optional: "files files0", flags: "stdout to-stdout test list",
 		ops: compressOps}
-	zstdSpec = spec{kind: acts, args: "memory stream-size size-hint target-compressed-block-size format maxdict dictID " +
+	zstdSpec = Spec{kind: beyond, args: "memory stream-size size-hint target-compressed-block-size format maxdict dictID " +
 		"auto-threads priority", optional: "T B M L fast long adapt train train-cover train-fastcover train-legacy",
 		reads: "D filelist patch-from", writes: "o trace output-dir-flat output-dir-mirror",
 		flags: "stdout test list", ops: compressOps}
-	curlSpec = spec{kind: acts,
+	curlSpec = Spec{kind: beyond,
 		args: "o output output-dir d data data-ascii data-binary data-raw data-urlencode json F form form-string " +
 			"H header proxy-header b cookie w write-out variable url A user-agent e referer X request u user " +
 			"U proxy-user x proxy m max-time r range C continue-at Y speed-limit y speed-time z time-cond " +
@@ -420,7 +421,7 @@ var (
 			"proxy-crlfile etag-compare random-file egd-file T upload-file",
 		writes: "D dump-header c cookie-jar trace trace-ascii stderr libcurl etag-save hsts alt-svc",
 		flags:  "remote-name remote-name-all", ops: curlOps}
-	wgetSpec = spec{kind: acts,
+	wgetSpec = Spec{kind: beyond,
 		args: "O output-document P directory-prefix e execute B base t tries T timeout w wait Q quota " +
 			"l level A accept R reject D domains I include-directories X exclude-directories U user-agent " +
 			"report-speed start-pos progress dns-timeout connect-timeout read-timeout waitretry bind-address " +
@@ -462,11 +463,11 @@ const scanLookups = 16
 // a lookup copies it).
 type specEntry struct {
 	name string
-	spec *spec
+	spec *Spec
 }
 
 // get returns the model of name.
-func (t *specTable) get(name string) (*spec, bool) {
+func (t *specTable) get(name string) (*Spec, bool) {
 	if t.scans.Load() < scanLookups && t.scans.Add(1) <= scanLookups {
 		for i := range t.entries {
 			if t.entries[i].name == name {
@@ -502,12 +503,12 @@ func (t *specTable) has(name string) bool {
 // table), a lookup allocates nothing.
 var specs struct {
 	sync.RWMutex
-	effects, wrappers map[string]*spec
+	effects, wrappers map[string]*Spec
 }
 
-// lookupSpec returns the ready entry for a command name, from effectTable
+// LookupSpec returns the ready entry for a command name, from effectTable
 // or (wrapper) wrapperTable.
-func lookupSpec(name string, wrapper bool) (*spec, bool) {
+func LookupSpec(name string, wrapper bool) (*Spec, bool) {
 	specs.RLock()
 	ready := specs.effects
 	if wrapper {
@@ -539,7 +540,7 @@ func lookupSpec(name string, wrapper bool) (*spec, bool) {
 		return v, true
 	}
 	if ready == nil {
-		ready = map[string]*spec{}
+		ready = map[string]*Spec{}
 		if wrapper {
 			specs.wrappers = ready
 		} else {
@@ -559,21 +560,21 @@ func dirStackIndex(t string, _ int) bool {
 // --- operand readers shared by several commands ---
 
 // readAll: every operand is a file read.
-func readAll(l *cmdline, out *effectList) { out.read(l.operands()...) }
+func readAll(l *Cmdline, out *effectList) { out.read(l.Operands()...) }
 
 // writeAll: every operand is a file written.
-func writeAll(l *cmdline, out *effectList) { out.write(l.operands()...) }
+func writeAll(l *Cmdline, out *effectList) { out.write(l.Operands()...) }
 
 // firstRead: the first operand is read; the rest are arguments.
-func firstRead(l *cmdline, out *effectList) {
-	if ops := l.operands(); len(ops) > 0 {
+func firstRead(l *Cmdline, out *effectList) {
+	if ops := l.Operands(); len(ops) > 0 {
 		out.read(ops[0])
 	}
 }
 
 // inOut: [INPUT [OUTPUT]] (uniq, link).
-func inOut(l *cmdline, out *effectList) {
-	for i, o := range l.operands() {
+func inOut(l *Cmdline, out *effectList) {
+	for i, o := range l.Operands() {
 		if i == 1 {
 			out.write(o)
 		} else {
@@ -585,10 +586,10 @@ func inOut(l *cmdline, out *effectList) {
 // uniqOps: uniq [INPUT [OUTPUT]]. A first operand `+N` is the obsolete
 // -s N when _POSIX2_VERSION is before 200112 (GNU coreutils, "Standards
 // conformance"), and a file otherwise: both readings are reported, so
-// `uniq +1 f OUT` writes OUT (issue 17).
-func uniqOps(l *cmdline, out *effectList) {
+// `uniq +1 f OUT` writes OUT.
+func uniqOps(l *Cmdline, out *effectList) {
 	inOut(l, out)
-	ops := l.operands()
+	ops := l.Operands()
 	if len(ops) > 2 && len(ops[0].Text) > 1 && ops[0].Text[0] == '+' &&
 		strings.Trim(ops[0].Text[1:], "0123456789") == "" {
 		out.read(ops[1])
@@ -597,15 +598,15 @@ func uniqOps(l *cmdline, out *effectList) {
 }
 
 // cmpOps: cmp FILE1 [FILE2 [SKIP1 [SKIP2]]].
-func cmpOps(l *cmdline, out *effectList) {
-	ops := l.operands()
+func cmpOps(l *Cmdline, out *effectList) {
+	ops := l.Operands()
 	out.read(ops[:min(2, len(ops))]...)
 }
 
 // copyOps: SOURCE... DEST, or -t DIRECTORY SOURCE... (cp, install).
-func copyOps(l *cmdline, out *effectList) {
-	ops := l.operands()
-	if dirs := l.values("t", "target-directory"); len(dirs) > 0 || len(ops) == 0 {
+func copyOps(l *Cmdline, out *effectList) {
+	ops := l.Operands()
+	if dirs := l.Values("t", "target-directory"); len(dirs) > 0 || len(ops) == 0 {
 		out.read(ops...)
 		for _, d := range dirs {
 			writeInto(out, d, ops)
@@ -614,7 +615,7 @@ func copyOps(l *cmdline, out *effectList) {
 	}
 	out.read(ops[:len(ops)-1]...)
 	out.write(ops[len(ops)-1])
-	if !l.has("T", "no-target-directory") {
+	if !l.Has("T", "no-target-directory") {
 		writeInto(out, ops[len(ops)-1], ops[:len(ops)-1])
 	}
 }
@@ -623,8 +624,8 @@ func copyOps(l *cmdline, out *effectList) {
 // that is (or may be) a directory: DIR/basename(SRC) for each source
 // (cp(1): "copy SOURCE to DEST, or multiple SOURCE(s) to DIRECTORY"). The
 // file opened is that one, not DIR: a link planted at DIR/NAME is
-// resolved like any other write (issue 17).
-func writeInto(out *effectList, dir arg, srcs []arg) {
+// resolved like any other write.
+func writeInto(out *effectList, dir Arg, srcs []Arg) {
 	for _, src := range srcs {
 		base := path.Base(strings.TrimRight(src.Text, "/"))
 		if src.Dynamic || dir.Dynamic {
@@ -640,14 +641,14 @@ func writeInto(out *effectList, dir arg, srcs []arg) {
 
 // cpOps: copyOps, where -r, -R and -a (--recursive, --archive) copy
 // the sources' trees.
-func cpOps(l *cmdline, out *effectList) {
-	if !l.has("r", "R", "recursive", "a", "archive") {
+func cpOps(l *Cmdline, out *effectList) {
+	if !l.Has("r", "R", "recursive", "a", "archive") {
 		copyOps(l, out)
 		return
 	}
-	ops := l.operands()
-	follow := l.has("L", "dereference")
-	if dirs := l.values("t", "target-directory"); len(dirs) > 0 || len(ops) == 0 {
+	ops := l.Operands()
+	follow := l.Has("L", "dereference")
+	if dirs := l.Values("t", "target-directory"); len(dirs) > 0 || len(ops) == 0 {
 		out.readTree(nil, ops...)
 		for _, d := range dirs {
 			writeInto(out, d, ops)
@@ -657,7 +658,7 @@ func cpOps(l *cmdline, out *effectList) {
 	}
 	out.readTree(nil, ops[:len(ops)-1]...)
 	out.write(ops[len(ops)-1])
-	noTarget := l.has("T", "no-target-directory")
+	noTarget := l.Has("T", "no-target-directory")
 	if !noTarget {
 		writeInto(out, ops[len(ops)-1], ops[:len(ops)-1])
 	}
@@ -669,15 +670,15 @@ func cpOps(l *cmdline, out *effectList) {
 // mvOps: every operand is written (the sources are removed), and the
 // files opened in a destination directory (writeInto). A directory moved
 // puts every entry below it at a new name (FileEffect.Tree).
-func mvOps(l *cmdline, out *effectList) {
-	ops := l.operands()
+func mvOps(l *Cmdline, out *effectList) {
+	ops := l.Operands()
 	writeAll(l, out)
-	for _, d := range l.values("t", "target-directory") {
+	for _, d := range l.Values("t", "target-directory") {
 		writeInto(out, d, ops)
 		out.treeInto(d, ops, false, false)
 	}
-	if len(ops) > 1 && !l.has("t", "target-directory") {
-		noTarget := l.has("T", "no-target-directory")
+	if len(ops) > 1 && !l.Has("t", "target-directory") {
+		noTarget := l.Has("T", "no-target-directory")
 		if !noTarget {
 			writeInto(out, ops[len(ops)-1], ops[:len(ops)-1])
 		}
@@ -685,17 +686,17 @@ func mvOps(l *cmdline, out *effectList) {
 	}
 }
 
-func installOps(l *cmdline, out *effectList) {
-	if l.has("d", "directory") {
+func installOps(l *Cmdline, out *effectList) {
+	if l.Has("d", "directory") {
 		writeAll(l, out)
 		return
 	}
 	copyOps(l, out)
 }
 
-func lnOps(l *cmdline, out *effectList) {
-	ops := l.operands()
-	if len(ops) == 1 && !l.has("t", "target-directory") {
+func lnOps(l *Cmdline, out *effectList) {
+	ops := l.Operands()
+	if len(ops) == 1 && !l.Has("t", "target-directory") {
 		out.read(ops[0])
 		out.write(made(path.Base(ops[0].Text), ops[0], false))
 		return
@@ -703,10 +704,10 @@ func lnOps(l *cmdline, out *effectList) {
 	copyOps(l, out)
 }
 
-func rmdirOps(l *cmdline, out *effectList) {
-	for _, o := range l.operands() {
+func rmdirOps(l *Cmdline, out *effectList) {
+	for _, o := range l.Operands() {
 		out.write(o)
-		if !l.has("p", "parents") || o.Dynamic {
+		if !l.Has("p", "parents") || o.Dynamic {
 			continue
 		}
 		for p := strings.TrimRight(o.Text, "/"); ; {
@@ -720,9 +721,9 @@ func rmdirOps(l *cmdline, out *effectList) {
 	}
 }
 
-func ownerOps(l *cmdline, out *effectList) {
-	ops := l.operands()
-	if !l.has("reference") && len(ops) > 0 {
+func ownerOps(l *Cmdline, out *effectList) {
+	ops := l.Operands()
+	if !l.Has("reference") && len(ops) > 0 {
 		ops = ops[1:]
 	}
 	out.write(ops...)
@@ -733,13 +734,13 @@ func ownerOps(l *cmdline, out *effectList) {
 // when it follows every symbolic link it meets (-R with -L, the last of
 // -H, -L and -P; chown(1), chgrp(1), BSD chmod(1)): each entry below an
 // operand, through links, is changed as a write of its own.
-func followTree(l *cmdline, out *effectList, ops []arg) {
-	if !l.has("R", "recursive") {
+func followTree(l *Cmdline, out *effectList, ops []Arg) {
+	if !l.Has("R", "recursive") {
 		return
 	}
 	follow := false
-	for _, it := range l.items {
-		switch it.opt {
+	for _, it := range l.Items {
+		switch it.Opt {
 		case "L":
 			follow = true
 		case "H", "P":
@@ -758,9 +759,9 @@ func followTree(l *cmdline, out *effectList, ops []arg) {
 // mode was given as options (`-w`, `-rwx`, `-x,g+r`: GNU chmod parses
 // its mode letters as options with an optional argument and takes the
 // whole word as the mode) or --reference names the file to copy it from.
-func chmodOps(l *cmdline, out *effectList) {
-	ops := l.operands()
-	if !l.has(chmodModeLetters.get()...) && !l.has("reference") && len(ops) > 0 {
+func chmodOps(l *Cmdline, out *effectList) {
+	ops := l.Operands()
+	if !l.Has(chmodModeLetters()...) && !l.Has("reference") && len(ops) > 0 {
 		ops = ops[1:]
 	}
 	out.write(ops...)
@@ -771,19 +772,19 @@ func chmodOps(l *cmdline, out *effectList) {
 // reads as options (chmod.c: "Rcfvr::w::x::X::s::t::u::g::o::a::,::+::=::0::1::2::3::4::5::6::7::").
 const chmodModes = "r w x X s t u g o a , + = 0 1 2 3 4 5 6 7"
 
-var chmodModeLetters = lazy[[]string]{build: func() []string { return strings.Fields(chmodModes) }}
+var chmodModeLetters = sync.OnceValue(func() []string { return strings.Fields(chmodModes) })
 
 // grepOps: the pattern is the first operand unless -e/-f give it. With
 // -r, -R or -d recurse every operand is read as a tree (the working
 // directory when there is none), filtered by --include, --exclude and
 // --exclude-dir (grepFilter).
-func grepOps(l *cmdline, out *effectList) {
-	ops := l.operands()
-	if !l.has("e", "regexp", "f", "file") && len(ops) > 0 {
+func grepOps(l *Cmdline, out *effectList) {
+	ops := l.Operands()
+	if !l.Has("e", "regexp", "f", "file") && len(ops) > 0 {
 		ops = ops[1:]
 	}
-	recursive := l.has("r", "R", "recursive", "dereference-recursive")
-	for _, d := range l.values("d", "directories") {
+	recursive := l.Has("r", "R", "recursive", "dereference-recursive")
+	for _, d := range l.Values("d", "directories") {
 		// grep's argmatch takes any unambiguous prefix of read, recurse
 		// or skip (`-d rec`): only a value that can be read or skip alone
 		// keeps the walk out.
@@ -795,9 +796,9 @@ func grepOps(l *cmdline, out *effectList) {
 		out.read(ops...)
 		return
 	}
-	if len(ops) == 0 && !l.c.TrailingArgs {
+	if len(ops) == 0 && !l.Cmd.TrailingArgs {
 		// grep -r with no file searches the working directory.
-		ops = []arg{made(".", arg{Word: l.c.Args[0]}, false)}
+		ops = []Arg{made(".", Arg{Word: l.Cmd.Args[0]}, false)}
 	}
 	for _, o := range ops {
 		out.readTree(grepFilter(l, o), o)
@@ -820,7 +821,7 @@ func grepOps(l *cmdline, out *effectList) {
 // --exclude it matches nothing, as an --include everything. Patterns from
 // --exclude-from are left out (they only exclude). What is read is never
 // less than either grep reads.
-func grepFilter(l *cmdline, top arg) *Filter {
+func grepFilter(l *Cmdline, top Arg) *Filter {
 	type pat struct {
 		opt  string
 		glob string
@@ -828,15 +829,15 @@ func grepFilter(l *cmdline, top arg) *Filter {
 	}
 	var files, dirs []pat
 	includeDir := false
-	for _, it := range l.items {
-		switch it.opt {
+	for _, it := range l.Items {
+		switch it.Opt {
 		case "include", "exclude":
-			if v := l.val(it); it.has {
-				files = append(files, pat{it.opt, v.Text, !v.Dynamic && simpleGlob(v.Text)})
+			if v := l.Val(it); it.Has {
+				files = append(files, pat{it.Opt, v.Text, !v.Dynamic && simpleGlob(v.Text)})
 			}
 		case "exclude-dir":
-			if v := l.val(it); it.has && !v.Dynamic && simpleGlob(v.Text) {
-				dirs = append(dirs, pat{it.opt, v.Text, true})
+			if v := l.Val(it); it.Has && !v.Dynamic && simpleGlob(v.Text) {
+				dirs = append(dirs, pat{it.Opt, v.Text, true})
 			}
 		case "include-dir":
 			includeDir = true
@@ -880,22 +881,22 @@ func grepFilter(l *cmdline, top arg) *Filter {
 // --type-list, which take none) say otherwise. Operands are searched as
 // trees, the working directory when there is none; --files only lists
 // names.
-func rgOps(l *cmdline, out *effectList) {
-	ops := l.operands()
-	if l.has("type-list") {
+func rgOps(l *Cmdline, out *effectList) {
+	ops := l.Operands()
+	if l.Has("type-list") {
 		return
 	}
-	if l.has("files") {
+	if l.Has("files") {
 		out.read(ops...)
 		return
 	}
-	if !l.has("e", "regexp", "f", "file") && len(ops) > 0 {
+	if !l.Has("e", "regexp", "f", "file") && len(ops) > 0 {
 		ops = ops[1:]
 	}
-	if len(ops) == 0 && !l.c.TrailingArgs {
+	if len(ops) == 0 && !l.Cmd.TrailingArgs {
 		// With no path rg searches the working directory (or its standard
 		// input, when that is a pipe: the directory is the stronger case).
-		ops = []arg{made(".", arg{Word: l.c.Args[0]}, false)}
+		ops = []Arg{made(".", Arg{Word: l.Cmd.Args[0]}, false)}
 	}
 	f := rgFilter(l)
 	for _, o := range ops {
@@ -913,7 +914,7 @@ func rgOps(l *cmdline, out *effectList) {
 // and with any GLOB a file no GLOB names is left out. Only globs without
 // `/`, `[`, `{`, `\` or `**` are read (matched against the base name);
 // another GLOB names every entry, another `!GLOB` none.
-func rgFilter(l *cmdline) *Filter {
+func rgFilter(l *Cmdline) *Filter {
 	f := &Filter{Hidden: true}
 	unrestricted := 0
 	type glob struct {
@@ -921,19 +922,19 @@ func rgFilter(l *cmdline) *Filter {
 		pat                    string
 	}
 	var globs []glob
-	fold := l.has("glob-case-insensitive")
-	for _, it := range l.items {
-		switch it.opt {
+	fold := l.Has("glob-case-insensitive")
+	for _, it := range l.Items {
+		switch it.Opt {
 		case "hidden", ".", "t", "type", "type-add", "ignore-file":
 			f.Hidden = false
 		case "u", "unrestricted":
 			unrestricted++
 		case "g", "glob", "iglob":
-			if !it.has {
+			if !it.Has {
 				continue
 			}
-			v := l.val(it)
-			g := glob{fold: fold || it.opt == "iglob", pat: v.Text, ok: !v.Dynamic}
+			v := l.Val(it)
+			g := glob{fold: fold || it.Opt == "iglob", pat: v.Text, ok: !v.Dynamic}
 			if strings.HasPrefix(g.pat, "!") {
 				g.neg, g.pat = true, g.pat[1:]
 			}
@@ -1023,62 +1024,62 @@ func wildSuffix(glob, p string) bool {
 }
 
 // diffOps: every operand, and --from-file/--to-file, is read as a tree.
-func diffOps(l *cmdline, out *effectList) {
-	out.readTree(nil, l.values("from-file", "to-file")...)
-	out.readTree(nil, l.operands()...)
+func diffOps(l *Cmdline, out *effectList) {
+	out.readTree(nil, l.Values("from-file", "to-file")...)
+	out.readTree(nil, l.Operands()...)
 }
 
 // treeOps: with --fromfile or --fromtabfile the operands are files whose
 // lines tree prints ("." is standard input); otherwise they are listed.
-func treeOps(l *cmdline, out *effectList) {
-	if !l.has("fromfile", "fromtabfile") {
+func treeOps(l *Cmdline, out *effectList) {
+	if !l.Has("fromfile", "fromtabfile") {
 		return
 	}
-	for _, o := range l.operands() {
+	for _, o := range l.Operands() {
 		if o.Text != "." || o.Dynamic {
 			out.read(o)
 		}
 	}
 }
 
-func jqOps(l *cmdline, out *effectList) {
-	filter := l.has("f", "from-file")
+func jqOps(l *Cmdline, out *effectList) {
+	filter := l.Has("f", "from-file")
 	// A program read from a file is not known; one that imports or
 	// includes a module reads files from a search path the program itself
 	// may set (`import "x" as $c {search: "~/.claude"}` reads
 	// ~/.claude/x.json): either is more than the named files.
 	out.acted = out.acted || filter
 	values := false
-	for _, it := range l.items {
+	for _, it := range l.Items {
 		switch {
-		case it.opt == "args" || it.opt == "jsonargs":
+		case it.Opt == "args" || it.Opt == "jsonargs":
 			values = true
-		case it.opt != "":
+		case it.Opt != "":
 		case !filter:
 			filter = true
-			if v := l.val(it); v.Dynamic || jqModules.get().MatchString(v.Text) {
+			if v := l.Val(it); v.Dynamic || jqModules().MatchString(v.Text) {
 				out.acted = true
 			}
 		case !values:
-			out.read(l.val(it))
+			out.read(l.Val(it))
 		}
 	}
 }
 
 // jqModules finds a jq module directive (jq manual, Modules): import,
 // include, and modulemeta, which reads a module's metadata.
-var jqModules = lazy[*regexp.Regexp]{build: func() *regexp.Regexp { return regexp.MustCompile(`\b(import|include|modulemeta)\b`) }}
+var jqModules = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(import|include|modulemeta)\b`) })
 
-func pagerOps(l *cmdline, out *effectList) {
-	for _, o := range l.operands() {
+func pagerOps(l *Cmdline, out *effectList) {
+	for _, o := range l.Operands() {
 		if !strings.HasPrefix(o.Text, "+") {
 			out.read(o)
 		}
 	}
 }
 
-func splitOps(l *cmdline, out *effectList) {
-	ops := l.operands()
+func splitOps(l *Cmdline, out *effectList) {
+	ops := l.Operands()
 	if len(ops) > 0 {
 		out.read(ops[0])
 	}
@@ -1088,17 +1089,17 @@ func splitOps(l *cmdline, out *effectList) {
 		out.write(made(ops[1].Text+"aa", ops[1], ops[1].Dynamic))
 		out.write(ops[1])
 	} else {
-		out.write(made(".", arg{Word: l.c.Args[0]}, false)) // xaa, xab ... here
+		out.write(made(".", Arg{Word: l.Cmd.Args[0]}, false)) // xaa, xab ... here
 	}
 }
 
-func ddOps(l *cmdline, out *effectList) {
-	for _, o := range l.operands() {
+func ddOps(l *Cmdline, out *effectList) {
+	for _, o := range l.Operands() {
 		key, val, ok := strings.Cut(o.Text, "=")
 		if !ok {
 			continue
 		}
-		f := arg{Word: Word{Text: val, Dynamic: o.Dynamic, Offset: o.Offset}, at: o.at}
+		f := Arg{Word: Word{Text: val, Dynamic: o.Dynamic, Offset: o.Offset}, At: o.At}
 		switch key {
 		case "if":
 			out.read(f)
@@ -1111,8 +1112,8 @@ func ddOps(l *cmdline, out *effectList) {
 // xxdOps follows xxd(1)'s own syntax: each option is one word; -c, -g,
 // -l, -n, -o, -s take the rest of the word or, when bare or spelled out
 // (`-cols 8`, `-seek 4`), the next word. "-" as outfile is stdout.
-func xxdOps(l *cmdline, out *effectList) {
-	ops := l.operands()
+func xxdOps(l *Cmdline, out *effectList) {
+	ops := l.Operands()
 	tails := map[byte][]string{'c': {"ols"}, 'g': {"roup"}, 'l': {"en"}, 'n': {"ame"},
 		'o': {"ffset"}, 's': {"eek", "kip"}, 'R': nil}
 	i := 0
@@ -1145,11 +1146,11 @@ func xxdOps(l *cmdline, out *effectList) {
 	}
 }
 
-func compressOps(l *cmdline, out *effectList) {
-	for _, f := range l.values("files", "files0") {
+func compressOps(l *Cmdline, out *effectList) {
+	for _, f := range l.Values("files", "files0") {
 		out.read(f)
 	}
-	if l.has("c", "stdout", "to-stdout", "t", "test", "l", "list", "o") {
+	if l.Has("c", "stdout", "to-stdout", "t", "test", "l", "list", "o") {
 		readAll(l, out)
 		return
 	}
@@ -1158,35 +1159,35 @@ func compressOps(l *cmdline, out *effectList) {
 
 // sudoEdit is sudo's model (wrapperTable) read as a command of its own:
 // every operand is a file it edits.
-func sudoEdit(ops func(*cmdline, *effectList)) *spec {
+func sudoEdit(ops func(*Cmdline, *effectList)) *Spec {
 	s := sudoSpec
 	s.stop, s.ops = true, ops
 	return &s
 }
 
-func sudoOps(l *cmdline, out *effectList) {
-	if l.has("e", "edit") {
+func sudoOps(l *Cmdline, out *effectList) {
+	if l.Has("e", "edit") {
 		writeAll(l, out)
 	}
 }
 
-func nohupOps(l *cmdline, out *effectList) {
-	for _, r := range l.c.Redirects {
+func nohupOps(l *Cmdline, out *effectList) {
+	for _, r := range l.Cmd.Redirects {
 		if r.Writes() && (r.Fd < 0 || r.Fd == 1) {
 			return
 		}
 	}
-	out.write(made("nohup.out", arg{Word: l.c.Args[0]}, false))
+	out.write(made("nohup.out", Arg{Word: l.Cmd.Args[0]}, false))
 }
 
 // --- sed ---
 
 // sedOps: the scripts come from -e/--expression, else the first operand;
 // with -i the files are written, else read.
-func sedOps(l *cmdline, out *effectList) {
-	scripts := l.values("e", "expression")
-	files := l.operands()
-	if len(scripts) == 0 && !l.has("f", "file") && len(files) > 0 {
+func sedOps(l *Cmdline, out *effectList) {
+	scripts := l.Values("e", "expression")
+	files := l.Operands()
+	if len(scripts) == 0 && !l.Has("f", "file") && len(files) > 0 {
 		scripts, files = files[:1], files[1:]
 	}
 	if len(scripts) > 0 {
@@ -1209,9 +1210,9 @@ func sedOps(l *cmdline, out *effectList) {
 			}
 		}
 	}
-	if l.has("i", "in-place") {
+	if l.Has("i", "in-place") {
 		out.write(files...)
-		for _, suffix := range l.values("i", "in-place") {
+		for _, suffix := range l.Values("i", "in-place") {
 			for _, f := range files {
 				out.write(sedBackup(f, suffix))
 			}
@@ -1226,8 +1227,8 @@ func sedOps(l *cmdline, out *effectList) {
 // base name, else SUFFIX is appended to it; a SUFFIX holding "/" names a
 // path (from the working directory), else the backup lands in FILE's
 // directory. It is written with FILE's mode, so a backup put at
-// .git/hooks/pre-commit is a hook (issue 17).
-func sedBackup(f, suffix arg) arg {
+// .git/hooks/pre-commit is a hook.
+func sedBackup(f, suffix Arg) Arg {
 	dir, base := path.Split(f.Text)
 	name := base + suffix.Text
 	if strings.Contains(suffix.Text, "*") {
@@ -1239,207 +1240,13 @@ func sedBackup(f, suffix arg) arg {
 	return made(name, suffix, f.Dynamic || suffix.Dynamic)
 }
 
-// sedProgram scans a sed program (GNU sed manual, "sed scripts") for the
-// commands that reach beyond the input: `r`/`R` read a file, `w`/`W` and
-// the `w` flag of `s` write one, `e` and the `e` flag of `s` run a
-// command. ok is false for a program it does not understand, which the
-// caller treats like one that runs a command.
-func sedProgram(p string) (reads, writes []string, runs, ok bool) {
-	i, n := 0, len(p)
-	isDigit := func(c byte) bool { return c >= '0' && c <= '9' }
-	digits := func() {
-		for i < n && isDigit(p[i]) {
-			i++
-		}
-	}
-	space := func() {
-		for i < n && (p[i] == ' ' || p[i] == '\t') {
-			i++
-		}
-	}
-	line := func() string {
-		j := i
-		for i < n && p[i] != '\n' {
-			i++
-		}
-		return p[j:i]
-	}
-	// part reads up to an unescaped delimiter d. In a regex a bracket
-	// expression may hold d (`s/[/]/x/`).
-	part := func(d byte, regex bool) bool {
-		for i < n {
-			c := p[i]
-			i++
-			switch {
-			case c == '\\':
-				i++
-			case c == d:
-				return true
-			case c == '\n':
-				return false
-			case c == '[' && regex:
-				if i < n && p[i] == '^' {
-					i++
-				}
-				if i < n && p[i] == ']' {
-					i++
-				}
-				for i < n && p[i] != ']' {
-					if p[i] == '[' && i+1 < n && strings.IndexByte(".:=", p[i+1]) >= 0 {
-						end := strings.Index(p[i+2:], string(p[i+1])+"]")
-						if end < 0 {
-							return false
-						}
-						i += end + 4
-						continue
-					}
-					i++
-				}
-				if i >= n {
-					return false
-				}
-				i++
-			}
-		}
-		return false
-	}
-	address := func() bool {
-		if i >= n {
-			return true
-		}
-		switch c := p[i]; {
-		case isDigit(c):
-			digits()
-			if i < n && p[i] == '~' {
-				i++
-				digits()
-			}
-		case c == '$':
-			i++
-		case c == '/' || c == '\\':
-			i++
-			if c == '\\' {
-				if i >= n {
-					return false
-				}
-				c = p[i]
-				i++
-			}
-			if !part(c, true) {
-				return false
-			}
-			for i < n && (p[i] == 'I' || p[i] == 'M') {
-				i++
-			}
-		}
-		return true
-	}
-	for {
-		for i < n && strings.IndexByte(" \t\n;}", p[i]) >= 0 {
-			i++
-		}
-		if i >= n {
-			break
-		}
-		if p[i] == '#' {
-			line()
-			continue
-		}
-		if !address() {
-			return
-		}
-		space()
-		if i < n && p[i] == ',' {
-			i++
-			space()
-			if i < n && (p[i] == '+' || p[i] == '~') {
-				i++
-				digits()
-			} else if !address() {
-				return
-			}
-		}
-		for i < n && strings.IndexByte(" \t!", p[i]) >= 0 {
-			i++
-		}
-		if i >= n {
-			return
-		}
-		c := p[i]
-		i++
-		switch c {
-		case '{', '=', 'd', 'D', 'g', 'G', 'h', 'H', 'n', 'N', 'p', 'P', 'x', 'z', 'F':
-		case 'q', 'Q', 'l', 'L':
-			space()
-			digits()
-		case ':', 'b', 't', 'T', 'v':
-			for i < n && p[i] != ';' && p[i] != '\n' {
-				i++
-			}
-		case 'a', 'i', 'c':
-			for i < n && p[i] != '\n' {
-				if p[i] == '\\' {
-					i++
-				}
-				i++
-			}
-		case 'r', 'R', 'w', 'W':
-			space()
-			f := line()
-			if f == "" {
-				return
-			}
-			if c == 'r' || c == 'R' {
-				reads = append(reads, f)
-			} else {
-				writes = append(writes, f)
-			}
-		case 'e':
-			runs = true
-			line()
-		case 's', 'y':
-			if i >= n || p[i] == '\n' || p[i] == '\\' {
-				return
-			}
-			d := p[i]
-			i++
-			if !part(d, c == 's') || !part(d, false) {
-				return
-			}
-		flags:
-			for c == 's' && i < n {
-				switch f := p[i]; {
-				case strings.IndexByte("gpiImM", f) >= 0 || isDigit(f):
-					i++
-				case f == 'e':
-					runs = true
-					i++
-				case f == 'w':
-					i++
-					space()
-					fn := line()
-					if fn == "" {
-						return
-					}
-					writes = append(writes, fn)
-				default:
-					break flags
-				}
-			}
-		default:
-			return
-		}
-	}
-	return reads, writes, runs, true
-}
-
 // --- archives, transfers, version control ---
 
 // remote reports whether an operand names another host: `host:path`,
 // `user@host:path`, `host::module`, `scp://` or `rsync://` (scp(1),
 // rsync(1), tar(1) --force-local). A colon after a slash is part of a
 // local name. A dynamic word may be anything, so it is local.
-func remote(a arg) bool {
+func remote(a Arg) bool {
 	if a.Dynamic {
 		return false
 	}
@@ -1451,9 +1258,9 @@ func remote(a arg) bool {
 	return i > 0 && !strings.Contains(t[:i], "/")
 }
 
-func scpOps(l *cmdline, out *effectList) {
-	ops := l.operands()
-	tree := l.has("r")
+func scpOps(l *Cmdline, out *effectList) {
+	ops := l.Operands()
+	tree := l.Has("r")
 	for i, o := range ops {
 		switch {
 		case remote(o):
@@ -1467,14 +1274,14 @@ func scpOps(l *cmdline, out *effectList) {
 	}
 }
 
-func rsyncOps(l *cmdline, out *effectList) {
-	ops := l.operands()
+func rsyncOps(l *Cmdline, out *effectList) {
+	ops := l.Operands()
 	last := len(ops) - 1
-	if len(ops) < 2 || l.has("list-only") {
+	if len(ops) < 2 || l.Has("list-only") {
 		last = -1 // no destination: rsync lists the sources
 	}
-	moves := l.has("remove-source-files", "remove-sent-files")
-	tree := l.has("r", "recursive", "a", "archive", "d", "dirs")
+	moves := l.Has("remove-source-files", "remove-sent-files")
+	tree := l.Has("r", "recursive", "a", "archive", "d", "dirs")
 	for i, o := range ops {
 		switch {
 		case remote(o):
@@ -1494,23 +1301,23 @@ func rsyncOps(l *cmdline, out *effectList) {
 		return
 	}
 	dest := ops[last]
-	follow := l.has("L", "copy-links", "k", "copy-dirlinks", "copy-unsafe-links")
-	if l.has("files-from") {
-		out.writeTree(dest, arg{}, follow)
+	follow := l.Has("L", "copy-links", "k", "copy-dirlinks", "copy-unsafe-links")
+	if l.Has("files-from") {
+		out.writeTree(dest, Arg{}, follow)
 	}
 	if !tree {
 		return
 	}
 	for _, o := range ops[:last] {
 		if remote(o) {
-			out.writeTree(dest, arg{}, follow)
+			out.writeTree(dest, Arg{}, follow)
 			continue
 		}
 		// rsync(1): "a trailing slash on the source ... avoids creating
 		// an additional directory level at the destination".
 		base := path.Base(strings.TrimRight(o.Text, "/"))
 		switch {
-		case l.has("R", "relative"):
+		case l.Has("R", "relative"):
 			out.writeTree(made(strings.TrimSuffix(dest.Text, "/")+"/"+strings.TrimLeft(o.Text, "/"), dest, o.Dynamic), o, follow)
 		case o.Dynamic || dest.Dynamic:
 			out.writeTree(dest, o, follow)
@@ -1527,112 +1334,112 @@ func rsyncOps(l *cmdline, out *effectList) {
 // -x/-t/-d read it. Extraction writes into each -C directory, or the
 // current one; -P lets member paths escape it. Creation reads the member
 // operands, relative to the -C before them (-C is cumulative).
-func tarOps(l *cmdline, out *effectList) {
+func tarOps(l *Cmdline, out *effectList) {
 	modes := map[string]string{"c": "c", "create": "c", "x": "x", "extract": "x", "get": "x", "t": "t",
 		"list": "t", "r": "r", "append": "r", "u": "u", "update": "u", "A": "A", "catenate": "A",
 		"concatenate": "A", "d": "d", "diff": "d", "compare": "d", "delete": "delete"}
 	mode := ""
-	for _, it := range l.items {
-		if m, ok := modes[it.opt]; ok && it.opt != "" {
+	for _, it := range l.Items {
+		if m, ok := modes[it.Opt]; ok && it.Opt != "" {
 			mode = m
 		}
 	}
 	adds := mode == "c" || mode == "r" || mode == "u"
 	writesArchive := adds || mode == "A" || mode == "delete"
-	for _, f := range l.values("f", "file") {
+	for _, f := range l.Values("f", "file") {
 		switch {
-		case f.Text == "-" && !f.Dynamic, remote(f) && !l.has("force-local"):
+		case f.Text == "-" && !f.Dynamic, remote(f) && !l.Has("force-local"):
 		case writesArchive:
 			out.write(f)
 		default:
 			out.read(f)
 		}
 	}
-	var dir arg
-	var dirs []arg
-	for _, it := range l.items {
+	var dir Arg
+	var dirs []Arg
+	for _, it := range l.Items {
 		switch {
-		case (it.opt == "C" || it.opt == "directory") && it.has:
-			dir = joinArg(dir, l.val(it))
+		case (it.Opt == "C" || it.Opt == "directory") && it.Has:
+			dir = joinArg(dir, l.Val(it))
 			dirs = append(dirs, dir)
-		case it.opt == "" && adds:
-			out.readTree(nil, joinArg(dir, l.val(it))) // members are archived whole
-		case it.opt == "" && mode == "A":
-			out.read(l.val(it))
+		case it.Opt == "" && adds:
+			out.readTree(nil, joinArg(dir, l.Val(it))) // members are archived whole
+		case it.Opt == "" && mode == "A":
+			out.read(l.Val(it))
 		}
 	}
-	if mode != "x" || l.has("O", "to-stdout", "to-command") {
+	if mode != "x" || l.Has("O", "to-stdout", "to-command") {
 		return
 	}
 	if len(dirs) == 0 {
-		dirs = []arg{made(".", arg{Word: l.c.Args[0]}, false)}
+		dirs = []Arg{made(".", Arg{Word: l.Cmd.Args[0]}, false)}
 	}
 	for _, d := range dirs {
-		out.writeTree(d, arg{}, false) // the members' names are in the archive
+		out.writeTree(d, Arg{}, false) // the members' names are in the archive
 	}
-	if l.has("P", "absolute-names") {
-		out.write(made("(absolute paths in the archive)", arg{Word: l.c.Args[0]}, true))
+	if l.Has("P", "absolute-names") {
+		out.write(made("(absolute paths in the archive)", Arg{Word: l.Cmd.Args[0]}, true))
 	}
 }
 
-func unzipOps(l *cmdline, out *effectList) {
-	ops := l.operands()
+func unzipOps(l *Cmdline, out *effectList) {
+	ops := l.Operands()
 	if len(ops) > 0 {
 		out.read(ops[0])
 	}
-	if l.has("l", "v", "t", "z", "p", "c", "Z") {
+	if l.Has("l", "v", "t", "z", "p", "c", "Z") {
 		return // list, test, comment, pipe: nothing is extracted
 	}
-	dirs := l.values("d")
+	dirs := l.Values("d")
 	if len(dirs) == 0 {
-		dirs = []arg{made(".", arg{Word: l.c.Args[0]}, false)}
+		dirs = []Arg{made(".", Arg{Word: l.Cmd.Args[0]}, false)}
 	}
 	for _, d := range dirs {
-		out.writeTree(d, arg{}, false) // the members' names are in the archive
+		out.writeTree(d, Arg{}, false) // the members' names are in the archive
 	}
-	if l.has(":") {
-		out.write(made("(paths in the archive)", arg{Word: l.c.Args[0]}, true))
+	if l.Has(":") {
+		out.write(made("(paths in the archive)", Arg{Word: l.Cmd.Args[0]}, true))
 	}
 }
 
 // patchOps: patch changes to -d DIR first; the other paths are relative to
 // it. Without an original file the patched files are named by the patch:
 // one dynamic write stands for them.
-func patchOps(l *cmdline, out *effectList) {
-	var dir arg
-	for _, d := range l.values("d", "directory") {
+func patchOps(l *Cmdline, out *effectList) {
+	var dir Arg
+	for _, d := range l.Values("d", "directory") {
 		dir = joinArg(dir, d)
 		out.write(dir)
 	}
-	in := func(a arg) arg {
+	in := func(a Arg) Arg {
 		if a.Text == "-" && !a.Dynamic {
 			return a
 		}
 		return joinArg(dir, a)
 	}
-	for _, f := range l.values("i", "input") {
+	for _, f := range l.Values("i", "input") {
 		out.read(in(f))
 	}
-	outs := l.values("o", "output")
+	outs := l.Values("o", "output")
 	for _, f := range outs {
 		if f.Text != "-" || f.Dynamic {
 			out.write(in(f))
 		}
 	}
-	for _, f := range l.values("r", "reject-file", "B", "prefix") {
+	for _, f := range l.Values("r", "reject-file", "B", "prefix") {
 		if f.Text != "-" || f.Dynamic {
 			out.write(in(f))
 		}
 	}
-	dry := l.has("dry-run")
-	ops := l.operands()
+	dry := l.Has("dry-run")
+	ops := l.Operands()
 	switch {
 	case len(ops) > 0 && (len(outs) > 0 || dry):
 		out.read(in(ops[0]))
 	case len(ops) > 0:
 		out.write(in(ops[0]))
 	case len(outs) == 0 && !dry:
-		out.write(made("(files named in the patch)", arg{Word: l.c.Args[0]}, true))
+		out.write(made("(files named in the patch)", Arg{Word: l.Cmd.Args[0]}, true))
 	}
 	if len(ops) > 1 {
 		out.read(in(ops[1]))
@@ -1641,7 +1448,7 @@ func patchOps(l *cmdline, out *effectList) {
 
 // gitReadOnly are the subcommands that change nothing in the repository
 // (git(1), each subcommand's page). See also gitReads.
-var gitReadOnly = lazy[map[string]bool]{build: func() map[string]bool {
+var gitReadOnly = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{
 		"status": true, "log": true, "diff": true, "show": true, "blame": true, "annotate": true, "grep": true,
 		"ls-files": true, "ls-tree": true, "ls-remote": true, "rev-parse": true, "rev-list": true,
@@ -1651,7 +1458,7 @@ var gitReadOnly = lazy[map[string]bool]{build: func() map[string]bool {
 		"diff-tree": true, "diff-files": true, "diff-index": true, "cherry": true, "range-diff": true,
 		"show-branch": true, "verify-commit": true, "verify-tag": true,
 	}
-}}
+})
 
 // gitReads reports whether a git subcommand with its arguments changes
 // nothing in the repository. branch, tag and remote count as reading: their
@@ -1659,7 +1466,7 @@ var gitReadOnly = lazy[map[string]bool]{build: func() map[string]bool {
 // never safe commands, so they are asked about as commands anyway. stash,
 // worktree and reflog read in the forms git-stash(1), git-worktree(1) and
 // git-reflog(1) give for listing and showing.
-func gitReads(sub arg, rest []arg) bool {
+func gitReads(sub Arg, rest []Arg) bool {
 	if sub.Dynamic {
 		return false
 	}
@@ -1677,7 +1484,7 @@ func gitReads(sub arg, rest []arg) bool {
 	case "reflog":
 		return first != "expire" && first != "delete" && first != "drop" && first != "write"
 	}
-	return gitReadOnly.get()[sub.Text]
+	return gitReadOnly()[sub.Text]
 }
 
 // gitOps follows git(1): `-C DIR` (cumulative), `--git-dir`, `--work-tree`
@@ -1686,44 +1493,33 @@ func gitReads(sub arg, rest []arg) bool {
 // written anywhere: --output (git-diff(1)), -o/--output-directory
 // (git-format-patch(1), git-archive(1)), and the directory made by clone,
 // init and `worktree add`.
-func gitOps(l *cmdline, out *effectList) {
-	ops := l.operands()
-	var cdir arg
-	var dirs []arg
-	i := 0
-globals:
-	for ; i < len(ops); i++ {
-		w := ops[i]
-		t := w.Text
-		switch {
-		case t == "-C":
-			if i+1 < len(ops) {
-				i++
-				if ops[i].Text != "" || ops[i].Dynamic {
-					cdir = joinArg(cdir, ops[i])
-				}
+func gitOps(l *Cmdline, out *effectList) {
+	ops := l.Operands()
+	var cdir Arg
+	var dirs []Arg
+	// git's global options, read by its model (gitGlobalSpec).
+	g := GitGlobal(l.Cmd)
+	for _, it := range g.Items {
+		switch v := g.Val(it); {
+		case !it.Has:
+		case it.Opt == "C":
+			if v.Text != "" || v.Dynamic {
+				cdir = joinArg(cdir, v)
 			}
-		case t == "--git-dir" || t == "--work-tree":
-			if i+1 < len(ops) {
-				i++
-				dirs = append(dirs, ops[i])
-			}
-		case strings.HasPrefix(t, "--git-dir=") || strings.HasPrefix(t, "--work-tree="):
-			_, v, _ := strings.Cut(t, "=")
-			dirs = append(dirs, arg{Word: Word{Text: v, Dynamic: w.Dynamic, Offset: w.Offset}, at: w.at})
-		case t == "-c" || t == "--namespace" || t == "--super-prefix" || t == "--config-env" || t == "--attr-source":
-			i++
-		case strings.HasPrefix(t, "-") && !w.Dynamic:
-		default:
-			break globals
+		case it.Opt == "git-dir" || it.Opt == "work-tree":
+			dirs = append(dirs, v)
 		}
+	}
+	i := len(ops)
+	if subs := g.Operands(); len(subs) > 0 {
+		i = subs[0].At - 1 // (ops holds every word after the name)
 	}
 	if i >= len(ops) {
 		return // no subcommand: git prints its usage
 	}
-	for _, a := range l.c.Assigns {
+	for _, a := range l.Cmd.Assigns {
 		if a.Name == "GIT_DIR" || a.Name == "GIT_WORK_TREE" {
-			dirs = append(dirs, arg{Word: Word{Text: a.Value, Dynamic: a.Dynamic, Offset: l.c.Offset}, at: -1})
+			dirs = append(dirs, Arg{Word: Word{Text: a.Value, Dynamic: a.Dynamic, Offset: l.Cmd.Offset}, At: -1})
 		}
 	}
 	sub, rest := ops[i], ops[i+1:]
@@ -1754,12 +1550,12 @@ globals:
 		case strings.HasPrefix(t, "--output=") || strings.HasPrefix(t, "--output-directory=") ||
 			strings.HasPrefix(t, "--separate-git-dir="):
 			_, v, _ := strings.Cut(t, "=")
-			out.write(joinArg(cdir, arg{Word: Word{Text: v, Dynamic: rest[j].Dynamic, Offset: rest[j].Offset}, at: rest[j].at}))
+			out.write(joinArg(cdir, Arg{Word: Word{Text: v, Dynamic: rest[j].Dynamic, Offset: rest[j].Offset}, At: rest[j].At}))
 		case strings.HasPrefix(t, "-o") && len(t) > 2 && short:
-			out.write(joinArg(cdir, arg{Word: Word{Text: t[2:], Dynamic: rest[j].Dynamic, Offset: rest[j].Offset}, at: rest[j].at}))
+			out.write(joinArg(cdir, Arg{Word: Word{Text: t[2:], Dynamic: rest[j].Dynamic, Offset: rest[j].Offset}, At: rest[j].At}))
 		}
 	}
-	var created []arg
+	var created []Arg
 	switch {
 	case name == "clone":
 		created = gitOperands(rest, "o origin b branch u upload-pack reference reference-if-able separate-git-dir "+
@@ -1771,7 +1567,7 @@ globals:
 	case name == "init":
 		created = gitOperands(rest, "template separate-git-dir object-format ref-format b initial-branch")
 		if len(created) == 0 {
-			created = []arg{here}
+			created = []Arg{here}
 		}
 		created = created[:1]
 	case name == "worktree" && len(rest) > 0 && rest[0].Text == "add":
@@ -1784,7 +1580,7 @@ globals:
 		}
 	}
 	gitFileReads(sub, rest, cdir, out)
-	gitModelReads(l.c, cdir, out)
+	gitModelReads(l.Cmd, cdir, out)
 	gitConfigWrites(sub, rest, cdir, out)
 }
 
@@ -1798,10 +1594,10 @@ globals:
 // is reported relative to the current directory, which a Read rule on a
 // bare name (`.env`) matches either way (git-rev-parse(1) SPECIFYING
 // REVISIONS, git-diff(1), git-grep(1), git-blame(1), git-log(1)).
-func gitFileReads(sub arg, rest []arg, cdir arg, out *effectList) {
+func gitFileReads(sub Arg, rest []Arg, cdir Arg, out *effectList) {
 	name := sub.Text
-	part := func(a arg, text string) arg {
-		return joinArg(cdir, arg{Word: Word{Text: text, Dynamic: a.Dynamic, Offset: a.Offset}, at: a.at})
+	part := func(a Arg, text string) Arg {
+		return joinArg(cdir, Arg{Word: Word{Text: text, Dynamic: a.Dynamic, Offset: a.Offset}, At: a.At})
 	}
 	switch name {
 	case "show", "cat-file", "log", "whatchanged", "shortlog", "diff", "blame", "annotate", "grep":
@@ -1812,7 +1608,7 @@ func gitFileReads(sub arg, rest []arg, cdir arg, out *effectList) {
 	grepArg := []string{"-e", "-f", "-A", "-B", "-C", "-m", "--max-count", "--max-depth", "--threads",
 		"--after-context", "--before-context", "--context"}
 	noIndex, untracked, pattern := false, false, false
-	var operands, specs []arg
+	var operands, specs []Arg
 	for j := 0; j < len(rest); j++ {
 		w := rest[j]
 		t := w.Text
@@ -1853,7 +1649,7 @@ func gitFileReads(sub arg, rest []arg, cdir arg, out *effectList) {
 					out.read(part(w, r[f+1:]))
 				}
 			}
-		case name == "grep" && containsStr(grepArg, t):
+		case name == "grep" && slices.Contains(grepArg, t):
 			pattern = pattern || t == "-e" || t == "-f"
 			if j+1 < len(rest) {
 				j++
@@ -1943,7 +1739,7 @@ func gitFileReads(sub arg, rest []arg, cdir arg, out *effectList) {
 		if noIndex {
 			paths = append(operands, specs...)
 		}
-		var trees []arg
+		var trees []Arg
 		for _, p := range paths {
 			if strings.HasPrefix(p.Text, ":") && !p.Dynamic {
 				// Pathspec magic (`:!x`, `:(glob)**`): taken as everything.
@@ -1952,7 +1748,7 @@ func gitFileReads(sub arg, rest []arg, cdir arg, out *effectList) {
 			trees = append(trees, joinArg(cdir, p))
 		}
 		if len(trees) == 0 {
-			trees = []arg{joinArg(cdir, made(".", sub, false))}
+			trees = []Arg{joinArg(cdir, made(".", sub, false))}
 		}
 		out.readTree(nil, trees...)
 	case name == "diff":
@@ -2054,20 +1850,20 @@ func revPath(t string) (string, bool) {
 
 // gitOperands returns the operands of a git subcommand's words, skipping
 // its options; withArg lists those that take the next word.
-func gitOperands(words []arg, withArg string) []arg {
+func gitOperands(words []Arg, withArg string) []Arg {
 	takes := strings.Fields(withArg)
-	var ops []arg
+	var ops []Arg
 	for i := 0; i < len(words); i++ {
 		t := words[i].Text
 		switch {
 		case t == "--":
 			return append(ops, words[i+1:]...)
 		case strings.HasPrefix(t, "--"):
-			if !strings.Contains(t, "=") && containsStr(takes, t[2:]) {
+			if !strings.Contains(t, "=") && slices.Contains(takes, t[2:]) {
 				i++
 			}
 		case strings.HasPrefix(t, "-") && len(t) == 2 && !words[i].Dynamic:
-			if containsStr(takes, t[1:]) {
+			if slices.Contains(takes, t[1:]) {
 				i++
 			}
 		case strings.HasPrefix(t, "-") && !words[i].Dynamic:
@@ -2081,32 +1877,32 @@ func gitOperands(words []arg, withArg string) []arg {
 // curlOps: -o FILE (under --output-dir), -O (the remote name, in the
 // output dir or here), and the @file forms of the data, form, header,
 // cookie and write-out options (curl(1)). A file:// URL is a local read.
-func curlOps(l *cmdline, out *effectList) {
-	var dir arg
-	for _, d := range l.values("output-dir") {
+func curlOps(l *Cmdline, out *effectList) {
+	var dir Arg
+	for _, d := range l.Values("output-dir") {
 		dir = d
 		out.write(d)
 	}
-	for _, o := range l.values("o", "output") {
+	for _, o := range l.Values("o", "output") {
 		if o.Text != "-" || o.Dynamic {
 			out.write(joinArg(dir, o))
 		}
 	}
-	if l.has("O", "remote-name", "remote-name-all") && dir.Text == "" && !dir.Dynamic {
-		out.write(made(".", arg{Word: l.c.Args[0]}, false))
+	if l.Has("O", "remote-name", "remote-name-all") && dir.Text == "" && !dir.Dynamic {
+		out.write(made(".", Arg{Word: l.Cmd.Args[0]}, false))
 	}
-	at := func(a arg, from int) {
+	at := func(a Arg, from int) {
 		if f := a.Text[from:]; f != "-" && f != "" {
-			out.read(arg{Word: Word{Text: f, Dynamic: a.Dynamic, Offset: a.Offset}, at: a.at})
+			out.read(Arg{Word: Word{Text: f, Dynamic: a.Dynamic, Offset: a.Offset}, At: a.At})
 		}
 	}
-	for _, it := range l.items {
-		if !it.has {
+	for _, it := range l.Items {
+		if !it.Has {
 			continue
 		}
-		v := l.val(it)
+		v := l.Val(it)
 		t := v.Text
-		switch it.opt {
+		switch it.Opt {
 		case "d", "data", "data-ascii", "data-binary", "json", "H", "header", "proxy-header":
 			if strings.HasPrefix(t, "@") {
 				at(v, 1)
@@ -2117,9 +1913,9 @@ func curlOps(l *cmdline, out *effectList) {
 			}
 		case "F", "form":
 			if k := strings.Index(t, "=@"); k >= 0 {
-				at(arg{Word: Word{Text: strings.SplitN(t[k+2:], ";", 2)[0], Dynamic: v.Dynamic, Offset: v.Offset}, at: v.at}, 0)
+				at(Arg{Word: Word{Text: strings.SplitN(t[k+2:], ";", 2)[0], Dynamic: v.Dynamic, Offset: v.Offset}, At: v.At}, 0)
 			} else if k := strings.Index(t, "=<"); k >= 0 {
-				at(arg{Word: Word{Text: strings.SplitN(t[k+2:], ";", 2)[0], Dynamic: v.Dynamic, Offset: v.Offset}, at: v.at}, 0)
+				at(Arg{Word: Word{Text: strings.SplitN(t[k+2:], ";", 2)[0], Dynamic: v.Dynamic, Offset: v.Offset}, At: v.At}, 0)
 			}
 		case "b", "cookie":
 			if !strings.Contains(t, "=") {
@@ -2138,11 +1934,11 @@ func curlOps(l *cmdline, out *effectList) {
 				rest = rest[k+len("%output{"):]
 				f, _, _ := strings.Cut(rest, "}")
 				f = strings.TrimPrefix(f, ">>")
-				out.write(arg{Word: Word{Text: f, Dynamic: v.Dynamic, Offset: v.Offset}, at: v.at})
+				out.write(Arg{Word: Word{Text: f, Dynamic: v.Dynamic, Offset: v.Offset}, At: v.At})
 			}
 		}
 	}
-	for _, o := range append(l.operands(), l.values("url")...) {
+	for _, o := range append(l.Operands(), l.Values("url")...) {
 		t := o.Text
 		if len(t) < 7 || !strings.EqualFold(t[:7], "file://") {
 			continue
@@ -2152,94 +1948,48 @@ func curlOps(l *cmdline, out *effectList) {
 			p = p[len("localhost"):]
 		}
 		if strings.HasPrefix(p, "/") {
-			out.read(arg{Word: Word{Text: p, Dynamic: o.Dynamic, Offset: o.Offset}, at: o.at})
+			out.read(Arg{Word: Word{Text: p, Dynamic: o.Dynamic, Offset: o.Offset}, At: o.At})
 		}
 	}
 }
 
 // wgetOps: -O FILE, else files saved under -P DIR or here (wget(1)).
-func wgetOps(l *cmdline, out *effectList) {
-	docs := l.values("O", "output-document")
+func wgetOps(l *Cmdline, out *effectList) {
+	docs := l.Values("O", "output-document")
 	for _, d := range docs {
 		if d.Text != "-" || d.Dynamic {
 			out.write(d)
 		}
 	}
-	prefixes := l.values("P", "directory-prefix")
+	prefixes := l.Values("P", "directory-prefix")
 	out.write(prefixes...)
-	if len(docs) == 0 && len(prefixes) == 0 && !l.has("spider") {
-		out.write(made(".", arg{Word: l.c.Args[0]}, false))
+	if len(docs) == 0 && len(prefixes) == 0 && !l.Has("spider") {
+		out.write(made(".", Arg{Word: l.Cmd.Args[0]}, false))
 	}
-}
-
-// FindSplit splits find's words after its name (findArgs, without the
-// name) as GNU find reads them (find(1) and findutils 4.9 util.c
-// looks_like_expression): first the leading options -H, -L, -P, -D LIST,
-// -OLEVEL and an ending `--`; then the start points, every word up to the
-// first that begins the expression: a word starting with `-` other than
-// `-` itself, or `(` or `!` alone. `,` and `)` are start points there
-// (they are operators only inside the expression), and so are `-`, `(x`
-// and `!x`. It returns the index of the first start point and of the
-// first expression word; no start point means ".". Every reader of
-// find's start points goes through it (danger, effects, what find
-// prints).
-func FindSplit[T any](args []T, text func(T) string) (start, expr int) {
-	i := 0
-	for i < len(args) {
-		t := text(args[i])
-		if t == "-H" || t == "-L" || t == "-P" || strings.HasPrefix(t, "-O") {
-			i++
-		} else if t == "-D" {
-			i += 2
-		} else if t == "--" {
-			i++
-			break
-		} else {
-			break
-		}
-	}
-	i = min(i, len(args))
-	start = i
-	for ; i < len(args); i++ {
-		t := text(args[i])
-		if strings.HasPrefix(t, "-") && t != "-" || t == "(" || t == "!" {
-			break
-		}
-	}
-	return start, i
 }
 
 // findOps: find [-H] [-L] [-P] [-D opts] [-Olevel] [start...] [expr]
 // (find(1)). The words of -exec ... ; belong to the command it runs.
-func findOps(l *cmdline, out *effectList) {
-	ops := l.operands()
-	first, i := FindSplit(ops, func(a arg) string { return a.Text })
-	starts := ops[first:i:i]
+func findOps(l *Cmdline, out *effectList) {
+	ops := l.Operands()
+	f := readFind(ops, func(a Arg) string { return a.Text })
+	starts := ops[f.start:f.expr:f.expr]
 	if len(starts) == 0 {
-		starts = []arg{made(".", arg{Word: l.c.Args[0]}, false)}
+		starts = []Arg{made(".", Arg{Word: l.Cmd.Args[0]}, false)}
 	}
 	del := false
-	for ; i < len(ops); i++ {
-		switch ops[i].Text {
-		case "-exec", "-execdir", "-ok", "-okdir":
-			for i++; i < len(ops) && ops[i].Text != ";" && ops[i].Text != "+"; i++ {
-				out.seen.add(ops[i].at)
+	for _, p := range f.prims {
+		switch {
+		case isFindExec(p.name):
+			for _, a := range ops[p.at+1 : p.end] {
+				out.seen.add(a.At)
 			}
-		case "-delete":
+		case p.name == "-delete":
 			del = true
-		case "-fprint", "-fprint0", "-fls", "-fprintf":
-			if i+1 < len(ops) {
-				out.write(ops[i+1])
-			}
-			i++
-			if ops[i-1].Text == "-fprintf" {
-				i++ // FORMAT
-			}
-		case "-files0-from":
-			if i+1 < len(ops) {
-				out.read(ops[i+1])
-			}
-			i++
+		case p.end > p.at+1 && (p.name == "-fprint" || p.name == "-fprint0" || p.name == "-fls" || p.name == "-fprintf"):
+			out.write(ops[p.at+1])
+		case p.end > p.at+1 && p.name == "-files0-from":
+			out.read(ops[p.at+1])
 		}
 	}
 	if del {

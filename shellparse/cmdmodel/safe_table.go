@@ -1,11 +1,9 @@
-package policy
+package cmdmodel
 
 import (
 	"slices"
 	"strings"
 	"sync"
-
-	"github.com/gatekeep/gatekeep/shellparse"
 )
 
 // safeEntry is one command of the read-only table.
@@ -13,19 +11,30 @@ type safeEntry struct {
 	// dynamicOK: the command neither reads named files nor has an option
 	// that writes or runs anything, so an argument only known at run time
 	// (a variable, a substitution, words appended by xargs) is still safe
-	// (design §4: `echo $PATH`).
+	// (`echo $PATH` prints a variable, whatever its value).
 	dynamicOK bool
 	// args judges the arguments after the name; nil leaves it to the
-	// command model (shellparse.ReadOnly), or accepts any for a dynamicOK
+	// command model (ReadOnly), or accepts any for a dynamicOK
 	// command. It sees only static words unless dynamicOK is set.
-	args func(args []shellparse.Word) bool
+	args func(args []Word) bool
 	// context judges the rest of the command (assignments, the directory
 	// it runs in); nil accepts any.
-	context func(c *shellparse.Command) bool
+	context func(c *Command, at Place) bool
+}
+
+// Place is where the shell runs a command, as far as the read-only table
+// asks: Dir and then Others are the directories it may run in, relative
+// to the caller's working directory ("" for it) or absolute; Dynamic is
+// set when it may also run somewhere only known at run time (`cd "$X"`
+// before it).
+type Place struct {
+	Dir     string
+	Others  []string
+	Dynamic bool
 }
 
 // safeTable is the argument-aware list of commands that only read or print
-// (design §4, issue 2 item 3). Each entry names the man page its argument
+// without touching anything. Each entry names the man page its argument
 // rules come from. Redirects and the files a command reads are judged as
 // parts of their own, so an entry only answers "does this command, by its
 // name and arguments, change nothing and run nothing else".
@@ -192,7 +201,7 @@ var safeTable = map[string]safeEntry{
 	"pip":  {args: pipArgs},
 	"pip3": {args: pipArgs},
 	// python(1), node(1), perl(1), gcc(1), make(1) with only the option
-	// that prints the version (shellparse.VersionOnly); npm(1) also `npm
+	// that prints the version (VersionOnly); npm(1) also `npm
 	// ls` (npmArgs).
 	"python":  versionOnly,
 	"python3": versionOnly,
@@ -207,14 +216,14 @@ var safeTable = map[string]safeEntry{
 }
 
 // versionOnly is the entry of a program that is safe only printing its
-// version (shellparse.VersionOnly judges the one word, as context).
-var versionOnly = safeEntry{context: shellparse.VersionOnly, args: func([]shellparse.Word) bool { return true }}
+// version (VersionOnly judges the one word, as context).
+var versionOnly = safeEntry{context: func(c *Command, _ Place) bool { return VersionOnly(c) }, args: func([]Word) bool { return true }}
 
 // npmArgs accepts `npm --version`/`-v` and `npm ls` (npm-ls(1), npm 10:
 // also list, ll, la), which prints the installed packages from
 // node_modules, with only display options and package names; it runs no
 // script.
-func npmArgs(args []shellparse.Word) bool {
+func npmArgs(args []Word) bool {
 	if len(args) == 1 && (args[0].Text == "-v" || args[0].Text == "--version") {
 		return true
 	}
@@ -239,14 +248,17 @@ func npmArgs(args []shellparse.Word) bool {
 	return true
 }
 
+// goReadOnlyFlags are the flags goArgs accepts, by subcommand.
+var goReadOnlyFlags = map[string][]string{"version": {"-m", "-v"}, "env": {"-json", "-changed"}}
+
 // goArgs accepts `go version [-m] [-v]` and `go env [-json] [-changed]
 // [NAME...]` (go help version, go help env): no operand files, never
 // -w/-u, which write the go env file.
-func goArgs(args []shellparse.Word) bool {
+func goArgs(args []Word) bool {
 	if len(args) == 0 {
 		return false
 	}
-	flags := map[string][]string{"version": {"-m", "-v"}, "env": {"-json", "-changed"}}[args[0].Text]
+	flags := goReadOnlyFlags[args[0].Text]
 	if flags == nil {
 		return false
 	}
@@ -254,7 +266,7 @@ func goArgs(args []shellparse.Word) bool {
 		t := w.Text
 		switch {
 		case strings.HasPrefix(t, "-"):
-			if !containsString(flags, strings.Replace(t, "--", "-", 1)) {
+			if !slices.Contains(flags, strings.Replace(t, "--", "-", 1)) {
 				return false
 			}
 		case args[0].Text == "env" && envName(t):
@@ -275,14 +287,21 @@ func envName(t string) bool {
 	return t != ""
 }
 
+// The options psArgs accepts (procps-ng ps(1)): UNIX letters without and
+// with an argument, BSD letters, long options without and with one.
+const psUnix, psWithArg, psBSD = "AaedfFlLjHTwyNcM", "oOpuUgGCtq", "auxwfjlvrcSHhmT"
+
+var (
+	psLong    = []string{"forest", "no-headers", "headers", "help", "version", "cumulative"}
+	psLongArg = []string{"sort", "format", "pid", "ppid", "user", "User", "group", "Group", "cols", "columns", "width", "lines", "rows", "tty", "sid"}
+)
+
 // psArgs accepts the display options of ps(1) (procps-ng; most also BSD):
 // UNIX options (`-ef`, `-eo pid,cmd`, `-p 1`, `-u root`, `--sort=-rss`),
 // BSD letters (`aux`, `axjf`); never BSD `e`, -E or the `environ`
 // format, which print other processes' environments.
-func psArgs(args []shellparse.Word) bool {
-	const unix, withArg, bsd = "AaedfFlLjHTwyNcM", "oOpuUgGCtq", "auxwfjlvrcSHhmT"
-	long := []string{"forest", "no-headers", "headers", "help", "version", "cumulative"}
-	longArg := []string{"sort", "format", "pid", "ppid", "user", "User", "group", "Group", "cols", "columns", "width", "lines", "rows", "tty", "sid"}
+func psArgs(args []Word) bool {
+	unix, withArg, bsd, long, longArg := psUnix, psWithArg, psBSD, psLong, psLongArg
 	for _, w := range args {
 		if strings.Contains(strings.ToLower(w.Text), "env") {
 			return false
@@ -294,8 +313,8 @@ func psArgs(args []shellparse.Word) bool {
 		case strings.HasPrefix(t, "--"):
 			name, _, hasVal := strings.Cut(t[2:], "=")
 			switch {
-			case containsString(long, name) && !hasVal:
-			case containsString(longArg, name):
+			case slices.Contains(long, name) && !hasVal:
+			case slices.Contains(longArg, name):
 				if !hasVal {
 					i++
 				}
@@ -326,31 +345,32 @@ func psArgs(args []shellparse.Word) bool {
 	return true
 }
 
+// pipReadOnlyFlags are the options pipArgs accepts, by subcommand.
+var pipReadOnlyFlags = map[string][]string{
+	"list": {"-l", "--local", "--user", "--not-required", "--exclude-editable", "--include-editable", "-e", "--editable",
+		"--format=columns", "--format=freeze", "--format=json", "-v", "--verbose", "-q", "--quiet"},
+	"freeze": {"-l", "--local", "--user", "--all", "--exclude-editable", "-v", "-q"},
+	"show":   {"-f", "--files", "-v", "--verbose", "-q"},
+}
+
 // pipArgs accepts `pip list`, `pip freeze` and `pip show NAME...` with
 // display options only (pip(1)): no -o/--outdated, -u/--uptodate, which
 // ask the package index, and no global options (--index-url, --proxy,
 // --cert, -r, --path ...).
-func pipArgs(args []shellparse.Word) bool {
+func pipArgs(args []Word) bool {
 	if len(args) == 0 {
 		return false
 	}
 	sub := args[0].Text
-	var flags []string
-	switch sub {
-	case "list":
-		flags = []string{"-l", "--local", "--user", "--not-required", "--exclude-editable", "--include-editable", "-e", "--editable", "--format=columns", "--format=freeze", "--format=json", "-v", "--verbose", "-q", "--quiet"}
-	case "freeze":
-		flags = []string{"-l", "--local", "--user", "--all", "--exclude-editable", "-v", "-q"}
-	case "show":
-		flags = []string{"-f", "--files", "-v", "--verbose", "-q"}
-	default:
+	flags, ok := pipReadOnlyFlags[sub]
+	if !ok {
 		return false
 	}
 	for _, w := range args[1:] {
 		t := w.Text
 		switch {
 		case strings.HasPrefix(t, "-"):
-			if !containsString(flags, t) {
+			if !slices.Contains(flags, t) {
 				return false
 			}
 		case sub == "show" && t != "" && !strings.ContainsAny(t, "/\\"):
@@ -361,10 +381,12 @@ func pipArgs(args []shellparse.Word) bool {
 	return true
 }
 
-// safeCommand reports whether a simple command only reads or prints, by
-// safeTable. The caller has checked that the name is a bare word resolved
-// outside the roots and that c.Unknown is empty.
-func safeCommand(c *shellparse.Command) bool {
+// Safe reports whether a simple command only reads or prints, by
+// safeTable, c running at the place at. The caller has checked that the
+// name is a bare word resolved outside the roots and that the shell sees
+// all the code the command runs; a word that is a process substitution
+// is given as the path bash passes for it.
+func Safe(c *Command, at Place) bool {
 	if len(c.Args) == 0 {
 		return false
 	}
@@ -372,22 +394,19 @@ func safeCommand(c *shellparse.Command) bool {
 	if !ok {
 		return false
 	}
-	if pc := procInStatic(c); pc != nil {
-		c = pc
-	}
 	args := c.Args[1:]
 	if !entry.dynamicOK {
 		// A dynamic word could be a file to read (Read rules cannot be
 		// checked) or the dangerous option; after `cd "$X"` every relative
-		// path is dynamic (design §4).
-		if c.HasDynamic(1) || c.TrailingArgs || c.DirDynamic {
+		// path is dynamic.
+		if c.HasDynamic(1) || c.TrailingArgs || at.Dynamic {
 			return false
 		}
 	} else if c.TrailingArgs {
 		// Words appended at run time (xargs) are dynamic words at the end.
-		args = append(args[:len(args):len(args)], shellparse.Word{Dynamic: true})
+		args = append(args[:len(args):len(args)], Word{Dynamic: true})
 	}
-	if entry.context != nil && !entry.context(c) {
+	if entry.context != nil && !entry.context(c, at) {
 		return false
 	}
 	if entry.args != nil {
@@ -398,41 +417,22 @@ func safeCommand(c *shellparse.Command) bool {
 	}
 	// The command model decides: every option known, none that writes
 	// or runs anything, no operand written.
-	ro, _ := shellparse.ReadOnly(c)
+	ro, _ := ReadOnly(c)
 	return ro
-}
-
-// procInStatic returns c with each word that is an input process
-// substitution (shellparse.Word.ProcIn: `diff <(sort a) <(sort b)`) made
-// the static path bash passes for it, /dev/fd/63: a pipe holding the
-// output of commands judged on their own. Nil when c has none.
-func procInStatic(c *shellparse.Command) *shellparse.Command {
-	var out *shellparse.Command
-	for i, w := range c.Args {
-		if !w.ProcIn {
-			continue
-		}
-		if out == nil {
-			cc := *c
-			cc.Args = slices.Clone(c.Args)
-			out = &cc
-		}
-		out.Args[i] = shellparse.Word{Text: "/dev/fd/63", Offset: w.Offset}
-	}
-	return out
 }
 
 // findArgs refuses find's actions that delete or write (find(1) ACTIONS:
 // -delete, -fprint, -fprint0, -fprintf, -fls) or ask on the terminal
 // (-ok, -okdir). -exec and -execdir are accepted: the command each runs
 // is a command of its own (`{}` standing for the paths found), judged on
-// its own. Words are matched by prefix, so any word starting like one of
-// the refused actions is refused, in the exec'd command's words too.
-func findArgs(args []shellparse.Word) bool {
-	for _, w := range args {
-		t := w.Text
-		for _, p := range []string{"-ok", "-delete", "-fprint", "-fls"} {
-			if strings.HasPrefix(t, p) {
+// its own. The expression is read by find's model (readFind), and a
+// primary is matched by prefix, so any word find would take for a
+// primary starting like one of the refused actions is refused.
+func findArgs(args []Word) bool {
+	for _, p := range readFind(args, wordText).prims {
+		t := p.name
+		for _, pre := range []string{"-ok", "-delete", "-fprint", "-fls"} {
+			if strings.HasPrefix(t, pre) {
 				return false
 			}
 		}
@@ -446,7 +446,7 @@ func findArgs(args []shellparse.Word) bool {
 // commandArgs: `command` reaches the table only when it runs nothing
 // (bash(1): `command -v`/`-V` describe a name). One name only: the peers
 // refuse `command -V git reset --hard`, which reads like a command.
-func commandArgs(args []shellparse.Word) bool {
+func commandArgs(args []Word) bool {
 	describe, names := false, 0
 	for _, w := range args {
 		t := w.Text
@@ -462,7 +462,7 @@ func commandArgs(args []shellparse.Word) bool {
 
 // printfArgs refuses `printf -v VAR` (bash(1): assigns instead of
 // printing) and a dynamic first word, which could split into `-v`.
-func printfArgs(args []shellparse.Word) bool {
+func printfArgs(args []Word) bool {
 	if len(args) == 0 {
 		return true
 	}
@@ -473,7 +473,7 @@ func printfArgs(args []shellparse.Word) bool {
 // dateArgs accepts only display options and `+FORMAT` operands (date(1),
 // GNU and BSD): -s/--set, an operand that is a date, and BSD's -f with a
 // date set the system clock.
-func dateArgs(args []shellparse.Word) bool {
+func dateArgs(args []Word) bool {
 	for i := 0; i < len(args); i++ {
 		t := args[i].Text
 		switch {
@@ -500,14 +500,15 @@ func dateArgs(args []shellparse.Word) bool {
 	return true
 }
 
+// hostnameDisplay are hostname(1)'s display options.
+var hostnameDisplay = []string{"-s", "--short", "-f", "--fqdn", "--long", "-d", "--domain", "-i", "--ip-address",
+	"-I", "--all-ip-addresses", "-A", "--all-fqdns", "-a", "--alias"}
+
 // hostnameArgs accepts only the display options of hostname(1) (Linux
 // net-tools/inetutils and BSD); an operand, -F and -b set the name.
-func hostnameArgs(args []shellparse.Word) bool {
+func hostnameArgs(args []Word) bool {
 	for _, w := range args {
-		switch w.Text {
-		case "-s", "--short", "-f", "--fqdn", "--long", "-d", "--domain", "-i", "--ip-address",
-			"-I", "--all-ip-addresses", "-A", "--all-fqdns", "-a", "--alias":
-		default:
+		if !slices.Contains(hostnameDisplay, w.Text) {
 			return false
 		}
 	}
@@ -519,7 +520,7 @@ func hostnameArgs(args []shellparse.Word) bool {
 // since GNU sed takes them after operands too (`sed -n 1p f -i`). Refused:
 // -i/--in-place, -f/--file, -l (GNU takes a value, BSD does not), and any
 // option not listed here.
-func sedArgs(args []shellparse.Word) bool {
+func sedArgs(args []Word) bool {
 	quiet, haveE := false, false
 	var scripts, operands []string
 	for i := 0; i < len(args); i++ {
@@ -587,254 +588,6 @@ func sedArgs(args []shellparse.Word) bool {
 	return quiet && sedPrintOnly(strings.Join(scripts, "\n"))
 }
 
-// sedPrintOnly reports whether a sed script only selects lines and prints
-// (sed(1) and the GNU sed manual, "sed scripts"). Accepted: addresses
-// (N, $, /re/ and \cREc with I/M, first~step, addr,+N, addr,~N, !), blocks
-// { }, comments, and the commands p P l = q Q n N d D g G h H x z F and
-// s/re/repl/ with the flags g p i I m M and a number. Everything else is
-// refused, among them w W e r R (write, run, read files), a i c y, labels
-// and branches, and s with the w or e flag.
-//
-// Regexes are split the GNU way (a backslash escapes the next character);
-// BSD sed also lets an unescaped delimiter stand inside a bracket
-// expression, so a regex whose bracket expression does not close before
-// the GNU delimiter is refused: both seds then see the same commands.
-func sedPrintOnly(script string) bool {
-	s := &sedScanner{src: script}
-	depth := 0
-	for {
-		s.skip(" \t\n;")
-		if s.eof() {
-			return depth == 0
-		}
-		switch s.peek() {
-		case '#':
-			for !s.eof() && s.peek() != '\n' {
-				s.pos++
-			}
-			continue
-		case '}':
-			s.pos++
-			depth--
-			if depth < 0 || !s.endOfCommand() {
-				return false
-			}
-			continue
-		}
-		if s.address(false) {
-			s.skip(" \t")
-			if s.peek() == ',' {
-				s.pos++
-				s.skip(" \t")
-				if !s.address(true) {
-					return false
-				}
-			}
-		} else if s.bad {
-			return false
-		}
-		s.skip(" \t")
-		for s.peek() == '!' {
-			s.pos++
-			s.skip(" \t")
-		}
-		if s.eof() {
-			return false
-		}
-		cmd := s.peek()
-		s.pos++
-		switch cmd {
-		case '{':
-			depth++
-			continue
-		case 'p', 'P', '=', 'n', 'N', 'd', 'D', 'g', 'G', 'h', 'H', 'x', 'z', 'F':
-		case 'l', 'q', 'Q':
-			s.skip(" \t")
-			s.digits()
-		case 's':
-			if !s.subst() {
-				return false
-			}
-		default:
-			return false
-		}
-		if !s.endOfCommand() {
-			return false
-		}
-	}
-}
-
-// sedScanner walks a sed script byte by byte.
-type sedScanner struct {
-	src string
-	pos int
-	bad bool // an address was started but is malformed
-}
-
-func (s *sedScanner) eof() bool { return s.pos >= len(s.src) }
-
-func (s *sedScanner) peek() byte {
-	if s.eof() {
-		return 0
-	}
-	return s.src[s.pos]
-}
-
-func (s *sedScanner) skip(set string) {
-	for !s.eof() && strings.IndexByte(set, s.peek()) >= 0 {
-		s.pos++
-	}
-}
-
-func (s *sedScanner) digits() int {
-	n := 0
-	for !s.eof() && s.peek() >= '0' && s.peek() <= '9' {
-		s.pos++
-		n++
-	}
-	return n
-}
-
-// endOfCommand: after a command only blanks, then `;`, a newline, `}`, `#`
-// or the end may follow (GNU sed: "extra characters after command").
-func (s *sedScanner) endOfCommand() bool {
-	s.skip(" \t")
-	switch {
-	case s.eof():
-		return true
-	case s.peek() == ';' || s.peek() == '\n':
-		s.pos++
-		return true
-	case s.peek() == '}' || s.peek() == '#':
-		return true
-	}
-	return false
-}
-
-// address reads one address; second allows the forms only valid after a
-// comma (+N, ~N). It returns false with bad unset when there is none.
-func (s *sedScanner) address(second bool) bool {
-	switch c := s.peek(); {
-	case c >= '0' && c <= '9':
-		s.digits()
-		if !second && s.peek() == '~' {
-			s.pos++
-			if s.digits() == 0 {
-				s.bad = true
-				return false
-			}
-		}
-		return true
-	case c == '$':
-		s.pos++
-		return true
-	case second && (c == '+' || c == '~'):
-		s.pos++
-		if s.digits() == 0 {
-			s.bad = true
-			return false
-		}
-		return true
-	case c == '/' || c == '\\':
-		s.pos++
-		if c == '\\' {
-			c = s.peek()
-			s.pos++
-		}
-		if !sedDelimiter(c) || !s.delimited(c, true) {
-			s.bad = true
-			return false
-		}
-		s.skip("IM")
-		return true
-	}
-	if second {
-		s.bad = true
-	}
-	return false
-}
-
-func sedDelimiter(c byte) bool {
-	return c > ' ' && c < 0x7f && c != '\\' &&
-		!(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z')
-}
-
-// delimited reads up to the unescaped delimiter d and consumes it. A
-// newline inside is refused; for a regex the bracket expressions must close
-// inside it.
-func (s *sedScanner) delimited(d byte, regex bool) bool {
-	start := s.pos
-	for !s.eof() {
-		c := s.peek()
-		switch {
-		case c == '\\':
-			s.pos++
-			if s.eof() || s.peek() == '\n' {
-				return false
-			}
-			s.pos++
-		case c == '\n':
-			return false
-		case c == d:
-			text := s.src[start:s.pos]
-			s.pos++
-			return !regex || bracketsClose(text)
-		default:
-			s.pos++
-		}
-	}
-	return false
-}
-
-// bracketsClose reports whether every bracket expression in a regex closes
-// inside it, read the POSIX way (inside brackets a backslash is literal).
-func bracketsClose(re string) bool {
-	for i := 0; i < len(re); i++ {
-		switch re[i] {
-		case '\\':
-			i++
-		case '[':
-			j := i + 1
-			if j < len(re) && re[j] == '^' {
-				j++
-			}
-			if j < len(re) && re[j] == ']' {
-				j++
-			}
-			for {
-				if j >= len(re) {
-					return false
-				}
-				if re[j] == '[' && j+1 < len(re) && strings.IndexByte(".:=", re[j+1]) >= 0 {
-					end := strings.Index(re[j+2:], string(re[j+1])+"]")
-					if end < 0 {
-						return false
-					}
-					j += 2 + end + 2
-					continue
-				}
-				if re[j] == ']' {
-					break
-				}
-				j++
-			}
-			i = j
-		}
-	}
-	return true
-}
-
-// subst reads the rest of an s command after the `s`.
-func (s *sedScanner) subst() bool {
-	d := s.peek()
-	s.pos++
-	if !sedDelimiter(d) || !s.delimited(d, true) || !s.delimited(d, false) {
-		return false
-	}
-	s.skip("gpiImM0123456789")
-	return true
-}
-
 // gitHarmlessGlobals are git(1)'s global options that change nothing but
 // how git reads, by their names in the command model
 // (shellparse/git_table.go). Not --bare: it makes the current directory
@@ -846,7 +599,7 @@ var gitHarmlessGlobals = []string{"P", "no-pager", "no-replace-objects", "litera
 
 // gitArgs accepts git(1) with only harmless global options and a
 // read-only subcommand of gitSubcommands, every word read by the command
-// model (shellparse.ReadGitLine): an option the model does not know, an
+// model (ReadGitLine): an option the model does not know, an
 // ambiguous abbreviation or a missing value makes it not safe, and so does
 // any option the model marks as writing or running something (--output,
 // --ext-diff, --textconv, --show-signature, grep -O, blame -S, --help
@@ -858,9 +611,8 @@ var gitHarmlessGlobals = []string{"P", "no-pager", "no-replace-objects", "litera
 // programs (core.fsmonitor, core.pager, diff.external). The table does
 // not know the project root, so only `-C .` (or `-C ""`, which git
 // ignores) is accepted.
-func gitArgs(args []shellparse.Word) bool {
-	c := &shellparse.Command{Args: append([]shellparse.Word{{Text: "git"}}, args...)}
-	g, hasSub := shellparse.ReadGitLine(c)
+func gitArgs(args []Word) bool {
+	g, hasSub := ReadGitLine(&Command{Args: append([]Word{{Text: "git"}}, args...)})
 	if !g.Global.Understood() {
 		return false
 	}
@@ -907,11 +659,11 @@ func gitHere(dir string) bool {
 // after `cd DIR`, see gitArgs) and without GIT_* assignments (GIT_DIR,
 // GIT_WORK_TREE, GIT_CONFIG_* choose another repository or config; the
 // safe layer refuses them as risky variables too).
-func gitContext(c *shellparse.Command) bool {
-	if c.DirDynamic {
+func gitContext(c *Command, at Place) bool {
+	if at.Dynamic {
 		return false
 	}
-	for _, d := range c.Dirs() {
+	for _, d := range append([]string{at.Dir}, at.Others...) {
 		if !gitHere(d) {
 			return false
 		}
@@ -928,7 +680,7 @@ func gitContext(c *shellparse.Command) bool {
 type gitSub struct {
 	// args judges the form (listing only, no operand ...) from the
 	// command line as the model read it; nil accepts every form.
-	args func(shellparse.Line) bool
+	args func(Line) bool
 }
 
 // gitSubcommands are the read-only subcommands by their names in the
@@ -997,7 +749,7 @@ var gitSubcommands = sync.OnceValue(func() map[string]gitSub {
 // --rename-section, --remove-section, -e, NAME VALUE (write), any
 // negation (`--no-list` turns a list back into a write), and -f/--file,
 // --blob (another file or object, which Read rules would not see).
-func gitConfig(l shellparse.Line) bool {
+func gitConfig(l Line) bool {
 	for _, o := range l.Options() {
 		if !slices.Contains(gitConfigReading, o) && !slices.Contains(gitConfigGets, o) {
 			return false
@@ -1019,7 +771,7 @@ var gitConfigReading = []string{"global", "system", "local", "worktree", "fixed-
 // patterns; a `signature` atom in --format or --sort is refused as in
 // gitListMode, and so are the quoting options, which only matter to
 // output meant to be run.
-func gitForEachRef(l shellparse.Line) bool {
+func gitForEachRef(l Line) bool {
 	for _, o := range l.Options() {
 		if !slices.Contains([]string{"count", "format", "sort", "points-at", "color", "merged", "no-merged",
 			"contains", "no-contains", "ignore-case"}, o) {
@@ -1035,13 +787,13 @@ func gitForEachRef(l shellparse.Line) bool {
 }
 
 // noOperands accepts a command line with options only.
-func noOperands(l shellparse.Line) bool { return len(l.Operands()) == 0 }
+func noOperands(l Line) bool { return len(l.Operands()) == 0 }
 
 // catFileArgs accepts `git cat-file -t|-s|-e OBJECT` and the printing
 // forms (-p, or `git cat-file TYPE OBJECT`) of an object named by a path
 // (`HEAD:README.md`, whose file the effects judge); printing an object
 // named by its id may print any file's content, unseen by Read rules.
-func catFileArgs(l shellparse.Line) bool {
+func catFileArgs(l Line) bool {
 	for _, o := range l.Options() {
 		if !slices.Contains([]string{"t", "s", "e", "p"}, o) {
 			return false
@@ -1051,7 +803,7 @@ func catFileArgs(l shellparse.Line) bool {
 		return true
 	}
 	for _, w := range l.Operands() {
-		if shellparse.IsObjectID(w.Text) {
+		if IsObjectID(w.Text) {
 			return false
 		}
 	}
@@ -1063,7 +815,7 @@ func catFileArgs(l shellparse.Line) bool {
 // sets upstream; name operands only with -l/--list or a filter (--contains,
 // --merged, --points-at), which make them patterns. -v does not imply list
 // mode (`git branch -v NAME` creates NAME).
-func gitBranch(l shellparse.Line) bool {
+func gitBranch(l Line) bool {
 	return gitListMode(l, []string{"a", "all", "r", "remotes", "v", "verbose", "q", "quiet", "show-current",
 		"i", "ignore-case", "color", "no-color", "column", "no-column", "abbrev", "no-abbrev", "sort", "no-sort",
 		"format", "no-format", "no-all", "no-remotes", "no-verbose", "no-quiet", "no-ignore-case", "no-show-current",
@@ -1079,7 +831,7 @@ var gitRefFilters = []string{"l", "list", "contains", "no-contains", "with", "wi
 // -l/--list or a filter (--contains, --merged, --points-at) makes operands
 // patterns; without them, no operand at all. The other options create,
 // delete or verify tags (-v runs gpg).
-func gitTag(l shellparse.Line) bool {
+func gitTag(l Line) bool {
 	return gitListMode(l, []string{"n", "sort", "no-sort", "format", "no-format", "column", "no-column", "i",
 		"ignore-case", "no-ignore-case", "color", "no-color", "no-points-at"}, gitRefFilters)
 }
@@ -1090,7 +842,7 @@ func gitTag(l shellparse.Line) bool {
 // (`%(signature:grade)`, `--sort=signature`; git-for-each-ref(1) FIELD
 // NAMES, newer git) is refused: it verifies the commit's signature with
 // gpg, ssh-keygen or gpgsm, as `%G` does in git log.
-func gitListMode(l shellparse.Line, listing, filters []string) bool {
+func gitListMode(l Line, listing, filters []string) bool {
 	for _, o := range l.Options() {
 		if !slices.Contains(listing, o) && !slices.Contains(filters, o) {
 			return false
@@ -1106,7 +858,7 @@ func gitListMode(l shellparse.Line, listing, filters []string) bool {
 
 // envArgs accepts env(1) without a command: options that only change the
 // environment it prints (-i, -0, -u NAME) and NAME=value words.
-func envArgs(args []shellparse.Word) bool {
+func envArgs(args []Word) bool {
 	for i := 0; i < len(args); i++ {
 		t := args[i].Text
 		switch {
@@ -1142,14 +894,14 @@ func envAssign(t string) bool {
 // gitReflog accepts `git reflog [<log-options>] [<ref>]`, which is
 // `reflog show` (git-reflog(1)); a first operand that names another
 // subcommand (expire, delete, drop, write) changes the reflog.
-func gitReflog(l shellparse.Line) bool {
+func gitReflog(l Line) bool {
 	ops := l.Operands()
 	return len(ops) == 0 || !slices.Contains([]string{"expire", "delete", "drop", "write", "list"}, ops[0].Text)
 }
 
 // exitArgs accepts `exit`/`return` with no status or one static decimal
 // status (bash reads a status word as a number, never as arithmetic).
-func exitArgs(args []shellparse.Word) bool {
+func exitArgs(args []Word) bool {
 	if len(args) == 0 {
 		return true
 	}

@@ -1,11 +1,12 @@
-package shellparse
+package cmdmodel
 
 import (
+	"slices"
 	"strings"
 	"sync"
 )
 
-// The command model of git (issue 10): the options git reads before its
+// The command model of git: the options git reads before its
 // subcommand, and the options of the subcommands gatekeep may judge
 // read-only. git 2.39 (Debian 12) is the version modelled; every entry is
 // checked against the real git by TestRealGit, which asks git itself:
@@ -31,7 +32,7 @@ import (
 // handle_options): -C changes directory; -c, --config-env, --exec-path
 // and -p (the pager) choose what runs; --git-dir, --work-tree and --bare
 // another repository.
-var gitGlobalSpec = spec{kind: acts, complete: true, exact: true, stop: true,
+var gitGlobalSpec = Spec{kind: beyond, complete: true, exact: true, stop: true,
 	flags: "v version h help html-path man-path info-path p paginate P no-pager no-replace-objects bare " +
 		"literal-pathspecs glob-pathspecs noglob-pathspecs icase-pathspecs no-optional-locks no-advice no-lazy-fetch",
 	args:      "C c git-dir work-tree namespace super-prefix config-env attr-source",
@@ -101,16 +102,16 @@ var gitSubTable = specTable{entries: []specEntry{
 	{"log", &gitLogSpec}, {"show", &gitLogSpec}, {"rev-list", &gitLogSpec}, {"whatchanged", &gitLogSpec},
 	{"stash list", &gitLogSpec}, {"reflog show", &gitLogSpec}, {"reflog", &gitLogSpec},
 	// git-diff(1); git-stash(1) `stash show` takes diff's options too.
-	{"diff", &spec{complete: true, exact: true, flags: gitDiffCommonFlags + gitDiffOnlyFlags + "help",
+	{"diff", &Spec{complete: true, exact: true, flags: gitDiffCommonFlags + gitDiffOnlyFlags + "help",
 		args: gitDiffCommonArgs, optional: gitDiffCommonOptional, acts: gitDiffActs}},
-	{"stash show", &spec{complete: true, exact: true,
+	{"stash show", &Spec{complete: true, exact: true,
 		flags: gitDiffCommonFlags + "u include-untracked no-include-untracked only-untracked help",
 		args:  gitDiffCommonArgs, optional: gitDiffCommonOptional, acts: gitDiffActs}},
 	// git-rev-parse(1): its own parser (whole words; `--name=value` for
 	// the options that take one, attached only, but --default, --prefix,
 	// --git-path and --resolve-git-dir take the next word). An option it
 	// does not know it prints back, which the model calls unknown.
-	{"rev-parse", &spec{complete: true, exact: true,
+	{"rev-parse", &Spec{complete: true, exact: true,
 		flags: "absolute-git-dir all bisect end-of-options flags git-common-dir git-dir is-bare-repository " +
 			"is-inside-git-dir is-inside-work-tree is-shallow-repository keep-dashdash local-env-vars no-flags " +
 			"no-revs not parseopt revs-only shared-index-path show-cdup show-prefix " +
@@ -121,7 +122,7 @@ var gitSubTable = specTable{entries: []specEntry{
 			"exclude exclude-hidden since after until before max-age min-age",
 		acts: "help"}},
 	// git-reflog(1) `reflog exists <ref>`.
-	{"reflog exists", &spec{complete: true, exact: true}},
+	{"reflog exists", &Spec{complete: true, exact: true}},
 	// The subcommands built on parse-options: git-shortlog(1) (its own
 	// options; the revision options it passes to revision.c whole),
 	// git-status(1), git-ls-files(1), git-ls-tree(1), git-show-ref(1),
@@ -132,7 +133,7 @@ var gitSubTable = specTable{entries: []specEntry{
 	// --exclude-per-directory (a name read in every directory, `../x` too) read files the
 	// sandbox does not see; grep -O runs a pager; --textconv and cat-file's
 	// --filters run configured programs; cat-file --batch* print any object.
-	{"shortlog", &spec{complete: true, acts: "help",
+	{"shortlog", &Spec{complete: true, acts: "help",
 		flags: "help D E F P R W a b c e g i m n p r s t u v z all all-match alternate-refs " +
 			"ancestry-path basic-regexp bisect boundary cherry cherry-mark cherry-pick children " +
 			"committer dense email exclude-first-parent-only extended-regexp first-parent " +
@@ -145,12 +146,12 @@ var gitSubTable = specTable{entries: []specEntry{
 			"since-as-filter skip until",
 		optional: "B C M U X h w branches exclude exclude-hidden format glob max-parents min-parents notes " +
 			"pretty remotes tags"}},
-	{"status", &spec{complete: true, acts: "help",
+	{"status", &Spec{complete: true, acts: "help",
 		flags: "help b s v z ahead-behind branch long no-ahead-behind no-branch no-column " +
 			"no-ignore-submodules no-ignored no-long no-null no-porcelain no-renames no-short " +
 			"no-show-stash no-untracked-files no-verbose null renames short show-stash verbose",
 		optional: "M u column find-renames ignore-submodules ignored porcelain untracked-files"}},
-	{"ls-files", &spec{complete: true, acts: "X exclude-from exclude-per-directory help",
+	{"ls-files", &Spec{complete: true, acts: "X exclude-from exclude-per-directory help",
 		flags: "help c d f i k m o s t u v z cached debug deduplicate deleted directory empty-directory " +
 			"eol error-unmatch exclude-standard full-name ignored killed modified no-abbrev " +
 			"no-cached no-debug no-deduplicate no-deleted no-directory no-empty-directory no-eol " +
@@ -159,24 +160,24 @@ var gitSubTable = specTable{entries: []specEntry{
 			"others recurse-submodules resolve-undo sparse stage unmerged",
 		args:     "X x exclude exclude-from exclude-per-directory format with-tree",
 		optional: "abbrev"}},
-	{"ls-tree", &spec{complete: true, acts: "help",
+	{"ls-tree", &Spec{complete: true, acts: "help",
 		flags: "help d l r t z full-name full-tree long name-only name-status no-abbrev no-full-name " +
 			"no-full-tree object-only",
 		args:     "format",
 		optional: "abbrev"}},
-	{"show-ref", &spec{complete: true, acts: "help",
+	{"show-ref", &Spec{complete: true, acts: "help",
 		flags: "help d h q dereference head heads no-abbrev no-dereference no-hash no-head no-heads " +
 			"no-quiet no-tags no-verify quiet tags verify",
 		optional: "s abbrev exclude-existing hash"}},
-	{"merge-base", &spec{complete: true, acts: "help",
+	{"merge-base", &Spec{complete: true, acts: "help",
 		flags: "help a all fork-point independent is-ancestor no-all octopus"}},
-	{"describe", &spec{complete: true, acts: "help",
+	{"describe", &Spec{complete: true, acts: "help",
 		flags: "help all always contains debug exact-match first-parent long no-abbrev no-all no-always " +
 			"no-broken no-candidates no-contains no-debug no-dirty no-exact-match no-exclude " +
 			"no-first-parent no-long no-match no-tags tags",
 		args:     "candidates exclude match",
 		optional: "abbrev broken dirty"}},
-	{"blame", &spec{complete: true, acts: "S ignore-revs-file help",
+	{"blame", &Spec{complete: true, acts: "S ignore-revs-file help",
 		flags: "help b c e f l n p s t w color-by-age color-lines incremental line-porcelain minimal " +
 			"no-abbrev no-color-by-age no-color-lines no-contents no-ignore-rev no-ignore-revs-file " +
 			"no-incremental no-line-porcelain no-minimal no-porcelain no-progress no-root " +
@@ -184,9 +185,9 @@ var gitSubTable = specTable{entries: []specEntry{
 			"progress root score-debug show-email show-name show-number show-stats",
 		args:     "L S contents ignore-rev ignore-revs-file",
 		optional: "C M abbrev"}},
-	{"version", &spec{complete: true, acts: "help",
+	{"version", &Spec{complete: true, acts: "help",
 		flags: "help build-options no-build-options"}},
-	{"grep", &spec{complete: true, obsolete: gitNumber, acts: "O open-files-in-pager ext-grep textconv help",
+	{"grep", &Spec{complete: true, obsolete: gitNumber, acts: "O open-files-in-pager ext-grep textconv help",
 		flags: "help E F G H I L P W a c h i l n o p q r v w z all-match and basic-regexp break cached " +
 			"column count exclude-standard ext-grep extended-regexp files-with-matches " +
 			"files-without-match fixed-strings full-name function-context heading ignore-case index " +
@@ -201,13 +202,13 @@ var gitSubTable = specTable{entries: []specEntry{
 			"recurse-submodules recursive show-function text textconv untracked word-regexp",
 		args:     "A B C e f m after-context before-context context max-count max-depth threads",
 		optional: "O color open-files-in-pager"}},
-	{"cat-file", &spec{complete: true, acts: "textconv filters batch batch-check batch-command batch-all-objects help",
+	{"cat-file", &Spec{complete: true, acts: "textconv filters batch batch-check batch-command batch-all-objects help",
 		flags: "help e p s t z allow-unknown-type batch-all-objects buffer filters follow-symlinks " +
 			"mailmap no-allow-unknown-type no-buffer no-follow-symlinks no-mailmap no-path " +
 			"no-unordered no-use-mailmap textconv unordered use-mailmap",
 		args:     "path",
 		optional: "batch batch-check batch-command"}},
-	{"branch", &spec{complete: true, acts: "help",
+	{"branch", &Spec{complete: true, acts: "help",
 		flags: "help C D M a c d f i l m q r v all copy create-reflog delete edit-description force " +
 			"ignore-case list move no-abbrev no-all no-color no-column no-copy no-create-reflog " +
 			"no-delete no-edit-description no-force no-format no-ignore-case no-list no-move " +
@@ -217,25 +218,25 @@ var gitSubTable = specTable{entries: []specEntry{
 		args:     "u format points-at set-upstream-to sort",
 		optional: "t abbrev color column contains merged no-contains no-merged track with without"}},
 	// git-tag(1): -F reads the message from a file.
-	{"tag", &spec{complete: true, flags: "help a|annotate d|delete e|edit f|force i|ignore-case l|list s|sign v|verify create-reflog no-annotate " +
+	{"tag", &Spec{complete: true, flags: "help a|annotate d|delete e|edit f|force i|ignore-case l|list s|sign v|verify create-reflog no-annotate " +
 		"no-cleanup no-color no-column no-create-reflog no-edit no-file no-force no-format " +
 		"no-ignore-case no-local-user no-points-at no-sign no-sort", args: "m|message u|local-user cleanup format sort",
 		reads: "F|file", optional: "n color column contains merged no-contains no-merged points-at with without", acts: "help"}},
 	// The subcommands that change the repository or talk to a remote
-	// that rules name (issue 17; git 2.39.5 `git SUB
+	// that rules name (git 2.39.5 `git SUB
 	// --git-completion-helper-all` and `git SUB -h`), names joined by "|"
 	// one option spelled short and long: reads are files whose content
 	// git puts in the commit or note (`-F ~/.ssh/id_rsa` commits the
 	// key; Read rules must see it), acts options that run the command
 	// they name (`--upload-pack`, `--receive-pack`, `--exec`).
 	// git-reset(1).
-	{"reset", &spec{complete: true,
+	{"reset", &Spec{complete: true,
 		flags: "q|quiet no-refresh refresh mixed soft hard merge keep p|patch N|intent-to-add pathspec-file-nul " +
 			"no-quiet no-mixed no-soft no-hard no-merge no-keep no-recurse-submodules no-patch no-intent-to-add " +
 			"no-pathspec-from-file no-pathspec-file-nul help",
 		reads: "pathspec-from-file", optional: "recurse-submodules", acts: "help"}},
 	// git-commit(1).
-	{"commit", &spec{complete: true,
+	{"commit", &Spec{complete: true,
 		flags: "q|quiet v|verbose reset-author s|signoff e|edit status a|all i|include interactive p|patch o|only " +
 			"n|no-verify dry-run short branch ahead-behind porcelain long z|null amend no-post-rewrite pathspec-file-nul " +
 			"allow-empty allow-empty-message verify post-rewrite no-quiet no-verbose no-file no-author no-date " +
@@ -247,12 +248,12 @@ var gitSubTable = specTable{entries: []specEntry{
 		reads:    "F|file t|template pathspec-from-file",
 		optional: "S|gpg-sign u|untracked-files", acts: "help"}},
 	// git-notes(1) add and append (the same options; append has no -f).
-	{"notes add", &spec{complete: true, flags: "allow-empty f|force no-allow-empty no-force help",
+	{"notes add", &Spec{complete: true, flags: "allow-empty f|force no-allow-empty no-force help",
 		args: "m|message c|reedit-message C|reuse-message", reads: "F|file", acts: "help"}},
-	{"notes append", &spec{complete: true, flags: "allow-empty no-allow-empty help",
+	{"notes append", &Spec{complete: true, flags: "allow-empty no-allow-empty help",
 		args: "m|message c|reedit-message C|reuse-message", reads: "F|file", acts: "help"}},
 	// git-fetch(1): --upload-pack runs the command it names.
-	{"fetch", &spec{complete: true,
+	{"fetch", &Spec{complete: true,
 		flags: "v|verbose q|quiet all set-upstream a|append atomic f|force m|multiple t|tags n prefetch p|prune " +
 			"P|prune-tags dry-run write-fetch-head k|keep u|update-head-ok progress unshallow refetch update-shallow " +
 			"4|ipv4 6|ipv6 negotiate-only auto-maintenance auto-gc show-forced-updates write-commit-graph stdin " +
@@ -267,7 +268,7 @@ var gitSubTable = specTable{entries: []specEntry{
 		optional: "recurse-submodules", acts: "upload-pack help"}},
 	// git-pull(1): fetch's options and merge's; --upload-pack as fetch.
 	// (`-h` shows --jobs[=<n>], but git 2.39 requires the value.)
-	{"pull", &spec{complete: true,
+	{"pull", &Spec{complete: true,
 		flags: "v|verbose q|quiet progress stat summary commit e|edit ff ff-only verify verify-signatures autostash " +
 			"allow-unrelated-histories all a|append f|force t|tags p|prune dry-run k|keep unshallow update-shallow " +
 			"4|ipv4 6|ipv6 show-forced-updates set-upstream n squash " +
@@ -286,7 +287,7 @@ var gitSubTable = specTable{entries: []specEntry{
 	// git-config(1) (git 2.39): -e runs an editor; which forms only read
 	// (not --add, --replace-all, --unset*, --rename-section,
 	// --remove-section, or NAME VALUE) is policy's gitConfig.
-	{"config", &spec{complete: true,
+	{"config", &Spec{complete: true,
 		flags: "help global system local worktree get get-all get-regexp get-urlmatch replace-all add unset " +
 			"unset-all rename-section remove-section l|list fixed-value e|edit get-color get-colorbool bool int " +
 			"bool-or-int bool-or-str path expiry-date z|null name-only includes show-origin show-scope " +
@@ -298,22 +299,55 @@ var gitSubTable = specTable{entries: []specEntry{
 		acts: "e|edit help"}},
 	// git-for-each-ref(1): prints refs; a `signature` atom in --format or
 	// --sort runs gpg (policy's gitListMode refuses it).
-	{"for-each-ref", &spec{complete: true, acts: "help",
+	{"for-each-ref", &Spec{complete: true, acts: "help",
 		flags: "help s|shell p|perl python tcl ignore-case no-shell no-perl no-python no-tcl no-count no-format " +
 			"no-color no-sort no-points-at no-ignore-case",
 		args:     "count format sort points-at",
 		optional: "color merged no-merged contains no-contains"}},
 	// git-check-attr(1): prints the attributes of paths.
-	{"check-attr", &spec{complete: true, acts: "help",
+	{"check-attr", &Spec{complete: true, acts: "help",
 		flags: "help a|all cached stdin z no-all no-cached no-stdin"}},
-	{"remote", &spec{complete: true, flags: "help v no-verbose verbose", acts: "help"}},
-	{"remote get-url", &spec{complete: true, flags: "help all no-all no-push push", acts: "help"}},
-	{"worktree list", &spec{complete: true, flags: "help v z no-expire no-porcelain no-verbose porcelain verbose", args: "expire", acts: "help"}},
+	{"remote", &Spec{complete: true, flags: "help v no-verbose verbose", acts: "help"}},
+	{"remote get-url", &Spec{complete: true, flags: "help all no-all no-push push", acts: "help"}},
+	{"worktree list", &Spec{complete: true, flags: "help v z no-expire no-porcelain no-verbose porcelain verbose", args: "expire", acts: "help"}},
+	// The forms that throw work away (DestroysProjectWork): git-checkout(1),
+	// git-switch(1), git-rm(1), git-gc(1), git-read-tree(1),
+	// git-checkout-index(1), git 2.39.
+	{"checkout", &Spec{complete: true, acts: "help",
+		flags: "help l guess overlay q|quiet progress m|merge d|detach f|force overwrite-ignore ignore-other-worktrees " +
+			"2|ours 3|theirs p|patch ignore-skip-worktree-bits pathspec-file-nul no-guess no-overlay no-quiet " +
+			"no-recurse-submodules no-progress no-merge no-conflict no-detach no-track no-force no-orphan " +
+			"no-overwrite-ignore no-ignore-other-worktrees no-patch no-ignore-skip-worktree-bits " +
+			"no-pathspec-from-file no-pathspec-file-nul",
+		args: "b B conflict orphan", reads: "pathspec-from-file", optional: "t|track recurse-submodules"}},
+	{"switch", &Spec{complete: true, acts: "help",
+		flags: "help guess discard-changes q|quiet progress m|merge d|detach f|force overwrite-ignore " +
+			"ignore-other-worktrees no-create no-force-create no-guess no-discard-changes no-quiet " +
+			"no-recurse-submodules no-progress no-merge no-conflict no-detach no-track no-force no-orphan " +
+			"no-overwrite-ignore no-ignore-other-worktrees",
+		args: "c|create C|force-create conflict orphan", optional: "t|track recurse-submodules"}},
+	{"rm", &Spec{complete: true, acts: "help",
+		flags: "help n|dry-run q|quiet cached f|force r ignore-unmatch sparse pathspec-file-nul no-dry-run no-quiet " +
+			"no-cached no-force no-ignore-unmatch no-sparse no-pathspec-from-file no-pathspec-file-nul",
+		reads: "pathspec-from-file"}},
+	{"gc", &Spec{complete: true, acts: "help",
+		flags: "help q|quiet cruft aggressive auto force keep-largest-pack no-quiet no-prune no-cruft " +
+			"no-aggressive no-auto no-force no-keep-largest-pack",
+		optional: "prune"}},
+	{"read-tree", &Spec{complete: true, acts: "help",
+		flags: "help empty v|verbose m trivial aggressive reset u i n|dry-run no-sparse-checkout sparse-checkout " +
+			"debug-unpack q|quiet no-empty no-verbose no-trivial no-aggressive no-reset no-dry-run " +
+			"no-debug-unpack no-recurse-submodules no-quiet",
+		args: "index-output prefix exclude-per-directory", optional: "recurse-submodules"}},
+	{"checkout-index", &Spec{complete: true, acts: "help",
+		flags: "help a|all ignore-skip-worktree-bits f|force q|quiet n|no-create create u|index z stdin temp " +
+			"no-all no-ignore-skip-worktree-bits no-force no-quiet no-index no-stdin no-temp no-prefix",
+		args: "prefix stage"}},
 }}
 
 // gitLogSpec is log, show and rev-list (git-log(1), git-show(1),
 // git-rev-list(1)).
-var gitLogSpec = spec{complete: true, exact: true, obsolete: gitNumber,
+var gitLogSpec = Spec{complete: true, exact: true, obsolete: gitNumber,
 	flags: gitDiffCommonFlags + gitLogFlags + "help", args: gitDiffCommonArgs + gitLogArgs,
 	optional: gitDiffCommonOptional + gitLogOptional, acts: gitDiffActs + " show-signature"}
 
@@ -321,11 +355,11 @@ var gitLogSpec = spec{complete: true, exact: true, obsolete: gitNumber,
 // built, each on its first use.
 var gitSubSpecs struct {
 	sync.Mutex
-	ready map[string]*spec
+	ready map[string]*Spec
 }
 
 // gitSubSpec returns the ready entry of a subcommand (one or two words).
-func gitSubSpec(name string) (*spec, bool) {
+func gitSubSpec(name string) (*Spec, bool) {
 	gitSubSpecs.Lock()
 	defer gitSubSpecs.Unlock()
 	if s, ok := gitSubSpecs.ready[name]; ok {
@@ -338,13 +372,21 @@ func gitSubSpec(name string) (*spec, bool) {
 	s := *ts
 	s.init()
 	if gitSubSpecs.ready == nil {
-		gitSubSpecs.ready = map[string]*spec{}
+		gitSubSpecs.ready = map[string]*Spec{}
 	}
 	gitSubSpecs.ready[name] = &s
 	return &s, true
 }
 
 var gitGlobalOnce sync.Once
+
+// GitGlobal reads a git command's words (c.Args[0] is git) by git's
+// global options: the subcommand and its words are operands.
+func GitGlobal(c *Command) *Cmdline {
+	s := &gitGlobalSpec
+	gitGlobalOnce.Do(s.init)
+	return s.Scan(c)
+}
 
 // GitLine is a git command line as the command model reads it.
 type GitLine struct {
@@ -361,36 +403,34 @@ type GitLine struct {
 
 // gitSubSubs are the subcommands whose first operand may name a
 // subcommand of theirs that the model knows.
-var gitSubSubs = lazy[map[string][]string]{build: func() map[string][]string {
+var gitSubSubs = sync.OnceValue(func() map[string][]string {
 	return map[string][]string{
 		"stash": {"list", "show"}, "worktree": {"list"}, "remote": {"get-url"}, "reflog": {"show", "exists"},
 		"notes": {"add", "append"},
 	}
-}}
+})
 
 // ReadGitLine reads a git command's words (c.Args[0] is git) by the
 // command model: the global options, the subcommand, and its options.
 // ok is false when the global options are not understood or there is no
 // static subcommand.
 func ReadGitLine(c *Command) (g GitLine, ok bool) {
-	s := &gitGlobalSpec
-	gitGlobalOnce.Do(s.init)
-	l := s.scan(c)
-	g.Global = Line{l: l, s: s}
-	ops := l.operands()
-	if l.err != "" || len(ops) == 0 || ops[0].Dynamic {
+	l := GitGlobal(c)
+	g.Global = Line{l: l, s: &gitGlobalSpec}
+	ops := l.Operands()
+	if l.Err != "" || len(ops) == 0 || ops[0].Dynamic {
 		return g, false
 	}
-	at := ops[0].at
+	at := ops[0].At
 	name := ops[0].Text
 	words := c.Args[at:]
-	if len(words) > 1 && !words[1].Dynamic && containsStr(gitSubSubs.get()[name], words[1].Text) {
+	if len(words) > 1 && !words[1].Dynamic && slices.Contains(gitSubSubs()[name], words[1].Text) {
 		name += " " + words[1].Text
 		words = words[1:]
 	}
 	g.Sub = name
 	if sub, found := gitSubSpec(name); found {
-		g.Line = Line{l: sub.scan(&Command{Args: words, Assigns: c.Assigns}), s: sub}
+		g.Line = Line{l: sub.Scan(&Command{Args: words, Assigns: c.Assigns}), s: sub}
 	}
 	return g, true
 }
@@ -402,9 +442,9 @@ func (x Line) Acting() []string {
 		return nil
 	}
 	var out []string
-	for _, it := range x.l.items {
-		if it.opt != "" && (x.s.acted[it.opt] || x.s.opts[it.opt] == writeArg) {
-			out = append(out, it.opt)
+	for _, it := range x.l.Items {
+		if it.Opt != "" && (x.s.acted[it.Opt] || x.s.opts[it.Opt] == writeArg) {
+			out = append(out, it.Opt)
 		}
 	}
 	return out

@@ -1,6 +1,7 @@
-package shellparse
+package cmdmodel
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -15,7 +16,7 @@ type RuleOpt struct {
 }
 
 // RuleLine is one reading of a command line by the command model, as Bash
-// rules match it (issue 17): which tool (Key: "rm", "git reset"), the
+// rules match it: which tool (Key: "rm", "git reset"), the
 // options given in any position and spelling, and the operands in order.
 // A rule's own words are read the same way, so a rule matches every
 // spelling the tool accepts of what it names.
@@ -57,8 +58,8 @@ func ReadRuleLines(words []Word, trailing bool) []RuleLine {
 	if len(words) == 0 || words[0].Dynamic {
 		return nil
 	}
-	var l *cmdline
-	var s *spec
+	var l *Cmdline
+	var s *Spec
 	key := words[0].Text
 	if key == "git" {
 		g, ok := ReadGitLine(&Command{Args: words})
@@ -69,35 +70,35 @@ func ReadRuleLines(words []Word, trailing bool) []RuleLine {
 		l, s = g.Line.l, g.Line.s
 	} else {
 		var found bool
-		s, found = lookupSpec(key, false)
+		s, found = LookupSpec(key, false)
 		if !found || !s.complete || s.raw {
 			return nil
 		}
-		l = s.scan(&Command{Args: words})
+		l = s.Scan(&Command{Args: words})
 	}
-	r := RuleLine{Key: key, Understood: l.err == "", AnyOpt: trailing}
+	r := RuleLine{Key: key, Understood: l.Err == "", AnyOpt: trailing}
 	for _, w := range words[1:] {
 		r.AnyOpt = r.AnyOpt || mayBeOption(w)
 	}
 	modeAt := -1
-	for _, it := range l.items {
-		if it.opt == "" {
-			r.Operands = append(r.Operands, l.val(it).Word)
+	for _, it := range l.Items {
+		if it.Opt == "" {
+			r.Operands = append(r.Operands, l.Val(it).Word)
 			continue
 		}
-		if key == "chmod" && containsStr(chmodModeLetters.get(), it.opt) {
+		if key == "chmod" && slices.Contains(chmodModeLetters(), it.Opt) {
 			// A mode that reads like options (`chmod -w f`): the word is
 			// the mode.
 			if modeAt < 0 {
-				modeAt = int(it.at)
+				modeAt = int(it.At)
 			}
 			continue
 		}
-		name := it.opt
+		name := it.Opt
 		if c, ok := s.canon[name]; ok {
 			name = c
 		}
-		r.Opts = append(r.Opts, RuleOpt{Name: name, Has: it.has, Val: l.val(it).Word})
+		r.Opts = append(r.Opts, RuleOpt{Name: name, Has: it.Has, Val: l.Val(it).Word})
 	}
 	switch key {
 	case "git push":

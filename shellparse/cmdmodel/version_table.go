@@ -1,4 +1,6 @@
-package shellparse
+package cmdmodel
+
+import "slices"
 
 // versionOptions are the options that make a program print its version
 // and exit, reading no project file and running no code (each program's
@@ -28,5 +30,5 @@ func VersionOnly(c *Command) bool {
 	if len(c.Args) != 2 || c.Args[0].Dynamic || c.Args[1].Dynamic {
 		return false
 	}
-	return containsStr(versionOptions[c.Args[0].Text], c.Args[1].Text)
+	return slices.Contains(versionOptions[c.Args[0].Text], c.Args[1].Text)
 }

@@ -1,7 +1,8 @@
-package shellparse
+package cmdmodel
 
 import (
 	"strings"
+	"sync"
 )
 
 // CodeWords returns the indices in c.Args of the words that make the
@@ -10,10 +11,12 @@ import (
 // `make --eval=TEXT`, `make -f FILE`, `ssh -o ProxyCommand=CMD`), or an
 // operand that has it (`make SHELL=...`: a variable override can replace
 // any command of a recipe). An allow rule's `*` does not cover them: a rule
-// covers such a word only by naming it (issue 17). A dynamic word that
+// covers such a word only by naming it. A dynamic word that
 // could be one counts. The word holding an option's value is reported
-// when the value says what runs (ssh's -o NAME=VALUE).
-func CodeWords(c *Command) []int {
+// when the value says what runs (ssh's -o NAME=VALUE). wrapper: c runs
+// another command the caller found (its own words are then only the
+// wrapper's).
+func CodeWords(c *Command, wrapper bool) []int {
 	if len(c.Args) == 0 || c.Args[0].Dynamic {
 		return nil
 	}
@@ -36,18 +39,18 @@ func CodeWords(c *Command) []int {
 		}
 		return nil
 	default:
-		s, ok := lookupSpec(name, c.IsWrapper())
+		s, ok := LookupSpec(name, wrapper)
 		if !ok || !s.complete || len(s.acted) == 0 {
 			return nil
 		}
-		l := s.scan(c)
+		l := s.Scan(c)
 		var out []int
-		for _, it := range l.items {
+		for _, it := range l.Items {
 			switch {
-			case it.opt != "" && s.acted[it.opt]:
-				out = append(out, int(it.at))
-			case it.opt == "" && (name == "make" || name == "gmake") && strings.Contains(l.val(it).Text, "="):
-				out = append(out, int(it.at)) // a variable override
+			case it.Opt != "" && s.acted[it.Opt]:
+				out = append(out, int(it.At))
+			case it.Opt == "" && (name == "make" || name == "gmake") && strings.Contains(l.Val(it).Text, "="):
+				out = append(out, int(it.At)) // a variable override
 			}
 		}
 		for i := 1; i < len(c.Args); i++ {
@@ -69,24 +72,24 @@ func gitCodeWords(c *Command) []int {
 	g, ok := ReadGitLine(c)
 	var out []int
 	if g.Global.l != nil {
-		for _, it := range g.Global.l.items {
-			if it.opt != "" && g.Global.s.acted[it.opt] {
-				out = append(out, int(it.at))
+		for _, it := range g.Global.l.Items {
+			if it.Opt != "" && g.Global.s.acted[it.Opt] {
+				out = append(out, int(it.At))
 			}
 		}
 	}
 	if !ok || g.Line.l == nil {
 		return out
 	}
-	off := len(c.Args) - len(g.Line.l.c.Args)
+	off := len(c.Args) - len(g.Line.l.Cmd.Args)
 	s := g.Line.s
-	for _, it := range g.Line.l.items {
-		_, known := s.opts[it.opt]
+	for _, it := range g.Line.l.Items {
+		_, known := s.opts[it.Opt]
 		switch {
-		case it.opt == "" && mayBeOption(g.Line.l.val(it).Word):
-			out = append(out, int(it.at)+off)
-		case it.opt != "" && (s.acted[it.opt] || !known && s.obsolete == nil && unknownOpt(s, it.opt)):
-			out = append(out, int(it.at)+off)
+		case it.Opt == "" && mayBeOption(g.Line.l.Val(it).Word):
+			out = append(out, int(it.At)+off)
+		case it.Opt != "" && (s.acted[it.Opt] || !known && s.obsolete == nil && unknownOpt(s, it.Opt)):
+			out = append(out, int(it.At)+off)
 		}
 	}
 	return out
@@ -96,7 +99,7 @@ func gitCodeWords(c *Command) []int {
 // does not have: a short letter it does not list, or a long name that is
 // no prefix of its options. An ambiguous abbreviation is refused by the
 // tool (and by a newer version, which has more options, as well).
-func unknownOpt(s *spec, name string) bool {
+func unknownOpt(s *Spec, name string) bool {
 	if len(name) == 1 {
 		return true
 	}
@@ -111,10 +114,10 @@ func unknownOpt(s *spec, name string) bool {
 // -gcflags, -asmflags and -gccgoflags reach the tools (-extld runs a
 // linker), -compiler picks one, -modfile picks another go.mod, -C runs
 // the command in another directory (another module's code).
-var goCodeFlags = lazy[map[string]bool]{build: func() map[string]bool {
+var goCodeFlags = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{"C": true, "exec": true, "toolexec": true, "vettool": true, "overlay": true,
 		"ldflags": true, "gcflags": true, "asmflags": true, "gccgoflags": true, "compiler": true, "modfile": true}
-}}
+})
 
 // goCodeWords reads go's flags (package flag: one or two dashes, `=value`
 // or the next word, no clusters or abbreviations) after the subcommand, up
@@ -135,7 +138,7 @@ func goCodeWords(args []Word) []int {
 			continue
 		}
 		name, _, _ := strings.Cut(strings.TrimLeft(t, "-"), "=")
-		if goCodeFlags.get()[name] {
+		if goCodeFlags()[name] {
 			out = append(out, i)
 		}
 	}
@@ -145,13 +148,13 @@ func goCodeWords(args []Word) []int {
 // sshHarmless are ssh_config(5) options that only tune the connection: a
 // -o with any other name may run a program (ProxyCommand, LocalCommand,
 // KnownHostsCommand, Match exec, PKCS11Provider, XAuthLocation ...).
-var sshHarmless = lazy[map[string]bool]{build: func() map[string]bool {
+var sshHarmless = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{"connecttimeout": true, "connectionattempts": true, "batchmode": true,
 		"serveraliveinterval": true, "serveralivecountmax": true, "loglevel": true, "port": true, "user": true,
 		"compression": true, "stricthostkeychecking": true, "identitiesonly": true, "passwordauthentication": true,
 		"pubkeyauthentication": true, "preferredauthentications": true, "tcpkeepalive": true, "addressfamily": true,
 		"requesttty": true}
-}}
+})
 
 // sshWithArg are ssh(1)'s options that take an argument (OpenSSH 9.2,
 // getopt "1246ab:c:e:fgi:kl:m:no:p:qstvxAB:CD:E:F:GI:J:KL:MNO:P:Q:R:S:TVw:W:XYy").
@@ -195,7 +198,7 @@ func sshCodeWords(args []Word) []int {
 			case 'o':
 				name, _, _ := strings.Cut(strings.TrimSpace(val), "=")
 				name, _, _ = strings.Cut(name, " ")
-				if !sshHarmless.get()[strings.ToLower(name)] || args[at].Dynamic {
+				if !sshHarmless()[strings.ToLower(name)] || args[at].Dynamic {
 					out = append(out, at)
 				}
 			case 'F', 'E', 'I':

@@ -1,4 +1,4 @@
-package shellparse
+package cmdmodel
 
 import "strings"
 
@@ -19,15 +19,15 @@ var gitConfigValueOpts = []string{"file", "blob", "type", "default", "comment", 
 // `list`/`get` subcommands, the old --get*/--list options, or a lone key
 // (git-config(1), git 2.47); every other form, an unknown option or a
 // word only known at run time included, is taken to write.
-func gitConfigWrites(sub arg, rest []arg, cdir arg, out *effectList) {
+func gitConfigWrites(sub Arg, rest []Arg, cdir Arg, out *effectList) {
 	if sub.Text != "config" {
 		return
 	}
-	file := arg{Word: Word{Text: ".git/config", Offset: sub.Offset}, at: sub.at}
-	var operands []arg
+	file := Arg{Word: Word{Text: ".git/config", Offset: sub.Offset}, At: sub.At}
+	var operands []Arg
 	reads, writes := false, false
-	set := func(w arg, text string) {
-		file = arg{Word: Word{Text: text, Dynamic: w.Dynamic, Offset: w.Offset}, at: w.at}
+	set := func(w Arg, text string) {
+		file = Arg{Word: Word{Text: text, Dynamic: w.Dynamic, Offset: w.Offset}, At: w.At}
 	}
 	for j := 0; j < len(rest); j++ {
 		w := rest[j]

@@ -1,35 +1,8 @@
-package shellparse
+package cmdmodel
 
 import (
 	"strconv"
 )
-
-// What a command xargs runs gets appended (issue 17: `find . -name '*.go'
-// | xargs wc -l`). When the stage before xargs is a single find that only
-// prints paths, the words xargs appends are those paths, which the policy
-// can list on the disk: Command.Feed names that find, FindPrints says
-// what it prints.
-
-// xargsFeed sets Feed on a command xargs runs with its input appended,
-// when xargs's options keep each input word whole and the stage before
-// it is one simple command (p.prevStage).
-func (p *parser) xargsFeed(inner *Command, l *cmdline) {
-	null := false
-	for _, it := range l.items {
-		switch it.opt {
-		case "0", "null":
-			null = true
-		case "r", "no-run-if-empty", "t", "verbose", "n", "max-args", "P", "max-procs":
-		default:
-			return // -a, -d, -E, -I, -L, -s ...: not a plain list of words
-		}
-	}
-	if l.err != "" || len(p.prevStage) != 1 {
-		return
-	}
-	inner.Feed = []int{p.prevStage[0]}
-	inner.FeedNull = null
-}
 
 // FindName is one -name or -iname test of a find command: the pattern, as
 // fnmatch(3) takes it without FNM_PERIOD (a `*` matches a leading dot).
@@ -86,7 +59,7 @@ func FindSelects(c *Command) (FindOutput, bool) {
 // -print or -print0, execs the actions that run commands (FindSelects).
 func findOutput(c *Command, end int, print, execs bool) (FindOutput, bool) {
 	out := FindOutput{MaxDepth: -1}
-	if len(c.Args) == 0 || c.Args[0].Dynamic || c.Name() != "find" || c.Unknown != "" || c.HasDynamic(1) && print {
+	if len(c.Args) == 0 || c.Args[0].Dynamic || c.Name() != "find" || c.HasDynamic(1) && print {
 		return out, false
 	}
 	args := c.Args[1:end]
@@ -95,30 +68,24 @@ func findOutput(c *Command, end int, print, execs bool) (FindOutput, bool) {
 			return out, false
 		}
 	}
-	first, i := FindSplit(args, func(w Word) string { return w.Text })
-	if first > 0 {
+	f := readFind(args, wordText)
+	if f.start > 0 {
 		return out, false // a leading option: -L follows links
 	}
-	for _, w := range args[:i] {
+	for _, w := range args[:f.expr] {
 		out.Starts = append(out.Starts, w.Text)
 	}
 	if len(out.Starts) == 0 {
 		out.Starts = []string{"."}
 	}
 	printed, acted := false, false
-	for ; i < len(args); i++ {
-		t := args[i].Text
+	for _, p := range f.prims {
+		t := p.name
 		if printed && !execs {
 			return out, false
 		}
-		switch t {
-		case "-exec", "-execdir", "-ok", "-okdir":
-			if !execs {
-				return out, false
-			}
-			for i++; i < len(args) && args[i].Text != ";" && args[i].Text != "+"; i++ {
-			}
-			if i == len(args) {
+		if isFindExec(t) {
+			if !execs || !p.terminated {
 				return out, false
 			}
 			acted = true
@@ -137,11 +104,10 @@ func findOutput(c *Command, end int, print, execs bool) (FindOutput, bool) {
 			out.Null = out.Null || t == "-print0"
 		case "-a", "-and":
 		case "-name", "-iname", "-type", "-path", "-ipath", "-wholename", "-iwholename", "-maxdepth", "-mindepth":
-			if i+1 >= len(args) {
+			if p.end == p.at+1 {
 				return out, false
 			}
-			i++
-			v := args[i].Text
+			v := args[p.at+1].Text
 			switch t {
 			case "-name", "-iname":
 				out.Names = append(out.Names, FindName{Pattern: v, Fold: t == "-iname"})

@@ -1,11 +1,12 @@
-package shellparse
+package cmdmodel
 
 import (
 	"strings"
+	"sync"
 )
 
 // This file holds the allow-lists of the common agent tools whose options
-// an allow rule's `*` covers (issue 17): any option not listed, in any
+// an allow rule's `*` covers: any option not listed, in any
 // spelling, may write outside the project, read a secret or run code, and
 // counts as a code word (CodeWords); a rule covers it only by naming it.
 
@@ -22,7 +23,7 @@ type harmless map[string]bool
 // elsewhere), --lockfile-path. Options taking a value may be given as
 // `--opt=value` or the next word.
 // Built on first use (start-up: most calls never look it up).
-var cargoHarmless = lazy[harmless]{build: func() harmless {
+var cargoHarmless = sync.OnceValue(func() harmless {
 	return harmless{"q": false, "quiet": false, "v": false, "verbose": false, "color": true,
 		"message-format": true, "no-run": false, "no-fail-fast": false, "future-incompat-report": false,
 		"p": true, "package": true, "workspace": false, "exclude": true, "all": false, "lib": false, "bins": false,
@@ -31,14 +32,14 @@ var cargoHarmless = lazy[harmless]{build: func() harmless {
 		"no-default-features": false, "j": true, "jobs": true, "r": false, "release": false, "profile": true,
 		"target": true, "timings": false, "ignore-rust-version": false, "locked": false, "offline": false,
 		"frozen": false, "keep-going": false, "h": false, "help": false}
-}}
+})
 
 // npmHarmless are npm's options (npm 11, `npm help config`) that change
 // only what npm prints or which workspaces and scripts run: any other
 // `--key[=value]` sets that npm config key (node-options, script-shell,
 // userconfig, globalconfig, prefix, call ... run code or read config).
 // Built on first use (start-up: most calls never look it up).
-var npmHarmless = lazy[harmless]{build: func() harmless {
+var npmHarmless = sync.OnceValue(func() harmless {
 	return harmless{"s": false, "silent": false, "q": false, "quiet": false, "loglevel": true,
 		"d": false, "dd": false, "ddd": false, "verbose": false, "json": false, "parseable": false, "p": false,
 		"color": true, "no-color": false, "w": true, "workspace": true, "workspaces": false, "ws": false,
@@ -46,7 +47,7 @@ var npmHarmless = lazy[harmless]{build: func() harmless {
 		"no-audit": false, "audit": false, "no-fund": false, "fund": false, "prefer-offline": false,
 		"offline": false, "progress": false, "no-progress": false, "no-update-notifier": false,
 		"omit": true, "include": true, "production": false, "legacy-peer-deps": false, "h": false, "help": false}
-}}
+})
 
 // pytestHarmless are pytest's options (pytest 8, `pytest --help`, the
 // "Command-line Flags" reference) that select tests or shape the report:
@@ -57,7 +58,7 @@ var npmHarmless = lazy[harmless]{build: func() harmless {
 // option such as addopts or cache_dir), -W (imports a warning class),
 // --pdb/--trace (a debugger), --pastebin (network).
 // Built on first use (start-up: most calls never look it up).
-var pytestHarmless = lazy[harmless]{build: func() harmless {
+var pytestHarmless = sync.OnceValue(func() harmless {
 	return harmless{"q": false, "quiet": false, "v": false, "verbose": false, "x": false,
 		"exitfirst": false, "s": false, "capture": true, "k": true, "m": true, "maxfail": true, "lf": false,
 		"last-failed": false, "ff": false, "failed-first": false, "nf": false, "new-first": false, "sw": false,
@@ -68,7 +69,7 @@ var pytestHarmless = lazy[harmless]{build: func() harmless {
 		"ignore": true, "ignore-glob": true, "cache-clear": false, "doctest-modules": false, "full-trace": false,
 		"import-mode": true, "h": false, "help": false, "version": false, "V": false, "fixtures": false,
 		"markers": false, "setup-show": false, "setup-plan": false}
-}}
+})
 
 // allowListed returns the indices in args, from index from, of the
 // options the list does not have (in any spelling: `--opt=value`, a
@@ -134,7 +135,7 @@ func cargoCodeWords(args []Word) []int {
 	if i >= len(args) {
 		return nil
 	}
-	out := allowListed(args, i+1, cargoHarmless.get(), nil)
+	out := allowListed(args, i+1, cargoHarmless(), nil)
 	dd := -1
 	for j := i + 1; j < len(args); j++ {
 		if args[j].Text == "--" && !args[j].Dynamic {
@@ -154,30 +155,30 @@ func cargoCodeWords(args []Word) []int {
 }
 
 // npmCodeWords: `npm SUB [options] [-- args]` for the subcommands that
-// run the project's scripts (npmScripts.get()). For npm run the script name is
+// run the project's scripts (npmScripts()). For npm run the script name is
 // the first operand; the words after `--` go to it. Other subcommands
 // keep their textual rules.
 func npmCodeWords(args []Word) []int {
-	if len(args) < 2 || args[1].Dynamic || !npmScripts.get()[args[1].Text] {
+	if len(args) < 2 || args[1].Dynamic || !npmScripts()[args[1].Text] {
 		return nil
 	}
-	return allowListed(args, 2, npmHarmless.get(), nil)
+	return allowListed(args, 2, npmHarmless(), nil)
 }
 
 // npmScripts are the npm subcommands (and their aliases, npm 11) that run
 // the project's scripts, whose options are read by npmHarmless: test, run,
 // start, stop, restart, ci, install-test, install-ci-test.
-var npmScripts = lazy[map[string]bool]{build: func() map[string]bool {
+var npmScripts = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{"test": true, "t": true, "tst": true, "run": true, "run-script": true, "rum": true,
 		"urn": true, "start": true, "stop": true, "restart": true, "ci": true, "clean-install": true, "ic": true,
 		"install-clean": true, "isntall-clean": true, "install-test": true, "it": true, "install-ci-test": true, "cit": true}
-}}
+})
 
 // pytestCodeWords: pytest's options from index from. A test path outside
 // the project (absolute, `~`, or with a `..` component) runs code from
 // elsewhere.
 func pytestCodeWords(args []Word, from int) []int {
-	out := allowListed(args, from, pytestHarmless.get(), func(w Word) bool {
+	out := allowListed(args, from, pytestHarmless(), func(w Word) bool {
 		path, _, _ := strings.Cut(w.Text, "::")
 		if strings.HasPrefix(path, "/") || strings.HasPrefix(path, "~") {
 			return false

@@ -1,4 +1,4 @@
-package shellparse
+package cmdmodel
 
 import (
 	"strings"
@@ -11,7 +11,7 @@ var gitPushOnce sync.Once
 // parse-options: short options cluster, long ones may be abbreviated to a
 // unique prefix, `--no-` negates). Names joined by "|" are one option
 // spelled short and long.
-var gitPushSpec = spec{complete: true,
+var gitPushSpec = Spec{complete: true,
 	flags: "v|verbose q|quiet all mirror d|delete tags n|dry-run porcelain f|force force-if-includes thin " +
 		"u|set-upstream progress prune verify no-verify follow-tags atomic 4|ipv4 6|ipv6 no-force no-tags " +
 		"no-thin no-progress no-prune no-follow-tags no-atomic no-force-with-lease no-force-if-includes " +
@@ -23,7 +23,8 @@ var gitPushSpec = spec{complete: true,
 }
 
 // GitPushForms returns the spellings of a `git push` command line that deny
-// and ask rules match besides the one written (issue 17): each option as
+// and ask rules match besides the one written, so a rule written
+// one way catches every spelling git reads alike: each option as
 // a word of its own, before the operands, spelled once short (`-f`) and
 // once long (`--force`), with a `+refspec` (a forced update of that ref)
 // also as -f/--force; then the operands. words is the line from `git`,
@@ -35,33 +36,33 @@ func GitPushForms(words []Word) [][]Word {
 	}
 	s := &gitPushSpec
 	gitPushOnce.Do(s.init)
-	l := s.scan(&Command{Args: words[1:]})
-	if l.err != "" {
+	l := s.Scan(&Command{Args: words[1:]})
+	if l.Err != "" {
 		return nil
 	}
 	// Each option as its word group, spelled short and long.
 	var shorts, longs [][]Word
 	var operands []Word
 	force := false
-	for _, it := range l.items {
-		if it.opt == "" {
-			v := l.val(it)
+	for _, it := range l.Items {
+		if it.Opt == "" {
+			v := l.Val(it)
 			operands = append(operands, v.Word)
 			force = force || strings.HasPrefix(v.Text, "+")
 			continue
 		}
-		names := s.aliases(it.opt)
+		names := s.aliases(it.Opt)
 		longName := "--" + names[len(names)-1]
 		shortName := longName
 		if len(names[0]) == 1 {
 			shortName = "-" + names[0]
 		}
-		v := l.val(it)
+		v := l.Val(it)
 		switch {
-		case it.has && s.opts[it.opt] == optional:
+		case it.Has && s.opts[it.Opt] == optional:
 			w := Word{Text: longName + "=" + v.Text, Dynamic: v.Dynamic}
 			shorts, longs = append(shorts, []Word{w}), append(longs, []Word{w})
-		case it.has:
+		case it.Has:
 			shorts = append(shorts, []Word{{Text: shortName}, v.Word})
 			longs = append(longs, []Word{{Text: longName}, v.Word})
 		default:
@@ -95,7 +96,7 @@ func GitPushForms(words []Word) [][]Word {
 
 // aliases returns every name of the option name is one spelling of, its
 // first name first.
-func (s *spec) aliases(name string) []string {
+func (s *Spec) aliases(name string) []string {
 	c := s.canon[name]
 	for _, group := range strings.Fields(s.flags + " " + s.args + " " + s.optional) {
 		names := strings.Split(group, "|")

@@ -1,7 +1,8 @@
-package shellparse
+package cmdmodel
 
 import (
-	"path"
+	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -27,7 +28,7 @@ import (
 // through the busybox wrapper).
 var awkNames = [...]string{"awk", "gawk", "mawk", "nawk", "original-awk"}
 
-func isAwk(name string) bool {
+func IsAwk(name string) bool {
 	for _, n := range awkNames {
 		if n == name {
 			return true
@@ -36,31 +37,31 @@ func isAwk(name string) bool {
 	return false
 }
 
-// awkRun is a shell command line an awk program runs.
-type awkRun struct {
-	code string
-	via  string // "system()", "print |", "getline", "|&"
-	// input are the string literals a print statement writes into the
+// AwkRun is a shell command line an awk program runs.
+type AwkRun struct {
+	Code string
+	Via  string // "system()", "print |", "getline", "|&"
+	// Input are the string literals a print statement writes into the
 	// command (each, and all joined by spaces): when the command is a
-	// shell reading its standard input, they are some of its code.
-	input []string
+	// shell reading its standard Input, they are some of its code.
+	Input []string
 }
 
-// awkProgram is what an awk program does besides reading its input and
+// AwkProgram is what an awk program does besides reading its input and
 // printing to standard output.
-type awkProgram struct {
-	runs          []awkRun
+type AwkProgram struct {
+	Runs          []AwkRun
 	reads, writes []string
-	// unknown says why part of what the program runs, reads or writes is
+	// Unknown says why part of what the program runs, reads or writes is
 	// only known at run time (or not read here); empty when all is known.
-	unknown string
-	// dynamicRun: a command line it runs is only known at run time.
-	dynamicRun bool
+	Unknown string
+	// DynamicRun: a command line it runs is only known at run time.
+	DynamicRun bool
 }
 
-func (a *awkProgram) fail(why string) {
-	if a.unknown == "" {
-		a.unknown = why
+func (a *AwkProgram) fail(why string) {
+	if a.Unknown == "" {
+		a.Unknown = why
 	}
 }
 
@@ -240,8 +241,12 @@ func awkString(s string) (val string, inexact bool, n int, ok bool) {
 				i = j - 1
 			case 'x':
 				v, j := 0, i+1
-				for j < len(s) && isHex(s[j]) {
-					v = v*16 + hexVal(s[j])
+				for j < len(s) {
+					d, err := strconv.ParseUint(s[j:j+1], 16, 8)
+					if err != nil {
+						break
+					}
+					v = v*16 + int(d)
 					j++
 				}
 				if j == i+1 || j > i+3 {
@@ -299,9 +304,9 @@ func awkRegex(s string) (n int, ok bool) {
 	return 0, false
 }
 
-// analyzeAwk reads an awk program's text.
-func analyzeAwk(src string) awkProgram {
-	var a awkProgram
+// AnalyzeAwk reads an awk program's text.
+func AnalyzeAwk(src string) AwkProgram {
+	var a AwkProgram
 	toks, ok := lexAwk(src)
 	if !ok {
 		a.fail("the awk program does not lex (a string or regular expression is not closed)")
@@ -314,12 +319,12 @@ func analyzeAwk(src string) awkProgram {
 		a = analyzeAwkToks(toks)
 		if ok2 {
 			b := analyzeAwkToks(other)
-			a.runs = append(a.runs, b.runs...)
+			a.Runs = append(a.Runs, b.Runs...)
 			a.reads = append(a.reads, b.reads...)
 			a.writes = append(a.writes, b.writes...)
-			a.dynamicRun = a.dynamicRun || b.dynamicRun
+			a.DynamicRun = a.DynamicRun || b.DynamicRun
 		}
-		a.unknown = ""
+		a.Unknown = ""
 		a.fail("a / in the awk program may divide or start a regular expression, and the two readings differ")
 		return a
 	}
@@ -327,8 +332,8 @@ func analyzeAwk(src string) awkProgram {
 }
 
 // analyzeAwkToks is analyzeAwk over one reading's tokens.
-func analyzeAwkToks(toks []awkTok) awkProgram {
-	var a awkProgram
+func analyzeAwkToks(toks []awkTok) AwkProgram {
+	var a AwkProgram
 	inPrint := false // in a print or printf statement, before a redirect
 	depth := 0       // parentheses and brackets open since the statement began
 	printAt := 0     // the print or printf token
@@ -467,7 +472,7 @@ func awkLiteral(toks []awkTok) (val string, inexact, ok bool) {
 
 // redirect reads the target of a print statement's output redirection;
 // printed are the tokens of what it prints.
-func (a *awkProgram) redirect(op string, target, printed []awkTok) {
+func (a *AwkProgram) redirect(op string, target, printed []awkTok) {
 	switch op {
 	case "|", "|&":
 		via := "print |"
@@ -476,15 +481,15 @@ func (a *awkProgram) redirect(op string, target, printed []awkTok) {
 		}
 		if a.run(via, target, nil) {
 			var all []string
-			r := &a.runs[len(a.runs)-1]
+			r := &a.Runs[len(a.Runs)-1]
 			for _, t := range printed {
 				if t.kind == 's' {
-					r.input = append(r.input, t.text)
+					r.Input = append(r.Input, t.text)
 					all = append(all, t.text)
 				}
 			}
 			if len(all) > 1 {
-				r.input = append(r.input, strings.Join(all, " "))
+				r.Input = append(r.Input, strings.Join(all, " "))
 			}
 		}
 	default:
@@ -509,28 +514,28 @@ func (a *awkProgram) redirect(op string, target, printed []awkTok) {
 // second reading of it (the last string of a concatenation before
 // `| getline`, which POSIX leaves ambiguous). It reports whether the
 // command line is known (then it is a.runs' last).
-func (a *awkProgram) run(via string, expr, alt []awkTok) bool {
+func (a *AwkProgram) run(via string, expr, alt []awkTok) bool {
 	val, inexact, ok := awkLiteral(expr)
 	switch {
 	case !ok:
-		a.dynamicRun = true
+		a.DynamicRun = true
 		a.fail("awk runs shell code only known at run time (" + via + ")")
 		return false
 	case inexact:
-		a.dynamicRun = true
+		a.DynamicRun = true
 		a.fail("awk runs shell code with an escape awks decode differently (" + via + ")")
 		return false
 	}
 	if v, _, ok := awkLiteral(alt); ok && v != val {
-		a.runs = append(a.runs, awkRun{code: v, via: via})
+		a.Runs = append(a.Runs, AwkRun{Code: v, Via: via})
 	}
-	a.runs = append(a.runs, awkRun{code: val, via: via})
+	a.Runs = append(a.Runs, AwkRun{Code: val, Via: via})
 	return true
 }
 
 // getline reads the getline at toks[i]: `EXPR | getline`, `EXPR |&
 // getline` (a command), `getline [VAR] < EXPR` (a file).
-func (a *awkProgram) getline(toks []awkTok, i int) {
+func (a *AwkProgram) getline(toks []awkTok, i int) {
 	if i > 0 && toks[i-1].kind == 'o' && (toks[i-1].text == "|" || toks[i-1].text == "|&") {
 		via := "getline"
 		if toks[i-1].text == "|&" {
@@ -555,7 +560,7 @@ func (a *awkProgram) getline(toks []awkTok, i int) {
 			}
 			if start < 0 {
 				a.fail("awk runs shell code only known at run time (getline)")
-				a.dynamicRun = true
+				a.DynamicRun = true
 				return
 			}
 		}
@@ -656,36 +661,36 @@ func awkOperandStart(t awkTok) bool {
 	return false
 }
 
-// awkSource finds the program an awk command line runs (model: awkSpec):
+// AwkSource finds the program an awk command line runs (model: awkSpec):
 // the texts of -e/--source (gawk, BusyBox) joined by newlines, else the
 // first operand. why says why the program is not read here: it is in a
 // file (-f, -E, mawk's -W exec), it includes or loads files (-i, -l), or
 // the line is not understood. at is the word the program starts in.
-func awkSource(l *cmdline) (prog Word, why string) {
-	if l.err != "" {
-		return Word{}, "awk: " + l.err
+func AwkSource(l *Cmdline) (prog Word, why string) {
+	if l.Err != "" {
+		return Word{}, "awk: " + l.Err
 	}
-	for _, it := range l.items {
-		switch it.opt {
+	for _, it := range l.Items {
+		switch it.Opt {
 		case "f", "file", "E", "exec":
-			return Word{}, "awk runs the program file " + l.val(it).Text + ", which is not checked"
+			return Word{}, "awk runs the program file " + l.Val(it).Text + ", which is not checked"
 		case "i", "include":
-			return Word{}, "gawk --include reads awk source from " + l.val(it).Text + ", which is not checked"
+			return Word{}, "gawk --include reads awk source from " + l.Val(it).Text + ", which is not checked"
 		case "l", "load":
-			return Word{}, "gawk --load loads the shared library " + l.val(it).Text + ", which is not checked"
+			return Word{}, "gawk --load loads the shared library " + l.Val(it).Text + ", which is not checked"
 		case "W":
 			// mawk -W: exec FILE (mawk(1)); gawk -W takes its long options.
-			if v := l.val(it); v.Dynamic || !awkHarmlessW(v.Text) {
+			if v := l.Val(it); v.Dynamic || !awkHarmlessW(v.Text) {
 				return Word{}, "awk -W " + v.Text + " is not read here"
 			}
 		}
 	}
 	var texts []Word
-	for _, v := range l.values("e", "source") {
+	for _, v := range l.Values("e", "source") {
 		texts = append(texts, v.Word)
 	}
 	if len(texts) == 0 {
-		ops := l.operands()
+		ops := l.Operands()
 		if len(ops) == 0 {
 			return Word{}, "" // no program: awk prints its usage
 		}
@@ -721,20 +726,25 @@ func awkHarmlessW(v string) bool {
 // print > FILE writes; gawk's -d, -o and -p write their default files.
 // A program that runs shell code, or that names at run time what it
 // reads, writes or runs, acts beyond files.
-func awkOps(l *cmdline, out *effectList) {
-	ops := l.operands()
-	prog, why := awkSource(l)
-	if why == "" && len(l.values("e", "source")) == 0 && len(ops) > 0 {
+// awkAssign is an operand awk takes for an assignment, not a file (POSIX
+// awk, OPERANDS: "assignment ... begins with an underscore or alphabetic
+// character").
+var awkAssign = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
+
+func awkOps(l *Cmdline, out *effectList) {
+	ops := l.Operands()
+	prog, why := AwkSource(l)
+	if why == "" && len(l.Values("e", "source")) == 0 && len(ops) > 0 {
 		ops = ops[1:]
 	}
 	for _, o := range ops {
-		if !isAssignWord(o.Text) {
+		if !awkAssign.MatchString(o.Text) {
 			out.read(o)
 		}
 	}
-	for _, it := range l.items {
+	for _, it := range l.Items {
 		def := ""
-		switch it.opt {
+		switch it.Opt {
 		case "d", "dump-variables":
 			def = "awkvars.out"
 		case "o", "pretty-print", "p", "profile":
@@ -742,18 +752,18 @@ func awkOps(l *cmdline, out *effectList) {
 		default:
 			continue
 		}
-		if it.has {
-			out.write(l.val(it))
+		if it.Has {
+			out.write(l.Val(it))
 		} else {
-			out.write(made(def, arg{Word: l.c.Args[it.at], at: int(it.at)}, false))
+			out.write(made(def, Arg{Word: l.Cmd.Args[it.At], At: int(it.At)}, false))
 		}
 	}
 	if why != "" || prog.Dynamic {
 		out.acted = true
 		return
 	}
-	a := analyzeAwk(prog.Text)
-	at := arg{Word: prog, at: -1}
+	a := AnalyzeAwk(prog.Text)
+	at := Arg{Word: prog, At: -1}
 	for _, f := range a.reads {
 		out.add(Read, made(f, at, false))
 	}
@@ -762,7 +772,7 @@ func awkOps(l *cmdline, out *effectList) {
 			out.add(Write, made(f, at, false))
 		}
 	}
-	if a.unknown != "" || len(a.runs) > 0 {
+	if a.Unknown != "" || len(a.Runs) > 0 {
 		out.acted = true
 	}
 }
@@ -777,57 +787,4 @@ func awkStdStream(f string) bool {
 		return true
 	}
 	return false
-}
-
-// awkCode judges the shell code an awk program runs (system(), print |,
-// getline from a command, gawk's coprocesses) as `sh -c` code under the
-// command at idx; a program in a file, or one that runs code only known
-// at run time, makes the command Unknown.
-func (p *parser) awkCode(idx int) {
-	c := p.cmds[idx]
-	s, ok := lookupSpec(path.Base(c.Args[0].Text), false)
-	if !ok {
-		return
-	}
-	prog, why := awkSource(s.scan(&c))
-	switch {
-	case why != "":
-		p.cmds[idx].Unknown = why
-		p.cmds[idx].Feeders = p.children(idx)
-		return
-	case prog.Dynamic:
-		p.cmds[idx].Unknown = "awk runs a program only known at run time"
-		p.cmds[idx].Feeders = p.children(idx)
-		return
-	case prog.Text == "":
-		return
-	}
-	a := analyzeAwk(prog.Text)
-	inner := -1
-	for _, r := range a.runs {
-		at := len(p.cmds)
-		p.reparseDialects(idx, Word{Text: r.code, Offset: prog.Offset}, "awk "+r.via, shellDialects("sh", p.dialect))
-		if inner < 0 {
-			inner = p.cmds[idx].Inner
-		}
-		// `print "rm -rf ~" | "sh"`: what is printed into a shell that
-		// reads its standard input is code too.
-		for j := at; j < len(p.cmds) && len(r.input) > 0; j++ {
-			if p.cmds[j].StdinCode && IsShell(p.cmds[j].Name()) {
-				for _, in := range r.input {
-					p.reparseShell(j, Word{Text: in, Offset: prog.Offset}, "awk print")
-				}
-			}
-		}
-	}
-	if inner >= 0 {
-		p.cmds[idx].Inner = inner
-	}
-	if a.unknown != "" {
-		p.cmds[idx].Unknown = a.unknown
-		if a.dynamicRun {
-			// The command line may come from the input (`{system($0)}`).
-			p.cmds[idx].Feeders = p.upstream[:len(p.upstream):len(p.upstream)]
-		}
-	}
 }

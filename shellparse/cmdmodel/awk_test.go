@@ -1,4 +1,4 @@
-package shellparse
+package cmdmodel
 
 import (
 	"strings"
@@ -7,10 +7,10 @@ import (
 
 // describeAwk renders what analyzeAwk found: "run:CODE", "write:F",
 // "read:F", "unknown" for each part, in that order.
-func describeAwk(a awkProgram) string {
+func describeAwk(a AwkProgram) string {
 	var out []string
-	for _, r := range a.runs {
-		out = append(out, "run:"+r.code)
+	for _, r := range a.Runs {
+		out = append(out, "run:"+r.Code)
 	}
 	for _, f := range a.writes {
 		out = append(out, "write:"+f)
@@ -18,7 +18,7 @@ func describeAwk(a awkProgram) string {
 	for _, f := range a.reads {
 		out = append(out, "read:"+f)
 	}
-	if a.unknown != "" {
+	if a.Unknown != "" {
 		out = append(out, "unknown")
 	}
 	return strings.Join(out, " ")
@@ -82,52 +82,8 @@ func TestAnalyzeAwk(t *testing.T) {
 		{`{print /unclosed}`, `unknown`},
 	}
 	for _, tc := range tests {
-		if got := describeAwk(analyzeAwk(tc.prog)); got != tc.want {
-			t.Errorf("analyzeAwk(%q) = %q, want %q", tc.prog, got, tc.want)
-		}
-	}
-}
-
-// TestParseAwk: the commands an awk program runs are commands of the
-// script, under the awk command; a program in a file or a shell-out of
-// a run-time value makes awk Unknown.
-func TestParseAwk(t *testing.T) {
-	tests := []struct {
-		src, want string // want: the commands' argv, "|"-separated; "?" marks an Unknown one
-	}{
-		{`awk 'BEGIN{system("rm -rf /tmp/x; ls")}'`, `awk|rm -rf /tmp/x|ls`},
-		{`busybox awk 'BEGIN{system("touch m")}'`, `busybox|awk|touch m`},
-		{`gawk -e 'BEGIN{print "x" | "cat"}' -e 'END{"id" | getline}'`, `gawk|cat|id`},
-		{`awk '{print}' f`, `awk`},
-		{`awk -f prog.awk f`, `awk?`},
-		{`gawk -l ordchr 'BEGIN{}'`, `gawk?`},
-		{`awk "$p" f`, `awk?`},
-		{`awk '{system($0)}' f`, `awk?`},
-		{`awk 'BEGIN{print "rm -rf /tmp/y" | "sh"}'`, `awk|sh|rm -rf /tmp/y`},
-	}
-	for _, tc := range tests {
-		s, err := Parse(tc.src, Options{})
-		if err != nil {
-			t.Errorf("%s: %v", tc.src, err)
-			continue
-		}
-		var got []string
-		for _, c := range s.Commands {
-			var words []string
-			for _, w := range c.Args {
-				words = append(words, w.Text)
-			}
-			d := strings.Join(words, " ")
-			if isAwk(c.Name()) || c.Name() == "busybox" {
-				d = c.Name()
-			}
-			if c.Unknown != "" {
-				d += "?"
-			}
-			got = append(got, d)
-		}
-		if g := strings.Join(got, "|"); g != tc.want {
-			t.Errorf("%s: commands %q, want %q", tc.src, g, tc.want)
+		if got := describeAwk(AnalyzeAwk(tc.prog)); got != tc.want {
+			t.Errorf("AnalyzeAwk(%q) = %q, want %q", tc.prog, got, tc.want)
 		}
 	}
 }
@@ -137,20 +93,20 @@ func TestParseAwk(t *testing.T) {
 // readings differ, what either finds counts and the program is not known
 // (found by review: a `"` inside such a regex hid a system() call).
 func TestAwkSlashBothReadings(t *testing.T) {
-	a := analyzeAwk(`BEGIN { if (1) /"/; system("touch MARK") } # "`)
-	if a.unknown == "" {
+	a := AnalyzeAwk(`BEGIN { if (1) /"/; system("touch MARK") } # "`)
+	if a.Unknown == "" {
 		t.Error("a program whose / has two readings is known")
 	}
 	found := false
-	for _, r := range a.runs {
-		if strings.Contains(r.code, "touch MARK") {
+	for _, r := range a.Runs {
+		if strings.Contains(r.Code, "touch MARK") {
 			found = true
 		}
 	}
 	if !found {
-		t.Errorf("the system() call of the regex reading is not judged: %+v", a.runs)
+		t.Errorf("the system() call of the regex reading is not judged: %+v", a.Runs)
 	}
-	if b := analyzeAwk(`{print $1/2}`); b.unknown != "" {
-		t.Errorf("$1/2 divides in every reading, yet: %s", b.unknown)
+	if b := AnalyzeAwk(`{print $1/2}`); b.Unknown != "" {
+		t.Errorf("$1/2 divides in every reading, yet: %s", b.Unknown)
 	}
 }
