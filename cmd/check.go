@@ -246,7 +246,7 @@ func (a *app) batchDecide(o *checkOptions, cfg *policy.Config, cwd string, glob 
 	// Judged as `gatekeep bash -c LINE` would judge it, in the bash it
 	// starts.
 	req := policy.Request{Tool: policy.ToolBash, Command: text, Cwd: cwd, Trace: o.explain, ShellGlob: glob}
-	return a.autoAllow(cfg, req, policy.Evaluate(cfg, req))
+	return policy.Decide(cfg, policy.Query{Requests: []policy.Request{req}, Enforce: a.enforceQuery(true, false)}).Decision
 }
 
 // transcriptCommand is the "command" string of a transcript line (valid

@@ -136,13 +136,17 @@ func (a *app) decide(chk *checkOptions, c call) error {
 	req := c.req
 	req.Cwd = cwd
 	req.Trace = chk != nil && chk.explain
-	d := policy.Evaluate(cfg, req)
-	d = a.autoAllow(cfg, req, d)
-	d = a.applyEnforcement(cfg, req, d, chk != nil)
+	q := policy.Query{Requests: []policy.Request{req}, Enforce: a.enforceQuery(chk != nil, true)}
+	if chk == nil {
+		q.Suggest = a.suggestTarget()
+	}
+	ans := policy.Decide(cfg, q)
+	a.applyConfinement(cfg, ans.Confine, chk != nil)
+	d := ans.Decision
 	if chk != nil {
 		return a.report(chk, d)
 	}
-	d = a.resolveAsk(cfg, req, d)
+	d = a.resolveAsk(req, ans)
 	if err := a.audit(d, req, "cli", ""); err != nil && d.Effect == policy.Allow {
 		return withCode(ExitInternal, fmt.Errorf("cannot write the audit log, so nothing ran: %w", err))
 	}
@@ -153,37 +157,39 @@ func (a *app) decide(chk *checkOptions, c call) error {
 	return c.run(d)
 }
 
+// suggestTarget is where an "always allow" rule would be saved: the local
+// config file of the project.
+func (a *app) suggestTarget() *policy.SuggestTarget {
+	home, _ := os.UserHomeDir()
+	return &policy.SuggestTarget{Root: a.loaded.Root, Home: home, File: config.LocalConfigPath(a.loaded.Root),
+		Untrusted: localForeign(a.loaded)}
+}
+
 // resolveAsk is the human layer (7): it turns an ask into allow or deny.
-// bypassPermissions lets it through (unless it is Final); otherwise the
-// question goes to the person on the controlling terminal, and without one
-// (or with --non-interactive) it is a deny with code ask.no_tty. A deny
-// keeps the layer and reason that asked in Cause.
-func (a *app) resolveAsk(cfg *policy.Config, req policy.Request, d policy.Decision) policy.Decision {
+// An ask bypassPermissions lets through (ans.Bypass) is allowed;
+// otherwise the question goes to the person on the controlling terminal,
+// and without one (or with --non-interactive) it is a deny with code
+// ask.no_tty. A deny keeps the layer and reason that asked in Cause.
+func (a *app) resolveAsk(req policy.Request, ans policy.Answer) policy.Decision {
+	d := ans.Decision
 	if d.Effect != policy.Ask {
 		return d
 	}
-	if cfg.Mode == policy.ModeBypass && !d.Final {
+	if ans.Bypass {
 		d.Effect = policy.Allow
 		return d
 	}
 	if a.nonInteractive {
-		return a.noTTYDeny(cfg, req, d, "needs approval, and gatekeep runs non-interactively")
+		return noTTYDeny(ans, "needs approval, and gatekeep runs non-interactively")
 	}
 	q := a.question(req, d)
-	sugg := policy.Suggestion{Unavailable: "the call could not be analysed"}
+	sugg := ans.Suggestions[0]
 	local := config.LocalConfigPath(a.loaded.Root)
-	if !d.Final {
-		home, _ := os.UserHomeDir()
-		sugg = policy.Suggest(cfg, req, a.loaded.Root, home, local)
-		if localForeign(a.loaded) {
-			sugg = policy.Suggestion{Unavailable: "the local config file is not trusted, so a rule saved there would not apply (gatekeep trust " + local + ")"}
-		}
-	}
 	q.AlwaysRules, q.AlwaysFile, q.AlwaysUnavailable = sugg.Rules, local, sugg.Unavailable
 	answer, err := prompt.Ask(q, prompt.Options{Timeout: a.promptTimeout})
 	switch {
 	case errors.Is(err, prompt.ErrNoTTY):
-		return a.noTTYDeny(cfg, req, d, "needs approval, and there is no terminal to ask on")
+		return noTTYDeny(ans, "needs approval, and there is no terminal to ask on")
 	case errors.Is(err, prompt.ErrTimeout):
 		return humanDeny(d, policy.CodeAskTimeout, fmt.Sprintf("needs approval, and nobody answered within %s", a.promptTimeout))
 	case err != nil:
@@ -252,13 +258,9 @@ func askedParts(d policy.Decision) []string {
 // noTTYDeny is the deny of an ask with nobody to ask (ask.no_tty): its
 // message ends with the `gatekeep rules add` command that would allow the
 // call next time, or why no rule can, as the hooks' reasons do.
-func (a *app) noTTYDeny(cfg *policy.Config, req policy.Request, d policy.Decision, msg string) policy.Decision {
-	out := humanDeny(d, policy.CodeAskNoTTY, msg)
-	hint := howToAllow(cfg, []policy.Request{req}, []policy.Decision{d}, a.loaded.Root)
-	if !d.Final && localForeign(a.loaded) {
-		hint = "the local config file is not trusted, so a rule saved there would not apply (gatekeep trust " + config.LocalConfigPath(a.loaded.Root) + ")"
-	}
-	out.Message += "; " + hint
+func noTTYDeny(ans policy.Answer, msg string) policy.Decision {
+	out := humanDeny(ans.Decision, policy.CodeAskNoTTY, msg)
+	out.Message += "; " + ans.HowToAllow
 	return out
 }
 

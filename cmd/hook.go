@@ -201,15 +201,16 @@ func (a *app) decideHook(d *dialect) (ans hookAnswer, none bool, err error) {
 	}
 	a.hookDialect(c.cfg, m.reqs)
 	c.m, c.reqs, c.payload = m, m.reqs, p
-	all := policy.EvaluateAll(c.cfg, m.reqs)
-	c.dec, c.positive, c.decs = all.Decision, all.Explicit, all.Parts
-	if m.opaque {
-		c.dec, c.positive = opaqueDecision(c.dec), false
-		c.decs = []policy.Decision{c.dec}
+	q := policy.Query{Requests: m.reqs, Opaque: m.opaque}
+	if !d.canAsk {
+		// A deny of an ask says how a person can allow the call.
+		home, _ := os.UserHomeDir()
+		q.Suggest = &policy.SuggestTarget{Root: c.root, Home: home, File: config.LocalConfigPath(c.root)}
 	}
+	c.ans = policy.Decide(c.cfg, q)
 	ans = answerFor(d, c)
 	ans.event = p.event
-	if err := a.auditHook(d.name, p, c.dec, ans); err != nil && ans.kind != answerDeny {
+	if err := a.auditHook(d.name, p, c.ans.Decision, ans); err != nil && ans.kind != answerDeny {
 		return ans, false, hookFail(fmt.Errorf("cannot write the audit log, so the call is blocked: %w", err))
 	}
 	return ans, false, nil
@@ -433,20 +434,6 @@ func agentAsksFor(mode string, cat policy.Category) bool {
 		return cat == policy.CatCommand
 	}
 	return false
-}
-
-// opaqueDecision turns a decision about a call gatekeep cannot analyse
-// (PowerShell) into an ask that no mode lets through, unless a rule
-// decided it.
-func opaqueDecision(d policy.Decision) policy.Decision {
-	if d.Layer == policy.LayerRules || d.Effect == policy.Deny && d.Layer != policy.LayerMode {
-		return d
-	}
-	d.Effect, d.Layer, d.Code, d.Final = policy.Ask, policy.LayerInput, policy.CodeInputUnanalysed,
-		true
-	d.Message = "PowerShell commands cannot be analysed, so they need approval; a PowerShell rule can allow or deny them"
-	d.Explicit = false
-	return d
 }
 
 // oneLineReason makes text fit on one line for stderr and JSON reasons,

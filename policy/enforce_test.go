@@ -133,7 +133,10 @@ ask = "Bash(make deploy *)"
 	for _, tt := range tests {
 		req := Request{Tool: ToolBash, Command: tt.cmd, Cwd: v.root}
 		d := Evaluate(cfg, req)
-		got := SandboxAutoAllow(cfg, req, d, AutoAllowOptions{Network: tt.network, Unconfined: l.Enforce.Unconfined, Tier: tt.tier})
+		tier := tt.tier
+		got := Decide(cfg, Query{Requests: []Request{req}, Enforce: EnforceQuery{
+			Settings:   EnforceSettings{AutoAllow: true, Network: tt.network, Unconfined: l.Enforce.Unconfined},
+			ProbedTier: func() string { return tier }}}).Decision
 		if got.Code != tt.want {
 			t.Errorf("%q (tier %s, network %v): %s %s, want %s (%s)", tt.cmd, tt.tier, tt.network, got.Effect, got.Code, tt.want, got.Message)
 		}

@@ -45,16 +45,85 @@ var exactOnly = sync.OnceValue(func() map[string]bool {
 // Suggest works out the "always allow" rules for req, and checks that with
 // them saved to the local config file (localFile, a rule at its end) the
 // identical call would be allowed with no prompt. root and home resolve
-// relative and `~` patterns as the loader does.
+// relative and `~` patterns as the loader does. It is Decide's
+// Answer.Suggestions for a call of one request.
 func Suggest(cfg *Config, req Request, root, home, localFile string) Suggestion {
 	if cfg == nil {
 		return Suggestion{Unavailable: "no configuration"}
 	}
-	e := &evaluation{cfg: cfg, req: req, cwd: req.Cwd}
-	parts, _, ok := e.parts()
-	if !ok {
-		return Suggestion{Unavailable: "the call could not be analysed, so no rule can describe it"}
+	return Decide(cfg, Query{Requests: []Request{req}, Suggest: &SuggestTarget{Root: root, Home: home, File: localFile}}).Suggestions[0]
+}
+
+// howToAllow tells a person how the call could be allowed next time: the
+// `gatekeep rules add` command (to run in root) with the rules of the
+// requests that ask, the narrowest that cover every part that asked and
+// that were checked to decide the next identical call; or why no rule can.
+func (a *Answer) howToAllow(root string) string {
+	var rules []string
+	for i, d := range a.Parts {
+		if d.Effect != Ask {
+			continue
+		}
+		if d.Final {
+			return "its input cannot be checked, so no rule can allow it: split or simplify the call"
+		}
+		sugg := a.Suggestions[min(i, len(a.Suggestions)-1)]
+		if sugg.Unavailable != "" {
+			hint := "no allow rule can be suggested: " + sugg.Unavailable
+			if d.Layer == LayerSandbox {
+				hint += " (only bypassPermissions mode lets it through)"
+			}
+			return hint
+		}
+		for _, r := range sugg.Rules {
+			if !slices.Contains(rules, r) {
+				rules = append(rules, r)
+			}
+		}
 	}
+	if len(rules) == 0 {
+		return "no allow rule can be suggested for it"
+	}
+	return fmt.Sprintf("to allow it, run in %s: %s", root, shellparse.JoinArgv(append([]string{"gatekeep", "rules", "add"}, rules...)))
+}
+
+// AgentToolRule is the allow rule for an agent's own tool that only the
+// mode asked about, which a rule of the tool's form does not cover:
+// WebFetch(domain:HOST) for a fetch, the bare name for any other tool
+// (mcp__server__tool, Task), since a bare Tool rule matches every call of
+// it and that is as narrow as such a tool gets. "" for the built-in tools.
+func AgentToolRule(req Request) string {
+	switch {
+	case req.Tool == "" || BuiltinTool(req.Tool):
+		return ""
+	case req.Tool == "WebFetch":
+		u, err := url.Parse(req.URL)
+		if err != nil || u.Hostname() == "" || strings.ContainsAny(u.Hostname(), "*()") {
+			return ""
+		}
+		return "WebFetch(domain:" + strings.ToLower(u.Hostname()) + ")"
+	}
+	if req.URL != "" || req.Path != "" || strings.ContainsAny(req.Tool, "()*?[] \t\n\"'") {
+		return ""
+	}
+	return req.Tool
+}
+
+// BuiltinTool reports the tools gatekeep judges by their effect: the
+// shell and the file tools, under any agent's name for them.
+func BuiltinTool(tool string) bool {
+	switch tool {
+	case ToolBash, ToolRead, ToolWrite, ToolEdit, "ReadFile", "WriteFile":
+		return true
+	}
+	return false
+}
+
+// suggest works out the "always allow" rules for the call's parts, judging
+// each part again (a part of an argument suffix counts here too), and the
+// configuration with them saved to the local config file; next is nil
+// when no rule can be suggested, and the Suggestion says why.
+func (e *evaluation) suggest(parts []part, to *SuggestTarget) (Suggestion, *Config) {
 	var rules []string
 	for i := range parts {
 		p := &parts[i]
@@ -65,39 +134,36 @@ func Suggest(cfg *Config, req Request, root, home, localFile string) Suggestion 
 		case p.cmd == nil && p.guess && p.substOnly && d.Layer == LayerMode:
 			continue // covered by the rule for its command (coveredArgument)
 		case d.Effect == Deny:
-			return Suggestion{Unavailable: fmt.Sprintf("part of the call is denied (%s), so no rule can allow it", d.Code)}
+			return Suggestion{Unavailable: fmt.Sprintf("part of the call is denied (%s), so no rule can allow it", d.Code)}, nil
 		case d.Layer == LayerSandbox && d.Code == CodeSandboxRuntimeTarget:
-			return Suggestion{Unavailable: "where it writes is only known at run time, so no rule can describe it"}
+			return Suggestion{Unavailable: "where it writes is only known at run time, so no rule can describe it"}, nil
 		case d.Layer == LayerSandbox && d.Code == CodeSandboxRootDelete:
-			return Suggestion{Unavailable: "it deletes a sandbox root or .git whole, which is asked about every time"}
+			return Suggestion{Unavailable: "it deletes a sandbox root or .git whole, which is asked about every time"}, nil
 		case d.Layer == LayerSandbox:
-			return Suggestion{Unavailable: "it writes a protected path, which is asked about every time"}
+			return Suggestion{Unavailable: "it writes a protected path, which is asked about every time"}, nil
 		case d.Layer == LayerRules:
-			return Suggestion{Unavailable: fmt.Sprintf("the %s rule %s asks first, and a local rule cannot override it", d.Rule.Source, d.Rule.Rule)}
+			return Suggestion{Unavailable: fmt.Sprintf("the %s rule %s asks first, and a local rule cannot override it", d.Rule.Source, d.Rule.Rule)}, nil
 		case d.Layer != LayerMode:
-			return Suggestion{Unavailable: "this ask cannot be turned into a rule"}
+			return Suggestion{Unavailable: "this ask cannot be turned into a rule"}, nil
 		}
 		rule, why := e.ruleFor(p)
 		if why != "" {
-			return Suggestion{Unavailable: why}
+			return Suggestion{Unavailable: why}, nil
 		}
-		if !containsString(rules, rule) {
+		if !slices.Contains(rules, rule) {
 			rules = append(rules, rule)
 		}
 	}
 	if len(rules) == 0 {
-		return Suggestion{Unavailable: "nothing in the call asked"}
+		return Suggestion{Unavailable: "nothing in the call asked"}, nil
 	}
-	with, err := cfg.Rules.withLocal(rules, root, home, localFile)
+	with, err := e.cfg.Rules.withLocal(rules, to.Root, to.Home, to.File)
 	if err != nil {
-		return Suggestion{Unavailable: "the rule would not load: " + err.Error()}
+		return Suggestion{Unavailable: "the rule would not load: " + err.Error()}, nil
 	}
-	next := *cfg
+	next := *e.cfg
 	next.Rules = with
-	if d := Evaluate(&next, req); d.Effect != Allow {
-		return Suggestion{Unavailable: fmt.Sprintf("a saved rule would not decide the next identical call (%s: %s)", d.Code, d.Message)}
-	}
-	return Suggestion{Rules: rules}
+	return Suggestion{Rules: rules}, &next
 }
 
 // ruleFor is the narrowest allow rule for one part that asked.
@@ -152,7 +218,7 @@ func (e *evaluation) ruleFor(p *part) (string, string) {
 	keep := 1
 	if len(argv) > 1 && isSubcommand(argv[1]) {
 		keep = 2
-		if len(argv) > 2 && containsString(subcommandDepth()[name], argv[1]) && isSubcommand(argv[2]) {
+		if len(argv) > 2 && slices.Contains(subcommandDepth()[name], argv[1]) && isSubcommand(argv[2]) {
 			keep = 3
 		}
 	}

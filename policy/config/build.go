@@ -52,7 +52,7 @@ type Input struct {
 
 // Built is the configuration of one call.
 type Built struct {
-	// Config is what policy.Evaluate decides with.
+	// Config is what policy.Decide decides with.
 	Config *policy.Config
 	// Loaded are the config layers, merged.
 	Loaded *Loaded
