@@ -71,7 +71,7 @@ func TestDecideIsTheEntryPoint(t *testing.T) {
 	if err != nil {
 		t.Skipf("go list: %v", err)
 	}
-	calls := regexp.MustCompile(`\bpolicy\.(Evaluate|Suggest|Unconfined|SandboxAutoAllow)\(`)
+	calls := regexp.MustCompile(`\bpolicy\.(Evaluate|Suggest|ReadDenied|Unconfined|SandboxAutoAllow)\(`)
 	decides := 0
 	for _, f := range strings.Fields(string(out)) {
 		src, err := os.ReadFile(f)

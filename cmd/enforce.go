@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/gatekeep/gatekeep/cmd/enforce"
 	"github.com/gatekeep/gatekeep/pathguard"
 	"github.com/gatekeep/gatekeep/policy"
+	"github.com/gatekeep/gatekeep/policy/confine"
 )
 
 // enforcement is the kernel confinement of one call (design §10): its
@@ -23,6 +25,10 @@ import (
 type enforcement struct {
 	level policy.EnforceLevel
 	plan  enforce.Plan
+	// shapeIDs are the plan's Shapes' FileIDs before the run: a shape
+	// that is there after it under another identity (a directory renamed
+	// away and a new one made in its place) is new.
+	shapeIDs map[string]enforce.FileID
 }
 
 // enforcementJSON is check --json's `enforcement` member.
@@ -106,15 +112,30 @@ func (a *app) applyConfinement(cfg *policy.Config, c *policy.Confinement, check 
 		}
 		limits := c.Limits
 		if len(limits) == 0 {
-			limits = enforce.Limits(enforce.TierNone, 0)
+			limits = confine.Limits(confine.TierNone, 0)
 		}
 		a.enf = &enforcement{level: c.Level, plan: enforce.Plan{Tier: enforce.TierNone, Limits: limits}}
 	default:
 		plan := a.enforcePlan(cfg, enforce.Tier(c.Tier), !check)
 		plan.Network, plan.RequireFull = c.Network, c.RequireFull
 		plan.Limits = append(plan.Limits, c.Limits...)
-		a.enf = &enforcement{level: c.Level, plan: plan}
+		a.enf = &enforcement{level: c.Level, plan: plan, shapeIDs: make(map[string]enforce.FileID, len(plan.Shapes))}
+		for _, s := range plan.Shapes {
+			if id, ok := enforce.IDOf(s); ok {
+				a.enf.shapeIDs[s] = id
+			}
+		}
 	}
+}
+
+// enforcePlan is confine.Build for a call in this configuration, keeping
+// the project's tree as the plan walked it for the sweep after the run.
+func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) enforce.Plan {
+	plan, tree := confine.Build(confine.Input{Config: cfg, Settings: a.loaded.Enforce, Root: a.loaded.Root,
+		AuditFile: a.auditFile, Tier: tier, LandlockABI: enforce.LandlockABI(), Create: create,
+		Getenv: os.Getenv, LookPath: exec.LookPath})
+	a.tree = tree
+	return plan
 }
 
 // noteBypassUnconfined says once per gatekeep version, on stderr, that
@@ -181,7 +202,7 @@ func (a *app) runConfined(path string, argv []string) error {
 	}()
 	var rootAnchor *enforce.Anchor
 	if a.enf.plan.Shapes != nil {
-		if an, err := enforce.OpenAnchor(realOrSelf(a.loaded.Root)); err == nil {
+		if an, err := enforce.OpenAnchor(confine.RealOrSelf(a.loaded.Root)); err == nil {
 			rootAnchor = an
 			defer an.Close()
 		}
@@ -257,7 +278,7 @@ func (a *app) watchAnchors() map[string]*enforce.Anchor {
 func writableRoot(writable []string, p string) string {
 	best := ""
 	for _, w := range writable {
-		if w != p && within(w, p) && len(w) > len(best) {
+		if w != p && confine.Within(w, p) && len(w) > len(best) {
 			best = w
 		}
 	}
@@ -310,7 +331,7 @@ func (a *app) checkWatched(anchors map[string]*enforce.Anchor) {
 // from the project's handle taken before the run, to a name nothing
 // reads (enforce.QuarantineSuffix), and reported. Nothing is deleted.
 func (a *app) sweepShapes(root *enforce.Anchor) {
-	realRoot := realOrSelf(a.loaded.Root)
+	realRoot := confine.RealOrSelf(a.loaded.Root)
 	// A shape counts as the person's only where it was before the run,
 	// under the same identity: one made anew in its place (its directory
 	// renamed away and remade) is the command's, and so is one of theirs
@@ -324,7 +345,7 @@ func (a *app) sweepShapes(root *enforce.Anchor) {
 			return false
 		}
 		id, ok := enforce.IDOf(path)
-		was, known := a.enf.plan.ShapeIDs[path]
+		was, known := a.enf.shapeIDs[path]
 		return !ok || !known || was == id
 	}
 	quarantine := func(path string, kind pathguard.Shape) {
@@ -341,16 +362,16 @@ func (a *app) sweepShapes(root *enforce.Anchor) {
 		}
 	}
 	if a.tree == nil {
-		a.tree = planTree(realRoot, nil)
+		a.tree = confine.NewTree(realRoot, nil)
 	}
 	// The plan's walk recorded every directory's stamp before the run:
 	// only those the command changed, and new ones, are read again.
-	a.tree.walk(func(path string, d fs.DirEntry) error {
+	a.tree.Walk(func(path string, d fs.DirEntry) error {
 		if path == realRoot {
 			return nil
 		}
 		dir := d.IsDir()
-		kind := treeShape(path, d)
+		kind := confine.TreeShape(path, d)
 		if kind == "" {
 			return nil
 		}
@@ -375,7 +396,7 @@ func (a *app) sweepShapes(root *enforce.Anchor) {
 // where they were, under the same identity) — the same shapes
 // gitStateShapes records before the run.
 func (a *app) sweepGitDir(git string, theirs func(string) bool, quarantine func(string, pathguard.Shape)) {
-	for _, s := range gitStateShapes(git) {
+	for _, s := range confine.GitStateShapes(git) {
 		if theirs(s) {
 			continue
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/gatekeep/gatekeep/cmd/enforce"
 	"github.com/gatekeep/gatekeep/policy"
 	"github.com/gatekeep/gatekeep/policy/config"
+	"github.com/gatekeep/gatekeep/policy/confine"
 	"github.com/gatekeep/gatekeep/shellparse"
 )
 
@@ -43,7 +44,7 @@ type app struct {
 	enforceFlag     policy.EnforceLevel // --enforce or GATEKEEP_ENFORCE
 	enforceText     string
 	enf             *enforcement     // this call's confinement, once decided
-	tree            *projectTree     // the project's tree as the plan walked it (treeindex.go)
+	tree            *confine.Tree    // the project's tree as the plan walked it
 	probed          *enforce.Support // the probe's answer, once made
 	notedUnconfined bool
 

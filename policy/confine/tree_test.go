@@ -1,4 +1,4 @@
-package cmd
+package confine
 
 import (
 	"io/fs"
@@ -15,9 +15,9 @@ import (
 // testTree is a project tree whose index lives in the test's temp dir,
 // counting the directories it reads; later is added to the clock, so
 // that a tree just made is not racy (0 keeps the real clock).
-func testTree(t *testing.T, root, file string, later time.Duration, reads *[]string) *projectTree {
+func testTree(t *testing.T, root, file string, later time.Duration, reads *[]string) *Tree {
 	t.Helper()
-	tr := planTree(root, []string{"**/.env", "**/*.pem"})
+	tr := NewTree(root, []string{"**/.env", "**/*.pem"})
 	tr.file = file
 	tr.old = tr.load()
 	tr.readDir = func(p string) ([]fs.DirEntry, error) {
@@ -30,9 +30,9 @@ func testTree(t *testing.T, root, file string, later time.Duration, reads *[]str
 
 // walkAll is what a walk yields, as paths relative to root ("/" after a
 // directory).
-func walkAll(tr *projectTree) []string {
+func walkAll(tr *Tree) []string {
 	var out []string
-	tr.walk(func(path string, d fs.DirEntry) error {
+	tr.Walk(func(path string, d fs.DirEntry) error {
 		rel, _ := filepath.Rel(tr.root, path)
 		if d.IsDir() {
 			rel += "/"
@@ -71,7 +71,7 @@ var testTreeFiles = []string{"README", ".env", "a/main.go", "a/b/c/key.pem", "a/
 
 // referenceWalk is the walk done with filepath.WalkDir, reading every
 // directory, with the same keep and skips.
-func referenceWalk(tr *projectTree) []string {
+func referenceWalk(tr *Tree) []string {
 	var out []string
 	filepath.WalkDir(tr.root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -244,11 +244,11 @@ func TestTreeIndexShapes(t *testing.T) {
 	for _, later := range []time.Duration{time.Hour, time.Hour} { // read, then from the index
 		var reads []string
 		gitDirs := 0
-		testTree(t, root, file, later, &reads).walk(func(path string, d fs.DirEntry) error {
-			if got, want := treeShape(path, d), pathguard.ShapeOf(path, d.IsDir(), false); got != want {
+		testTree(t, root, file, later, &reads).Walk(func(path string, d fs.DirEntry) error {
+			if got, want := TreeShape(path, d), pathguard.ShapeOf(path, d.IsDir(), false); got != want {
 				t.Errorf("%s: shape %q, want %q", path, got, want)
 			}
-			if treeShape(path, d) == pathguard.ShapeGitDir {
+			if TreeShape(path, d) == pathguard.ShapeGitDir {
 				gitDirs++
 			}
 			return nil
