@@ -13,23 +13,30 @@ import (
 )
 
 // config builds the effective policy configuration for a call made in
-// the process's working directory (configIn).
-func (a *app) config() (*policy.Config, string, error) {
+// the process's working directory (build).
+func (a *app) config() (*policy.Config, string, error) { return a.configPOSIX(false) }
+
+// configPOSIX is config, with shell text parsed as POSIX sh when posix is
+// set (a `bash -c` that /bin/sh runs where there is no bash).
+func (a *app) configPOSIX(posix bool) (*policy.Config, string, error) {
 	cwd, err := os.Getwd()
 	if err != nil {
 		return nil, "", withCode(ExitInternal, fmt.Errorf("reading the working directory: %w", err))
 	}
-	cfg, err := a.configIn(cwd, a.root)
-	return cfg, cwd, err
+	in := a.input(cwd, a.root)
+	in.POSIX = posix
+	b, err := a.build(in)
+	if err != nil {
+		return nil, "", err
+	}
+	return b.Config, cwd, nil
 }
 
-// configIn builds the effective policy configuration for a call made in
-// cwd (config.Build), root being the --root flag or GATEKEEP_ROOT (""
-// finds it from cwd), and prints Build's messages on stderr. A config
-// error is returned as a *configFailure (exit 78), a bad flag or
-// environment value as a usage error.
-func (a *app) configIn(cwd, root string) (*policy.Config, error) {
-	in := a.input(cwd, root)
+// build builds the effective policy configuration for in (config.Build)
+// and prints Build's messages on stderr. A config error is returned as a
+// *configFailure (exit 78), a bad flag or environment value as a usage
+// error.
+func (a *app) build(in config.Input) (*config.Built, error) {
 	b, err := config.Build(in)
 	if b != nil {
 		for _, m := range b.Messages {
@@ -49,7 +56,7 @@ func (a *app) configIn(cwd, root string) (*policy.Config, error) {
 	if !a.promptTimeoutSet && b.Loaded.PromptTimeout > 0 {
 		a.promptTimeout = b.Loaded.PromptTimeout
 	}
-	return b.Config, nil
+	return b, nil
 }
 
 // input is config.Build's input for a call made in cwd: the global flags
@@ -128,11 +135,10 @@ type call struct {
 // otherwise it resolves an ask and either runs the call or prints the
 // deny line.
 func (a *app) decide(chk *checkOptions, c call) error {
-	cfg, cwd, err := a.config()
+	cfg, cwd, err := a.configPOSIX(c.posix)
 	if err != nil {
 		return a.configError(err)
 	}
-	cfg.POSIX = c.posix
 	req := c.req
 	req.Cwd = cwd
 	req.Trace = chk != nil && chk.explain

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gatekeep/gatekeep/policy"
+	"github.com/gatekeep/gatekeep/shellparse"
 )
 
 // answerKind is what a hook tells its agent.
@@ -78,9 +79,10 @@ type hookCall struct {
 	payload     *hookPayload
 	m           hookMapping
 	reqs        []policy.Request
-	ans         policy.Answer // policy.Decide's answer for reqs
-	root        string        // the project root
-	trustedMode bool          // [hooks] trust_agent_mode: the agent's mode replaced gatekeep's
+	ans         policy.Answer      // policy.Decide's answer for reqs
+	root        string             // the project root
+	trustedMode bool               // [hooks] trust_agent_mode: the agent's mode replaced gatekeep's
+	dialect     shellparse.Dialect // the dialect of the agent's shell commands (config.AgentInput)
 }
 
 // answerFor turns a decision into what the hook tells the agent.
@@ -92,7 +94,7 @@ type hookCall struct {
 //     ExitPlanMode would keep the agent in plan mode for good.
 //   - ask: in gatekeep's own bypassPermissions (and unless the input could
 //     not be analysed) the ask lets the call continue, as it does
-//     everywhere (design §8), so no opinion. When only the mode's fallback
+//     everywhere (policy.Answer.Bypass), so no opinion. When only the mode's fallback
 //     asked and the agent's own mode asks its person about such calls
 //     too, no opinion, so that its own prompt (which also knows the
 //     person's allow list there) runs once. Otherwise an agent that can
