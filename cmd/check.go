@@ -224,7 +224,7 @@ func (a *app) batchDecide(o *checkOptions, cfg *policy.Config, cwd string, glob 
 		return policy.Decision{Effect: policy.Deny, Layer: policy.LayerInput, Code: code, Message: msg, Mode: cfg.Mode, Offset: -1}
 	}
 	if tooLong {
-		// As the chain answers a script over the size cap (design §3):
+		// As the chain answers a script over the size cap:
 		// ask, which no mode turns into allow.
 		d := bad(shellparse.CodeTooLarge, fmt.Sprintf("the command is too large to check: the line is over %d bytes", maxBatchLine))
 		d.Effect = policy.Ask

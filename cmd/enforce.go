@@ -20,8 +20,8 @@ import (
 	"github.com/gatekeep/gatekeep/policy/confine"
 )
 
-// enforcement is the kernel confinement of one call (design §10): its
-// level and, when a tier is in effect, the plan.
+// enforcement is the kernel confinement of one call: its level and, when
+// a tier is in effect, the plan.
 type enforcement struct {
 	level policy.EnforceLevel
 	plan  enforce.Plan

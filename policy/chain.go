@@ -90,7 +90,7 @@ type Config struct {
 	// AgentMode is the permission mode an agent reports about itself in a
 	// hook call ("" for none). It only tightens: for each category the
 	// fallback is the stricter of Mode's and AgentMode's answers, and plan
-	// from either applies (design §7).
+	// from either applies.
 	AgentMode Mode
 	// Dialects are more dialects to judge shell text in, from the
 	// configuration (`[shell] dialect`): a call is judged in its own
@@ -212,8 +212,10 @@ type verdict struct {
 // layerFunc is one layer of the chain.
 type layerFunc func(e *evaluation, p *part) verdict
 
-// chain is the fixed order of design §3. The human layer (7) is resolved by
-// the caller from the Ask this returns.
+// chain is the layers in their fixed order, each boundary before the
+// looser ones: the plan exception, the safe list, the danger list, the
+// path sandbox, the rules, the mode's fallback. The human layer (7) is
+// resolved by the caller from the Ask this returns.
 var chain = []struct {
 	layer Layer
 	fn    layerFunc
@@ -337,7 +339,7 @@ func evaluateDialects(cfg *Config, req Request, w *wants) (d Decision, f callFac
 }
 
 // dialects appends to out the dialects a call is judged in: its own, then
-// the configured ones (design §4: a configured dialect only adds
+// the configured ones (a configured dialect only adds
 // strictness).
 func dialects(out []shellparse.Dialect, cfg *Config, req Request) []shellparse.Dialect {
 	own := req.Dialect
@@ -505,7 +507,7 @@ func (e *evaluation) decide(i int, p *part) Decision {
 		}
 		if !v.ok {
 			if e.req.Trace {
-				e.trace = append(e.trace, Step{Part: i, Subject: p.subject, Layer: layer, Verdict: "pass", Category: p.category})
+				e.trace = append(e.trace, Step{Part: i, Subject: p.subject, Layer: layer, Verdict: VerdictPass, Category: p.category})
 			}
 			continue
 		}
@@ -515,7 +517,7 @@ func (e *evaluation) decide(i int, p *part) Decision {
 			v.effect, v.code = Ask, CodeRuleDenyShellOption
 			v.message += "; a glob in the command reaches " + p.path + " only if the shell's glob options (dotglob, nullglob, nocaseglob, globstar) differ from bash's defaults, which gatekeep cannot see"
 		}
-		step := Step{Part: i, Subject: p.subject, Layer: layer, Verdict: v.effect.String(), Category: p.category,
+		step := Step{Part: i, Subject: p.subject, Layer: layer, Verdict: VerdictOf(v.effect), Category: p.category,
 			Code: v.code, Message: v.message, Rule: v.rule, runTime: p.dynamic}
 		if e.req.Trace {
 			e.trace = append(e.trace, step)

@@ -201,9 +201,9 @@ func (q Query) autoAllow(req Request, d Decision, f callFacts) Decision {
 	}
 	for _, s := range d.Parts {
 		switch {
-		case s.Verdict == "deny":
+		case s.Verdict == VerdictDeny:
 			return d
-		case s.Verdict == "ask" && (s.Layer != LayerMode || s.Code != CodeModeAsk):
+		case s.Verdict == VerdictAsk && (s.Layer != LayerMode || s.Code != CodeModeAsk):
 			return d
 		}
 	}
@@ -228,7 +228,7 @@ func (q Query) autoAllow(req Request, d Decision, f callFacts) Decision {
 	a.Explicit = false
 	if d.Trace != nil {
 		a.Trace = append(append([]Step(nil), d.Trace...), Step{Part: -1, Subject: "the call", Layer: LayerSandbox,
-			Verdict: "allow", Code: a.Code, Message: a.Message})
+			Verdict: VerdictAllow, Code: a.Code, Message: a.Message})
 	}
 	return a
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/gatekeep/gatekeep/shellparse"
 )
 
-// EnforceLevel is `[sandbox] enforce` (design §10): whether what gatekeep
+// EnforceLevel is `[sandbox] enforce`: whether what gatekeep
 // runs is confined by the kernel.
 type EnforceLevel int
 

@@ -85,7 +85,7 @@ ask = "Bash(make deploy *)"
 		{cmd: "git rm -rf src", tier: "full", want: "mode.ask"},
 		{cmd: "git gc", tier: "full", want: "sandbox.auto_allow"},
 		{cmd: "git branch feature", tier: "full", want: "sandbox.auto_allow"},
-		// Options read as git reads them (issue 15): a value is no operand,
+		// Options read as git reads them: a value is no operand,
 		// abbreviations and clusters count, negations undo.
 		{cmd: "git checkout -b feat origin/main", tier: "full", want: "sandbox.auto_allow"},
 		{cmd: "git checkout -bfeat origin/main", tier: "full", want: "sandbox.auto_allow"},

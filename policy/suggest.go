@@ -13,7 +13,7 @@ import (
 
 // Suggestion is what answering "always allow" to an ask would save: one
 // allow rule per part that asked, each the narrowest that still covers this
-// call (design §8). Rules is empty and Unavailable says why when "always"
+// call. Rules is empty and Unavailable says why when "always"
 // cannot be offered.
 type Suggestion struct {
 	Rules       []string `json:"rules,omitempty"`
@@ -207,7 +207,7 @@ func (e *evaluation) ruleFor(p *part) (string, string) {
 	argv := c.Argv()
 	name := argv[0]
 	// A command with a word that runs code (go test -exec CMD) is saved
-	// as the exact form: a `*` rule would not cover that word (issue 17).
+	// as the exact form: a `*` rule would not cover that word.
 	if exactOnly()[name] || shellparse.IsShell(name) || shellparse.IsInterpreter(name) || c.IsWrapper() ||
 		len(shellparse.CodeWords(c)) > 0 || slices.ContainsFunc(argv[1:], func(w string) bool { return riskyWord(name, w) }) {
 		if c.HasDynamic(1) {
@@ -234,7 +234,7 @@ func (e *evaluation) ruleFor(p *part) (string, string) {
 }
 
 // riskyLong are the long options that turn a command into the form deny
-// and ask rules are written for (design §6's `Bash(git push --force *)`):
+// and ask rules are written for (`Bash(git push --force *)`):
 // forcing, deleting, rewriting, skipping hooks, recursing. A call that
 // carries one is saved as its exact form, so "always" never allows the
 // whole family (`Bash(git push *)` would allow every later force push).
