@@ -32,18 +32,24 @@ func testTree(t *testing.T, root, file string, later time.Duration, reads *[]str
 // directory).
 func walkAll(tr *Tree) []string {
 	var out []string
-	tr.Walk(func(path string, d fs.DirEntry) error {
-		rel, _ := filepath.Rel(tr.root, path)
+	tr.Walk(collect(tr.root, &out))
+	return out
+}
+
+// collect appends each entry a walk of root yields to out, and skips
+// what is in a .git.
+func collect(root string, out *[]string) func(path string, d fs.DirEntry) error {
+	return func(path string, d fs.DirEntry) error {
+		rel, _ := filepath.Rel(root, path)
 		if d.IsDir() {
 			rel += "/"
 		}
-		out = append(out, rel)
+		*out = append(*out, rel)
 		if d.IsDir() && d.Name() == ".git" {
 			return filepath.SkipDir
 		}
 		return nil
-	})
-	return out
+	}
 }
 
 // makeTree creates the files (a name ending in / is a directory).
@@ -73,6 +79,7 @@ var testTreeFiles = []string{"README", ".env", "a/main.go", "a/b/c/key.pem", "a/
 // directory, with the same keep and skips.
 func referenceWalk(tr *Tree) []string {
 	var out []string
+	add := collect(tr.root, &out)
 	filepath.WalkDir(tr.root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
@@ -83,15 +90,7 @@ func referenceWalk(tr *Tree) []string {
 		if !d.IsDir() && !tr.keep(path) {
 			return nil
 		}
-		rel, _ := filepath.Rel(tr.root, path)
-		if d.IsDir() {
-			rel += "/"
-		}
-		out = append(out, rel)
-		if d.IsDir() && d.Name() == ".git" {
-			return filepath.SkipDir
-		}
-		return nil
+		return add(path, d)
 	})
 	return out
 }
