@@ -371,22 +371,6 @@ func agentProjectDir() string {
 	return ""
 }
 
-// agentAsksFor reports whether the agent's own permission flow, in the
-// mode it reported, asks its person before a call of category cat
-// without being told to: default and plan ask before writes and
-// commands, acceptEdits before commands. bypassPermissions, auto, dontAsk,
-// an unknown mode and no mode at all (Gemini CLI's payload carries none)
-// are taken not to ask.
-func agentAsksFor(mode string, cat policy.Category) bool {
-	switch mode {
-	case "default", "plan":
-		return cat != policy.CatRead
-	case "acceptEdits":
-		return cat == policy.CatCommand
-	}
-	return false
-}
-
 // oneLineReason makes text fit on one line for stderr and JSON reasons,
 // with control and invisible characters shown as escapes (prompt.RenderLine):
 // an agent shows the reason on its own terminal.

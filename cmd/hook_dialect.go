@@ -85,77 +85,27 @@ type hookCall struct {
 	dialect     shellparse.Dialect // the dialect of the agent's shell commands (config.AgentInput)
 }
 
-// answerFor turns a decision into what the hook tells the agent.
-//
-//   - deny: deny, with gatekeep's reason. One exception: in plan mode
-//     reported by the agent, the mode's deny of one of the agent's own
-//     tools (ExitPlanMode, TodoWrite, an MCP tool) is no opinion, since the
-//     agent's own plan mode knows which of its tools plan; denying
-//     ExitPlanMode would keep the agent in plan mode for good.
-//   - ask: in gatekeep's own bypassPermissions (and unless the input could
-//     not be analysed) the ask lets the call continue, as it does
-//     everywhere (policy.Answer.Bypass), so no opinion. When only the mode's fallback
-//     asked and the agent's own mode asks its person about such calls
-//     too, no opinion, so that its own prompt (which also knows the
-//     person's allow list there) runs once. Otherwise an agent that can
-//     ask is told to ask, and one that cannot (Codex) gets a deny whose
-//     reason says how a person can allow the call.
-//   - allow: allow only when gatekeep allowed it on its own authority
-//     (positive), with the checked path for a file tool (updatedInput);
-//     an allow that only the mode's fallback gave is no opinion, so the
-//     agent's own permission prompt still runs.
-//
-// The agent's planning and conversation tools (hookMapping.ui) get no
-// opinion when only the fallback decided.
+// answerFor renders policy.Answer.ForAgent as what the hook tells the
+// agent, with gatekeep's reason.
 func answerFor(d *dialect, c *hookCall) hookAnswer {
 	dec := c.ans.Decision
-	if c.m.ui && dec.Layer == policy.LayerMode {
-		return hookAnswer{kind: answerNone}
+	ag := policy.Agent{CanAsk: d.canAsk, TrustedMode: c.trustedMode, UI: c.m.ui}
+	if c.payload != nil {
+		ag.PermissionMode, ag.Inline = c.payload.mode, c.payload.event == claudeSkillEvent
 	}
-	switch dec.Effect {
-	case policy.Allow:
-		if c.ans.Explicit {
-			return hookAnswer{kind: answerAllow, reason: "gatekeep allowed this call: " + describeDecision(dec), input: updatedInput(c)}
+	switch c.ans.ForAgent(c.cfg, c.reqs, ag) {
+	case policy.AgentAllow:
+		return hookAnswer{kind: answerAllow, reason: "gatekeep allowed this call: " + describeDecision(dec), input: updatedInput(c)}
+	case policy.AgentAsk:
+		return hookAnswer{kind: answerAsk, reason: "gatekeep asks before this call: " + describeDecision(dec)}
+	case policy.AgentDeny:
+		if dec.Effect == policy.Ask {
+			return hookAnswer{kind: answerDeny, reason: fmt.Sprintf("gatekeep needs a person's approval for this call and %s cannot ask, so it is denied: %s; %s",
+				d.title, describeDecision(dec), c.ans.HowToAllow)}
 		}
-		return hookAnswer{kind: answerNone}
-	case policy.Ask:
-		if c.ans.Bypass {
-			return hookAnswer{kind: answerNone}
-		}
-		if d.canAsk && onlyModeAsked(dec) && agentAsksToo(c) {
-			return hookAnswer{kind: answerNone}
-		}
-		if d.canAsk {
-			return hookAnswer{kind: answerAsk, reason: "gatekeep asks before this call: " + describeDecision(dec)}
-		}
-		return hookAnswer{kind: answerDeny, reason: fmt.Sprintf("gatekeep needs a person's approval for this call and %s cannot ask, so it is denied: %s; %s",
-			d.title, describeDecision(dec), c.ans.HowToAllow)}
+		return hookAnswer{kind: answerDeny, reason: "gatekeep denied this call: " + describeDecision(dec)}
 	}
-	agentPlan := c.payload != nil && c.payload.mode == "plan"
-	if agentPlan && dec.Layer == policy.LayerMode && len(c.reqs) == 1 && !policy.BuiltinTool(c.reqs[0].Tool) {
-		return hookAnswer{kind: answerNone}
-	}
-	return hookAnswer{kind: answerDeny, reason: "gatekeep denied this call: " + describeDecision(dec)}
-}
-
-// agentAsksToo reports whether the agent's own permission flow asks its
-// person about every part of the call that gatekeep's fallback asked
-// about, so that answering nothing still reaches a person. A skill's
-// inline command (PreSkillShellCommand) is not known to be asked about.
-func agentAsksToo(c *hookCall) bool {
-	if c.payload == nil || c.payload.event == claudeSkillEvent {
-		return false
-	}
-	mode := c.payload.mode
-	if c.trustedMode {
-		mode = string(c.cfg.Mode)
-	}
-	for _, s := range c.ans.Decision.Asking() {
-		if !agentAsksFor(mode, s.Category) {
-			return false
-		}
-	}
-	return true
+	return hookAnswer{kind: answerNone}
 }
 
 // updatedInput is the agent's tool_input with the file path replaced by
@@ -179,18 +129,6 @@ func updatedInput(c *hookCall) map[string]json.RawMessage {
 	}
 	out[c.m.pathKey] = b
 	return out
-}
-
-// onlyModeAsked: every part of the call that asked was asked about by the
-// mode's fallback, not by a rule, the sandbox or the input check.
-func onlyModeAsked(d policy.Decision) bool {
-	parts := d.Asking()
-	for _, s := range parts {
-		if s.Layer != policy.LayerMode {
-			return false
-		}
-	}
-	return len(parts) > 0 && !d.Final
 }
 
 // describeDecision is the decision's message with its code, the part of the
