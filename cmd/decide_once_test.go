@@ -21,6 +21,9 @@ import (
 func TestOneParsePerCall(t *testing.T) {
 	proj := isolate(t)
 	t.Setenv("GATEKEEP_NONINTERACTIVE", "1")
+	// An agent's shell other than bash is judged as bash too: a parse in
+	// each dialect, by design.
+	t.Setenv("SHELL", "/bin/bash")
 	cfgDir := filepath.Join(os.Getenv("HOME"), ".config", "gatekeep")
 	if err := os.MkdirAll(cfgDir, 0o755); err != nil {
 		t.Fatal(err)
