@@ -224,7 +224,7 @@ func (a *app) batchDecide(o *checkOptions, cfg *policy.Config, cwd string, glob 
 		return policy.Decision{Effect: policy.Deny, Layer: policy.LayerInput, Code: code, Message: msg, Mode: cfg.Mode, Offset: -1}
 	}
 	if tooLong {
-		// As the chain answers a script over the size cap (design §3):
+		// As the chain answers a script over the size cap:
 		// ask, which no mode turns into allow.
 		d := bad(shellparse.CodeTooLarge, fmt.Sprintf("the command is too large to check: the line is over %d bytes", maxBatchLine))
 		d.Effect = policy.Ask
@@ -246,7 +246,7 @@ func (a *app) batchDecide(o *checkOptions, cfg *policy.Config, cwd string, glob 
 	// Judged as `gatekeep bash -c LINE` would judge it, in the bash it
 	// starts.
 	req := policy.Request{Tool: policy.ToolBash, Command: text, Cwd: cwd, Trace: o.explain, ShellGlob: glob}
-	return a.autoAllow(cfg, req, policy.Evaluate(cfg, req))
+	return policy.Decide(cfg, policy.Query{Requests: []policy.Request{req}, Enforce: a.enforceQuery(cfg, true, false)}).Decision
 }
 
 // transcriptCommand is the "command" string of a transcript line (valid

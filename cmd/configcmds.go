@@ -73,8 +73,9 @@ are listed as "except": they exempt paths from the denies above them there
 	return c
 }
 
-// carveOut: an allow rule of the embedded default layer, which never
-// allows anything itself (design §6).
+// carveOut: an allow rule of the embedded default layer, which only
+// carves an exception out of a default deny and never allows anything
+// itself.
 func carveOut(r *policy.Rule) bool {
 	return r.Ref.Source == policy.SourceDefault && r.Ref.Effect == policy.Allow
 }

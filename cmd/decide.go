@@ -13,23 +13,30 @@ import (
 )
 
 // config builds the effective policy configuration for a call made in
-// the process's working directory (configIn).
-func (a *app) config() (*policy.Config, string, error) {
+// the process's working directory (build).
+func (a *app) config() (*policy.Config, string, error) { return a.configPOSIX(false) }
+
+// configPOSIX is config, with shell text parsed as POSIX sh when posix is
+// set (a `bash -c` that /bin/sh runs where there is no bash).
+func (a *app) configPOSIX(posix bool) (*policy.Config, string, error) {
 	cwd, err := os.Getwd()
 	if err != nil {
 		return nil, "", withCode(ExitInternal, fmt.Errorf("reading the working directory: %w", err))
 	}
-	cfg, err := a.configIn(cwd, a.root)
-	return cfg, cwd, err
+	in := a.input(cwd, a.root)
+	in.POSIX = posix
+	b, err := a.build(in)
+	if err != nil {
+		return nil, "", err
+	}
+	return b.Config, cwd, nil
 }
 
-// configIn builds the effective policy configuration for a call made in
-// cwd (config.Build), root being the --root flag or GATEKEEP_ROOT (""
-// finds it from cwd), and prints Build's messages on stderr. A config
-// error is returned as a *configFailure (exit 78), a bad flag or
-// environment value as a usage error.
-func (a *app) configIn(cwd, root string) (*policy.Config, error) {
-	in := a.input(cwd, root)
+// build builds the effective policy configuration for in (config.Build)
+// and prints Build's messages on stderr. A config error is returned as a
+// *configFailure (exit 78), a bad flag or environment value as a usage
+// error.
+func (a *app) build(in config.Input) (*config.Built, error) {
 	b, err := config.Build(in)
 	if b != nil {
 		for _, m := range b.Messages {
@@ -49,7 +56,7 @@ func (a *app) configIn(cwd, root string) (*policy.Config, error) {
 	if !a.promptTimeoutSet && b.Loaded.PromptTimeout > 0 {
 		a.promptTimeout = b.Loaded.PromptTimeout
 	}
-	return b.Config, nil
+	return b, nil
 }
 
 // input is config.Build's input for a call made in cwd: the global flags
@@ -128,22 +135,25 @@ type call struct {
 // otherwise it resolves an ask and either runs the call or prints the
 // deny line.
 func (a *app) decide(chk *checkOptions, c call) error {
-	cfg, cwd, err := a.config()
+	cfg, cwd, err := a.configPOSIX(c.posix)
 	if err != nil {
 		return a.configError(err)
 	}
-	cfg.POSIX = c.posix
 	req := c.req
 	req.Cwd = cwd
 	req.Trace = chk != nil && chk.explain
-	d := policy.Evaluate(cfg, req)
-	d = a.autoAllow(cfg, req, d)
-	d = a.applyEnforcement(cfg, req, d, chk != nil)
+	q := policy.Query{Requests: []policy.Request{req}, Enforce: a.enforceQuery(cfg, chk != nil, true)}
+	if chk == nil {
+		q.Suggest = a.suggestTarget()
+	}
+	ans := policy.Decide(cfg, q)
+	a.applyConfinement(cfg, ans.Confine, chk != nil)
+	d := ans.Decision
 	a.attachProxy(req)
 	if chk != nil {
 		return a.report(chk, d)
 	}
-	d = a.resolveAsk(cfg, req, d)
+	d = a.resolveAsk(req, ans)
 	if err := a.audit(d, req, "cli", ""); err != nil && d.Effect == policy.Allow {
 		return withCode(ExitInternal, fmt.Errorf("cannot write the audit log, so nothing ran: %w", err))
 	}
@@ -154,37 +164,39 @@ func (a *app) decide(chk *checkOptions, c call) error {
 	return c.run(d)
 }
 
+// suggestTarget is where an "always allow" rule would be saved: the local
+// config file of the project.
+func (a *app) suggestTarget() *policy.SuggestTarget {
+	home, _ := os.UserHomeDir()
+	return &policy.SuggestTarget{Root: a.loaded.Root, Home: home, File: config.LocalConfigPath(a.loaded.Root),
+		Untrusted: localForeign(a.loaded)}
+}
+
 // resolveAsk is the human layer (7): it turns an ask into allow or deny.
-// bypassPermissions lets it through (unless it is Final); otherwise the
-// question goes to the person on the controlling terminal, and without one
-// (or with --non-interactive) it is a deny with code ask.no_tty. A deny
-// keeps the layer and reason that asked in Cause.
-func (a *app) resolveAsk(cfg *policy.Config, req policy.Request, d policy.Decision) policy.Decision {
+// An ask bypassPermissions lets through (ans.Bypass) is allowed;
+// otherwise the question goes to the person on the controlling terminal,
+// and without one (or with --non-interactive) it is a deny with code
+// ask.no_tty. A deny keeps the layer and reason that asked in Cause.
+func (a *app) resolveAsk(req policy.Request, ans policy.Answer) policy.Decision {
+	d := ans.Decision
 	if d.Effect != policy.Ask {
 		return d
 	}
-	if cfg.Mode == policy.ModeBypass && !d.Final {
+	if ans.Bypass {
 		d.Effect = policy.Allow
 		return d
 	}
 	if a.nonInteractive {
-		return a.noTTYDeny(cfg, req, d, "needs approval, and gatekeep runs non-interactively")
+		return noTTYDeny(ans, "needs approval, and gatekeep runs non-interactively")
 	}
 	q := a.question(req, d)
-	sugg := policy.Suggestion{Unavailable: "the call could not be analysed"}
+	sugg := ans.Suggestions[0]
 	local := config.LocalConfigPath(a.loaded.Root)
-	if !d.Final {
-		home, _ := os.UserHomeDir()
-		sugg = policy.Suggest(cfg, req, a.loaded.Root, home, local)
-		if localForeign(a.loaded) {
-			sugg = policy.Suggestion{Unavailable: "the local config file is not trusted, so a rule saved there would not apply (gatekeep trust " + local + ")"}
-		}
-	}
 	q.AlwaysRules, q.AlwaysFile, q.AlwaysUnavailable = sugg.Rules, local, sugg.Unavailable
 	answer, err := prompt.Ask(q, prompt.Options{Timeout: a.promptTimeout})
 	switch {
 	case errors.Is(err, prompt.ErrNoTTY):
-		return a.noTTYDeny(cfg, req, d, "needs approval, and there is no terminal to ask on")
+		return noTTYDeny(ans, "needs approval, and there is no terminal to ask on")
 	case errors.Is(err, prompt.ErrTimeout):
 		return humanDeny(d, policy.CodeAskTimeout, fmt.Sprintf("needs approval, and nobody answered within %s", a.promptTimeout))
 	case err != nil:
@@ -253,13 +265,9 @@ func askedParts(d policy.Decision) []string {
 // noTTYDeny is the deny of an ask with nobody to ask (ask.no_tty): its
 // message ends with the `gatekeep rules add` command that would allow the
 // call next time, or why no rule can, as the hooks' reasons do.
-func (a *app) noTTYDeny(cfg *policy.Config, req policy.Request, d policy.Decision, msg string) policy.Decision {
-	out := humanDeny(d, policy.CodeAskNoTTY, msg)
-	hint := howToAllow(cfg, []policy.Request{req}, []policy.Decision{d}, a.loaded.Root)
-	if !d.Final && localForeign(a.loaded) {
-		hint = "the local config file is not trusted, so a rule saved there would not apply (gatekeep trust " + config.LocalConfigPath(a.loaded.Root) + ")"
-	}
-	out.Message += "; " + hint
+func noTTYDeny(ans policy.Answer, msg string) policy.Decision {
+	out := humanDeny(ans.Decision, policy.CodeAskNoTTY, msg)
+	out.Message += "; " + ans.HowToAllow
 	return out
 }
 

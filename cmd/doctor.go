@@ -23,6 +23,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gatekeep/gatekeep/cmd/enforce"
+	"github.com/gatekeep/gatekeep/pathguard"
 	"github.com/gatekeep/gatekeep/policy"
 	"github.com/gatekeep/gatekeep/policy/config"
 	"github.com/gatekeep/gatekeep/shellparse"
@@ -568,10 +569,7 @@ func (e *doctorEnv) claudeHooks(r *doctorReport) []hookEntry {
 	case "windows":
 		managed = `C:\Program Files\ClaudeCode\managed-settings.json`
 	}
-	userDir := e.getenv("CLAUDE_CONFIG_DIR")
-	if userDir == "" {
-		userDir = filepath.Join(e.home, ".claude")
-	}
+	userDir := pathguard.AgentHomesOf(e.getenv, e.home).Claude
 	files := []string{managed, filepath.Join(userDir, "settings.json"),
 		filepath.Join(e.cwd, ".claude", "settings.json"), filepath.Join(e.cwd, ".claude", "settings.local.json")}
 	var out []hookEntry
@@ -618,7 +616,7 @@ func (e *doctorEnv) geminiHooks(r *doctorReport) []hookEntry {
 	if p := e.getenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH"); p != "" {
 		system = p
 	}
-	files := []string{system, filepath.Join(e.home, ".gemini", "settings.json"), filepath.Join(e.cwd, ".gemini", "settings.json")}
+	files := []string{system, filepath.Join(pathguard.AgentHomesOf(e.getenv, e.home).Gemini, "settings.json"), filepath.Join(e.cwd, ".gemini", "settings.json")}
 	var out []hookEntry
 	var disabled []string
 	for _, f := range files {
@@ -665,10 +663,7 @@ func (e *doctorEnv) geminiHooks(r *doctorReport) []hookEntry {
 // and the project's .codex/ in the working directory when the user config
 // trusts the project.
 func (e *doctorEnv) codexHooks(r *doctorReport) []hookEntry {
-	home := e.getenv("CODEX_HOME")
-	if home == "" {
-		home = filepath.Join(e.home, ".codex")
-	}
+	home := pathguard.AgentHomesOf(e.getenv, e.home).Codex
 	e.codexUser = filepath.Join(home, "config.toml")
 	e.codexState, e.codexManaged = nil, map[string]bool{}
 	var out []hookEntry

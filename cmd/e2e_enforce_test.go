@@ -21,8 +21,8 @@ import (
 )
 
 // TestE2ECodexEnforced runs the real Codex client inside `gatekeep bash
-// --enforce -- codex exec --sandbox danger-full-access ...` (issue 14:
-// everything the agent spawns inherits the confinement; Codex's own
+// --enforce -- codex exec --sandbox danger-full-access ...`
+// (everything the agent spawns inherits the confinement; Codex's own
 // sandbox is off, since a nested user namespace may be refused). No hook
 // is installed, so nothing reads the commands' text: the stub model asks
 // for a write outside the project, which the kernel refuses, and one

@@ -1,7 +1,6 @@
 package cmd_test
 
-// End-to-end tests against real agents (issues 6 and 13, "a real
-// client"): the agent (Codex, Claude Code, Gemini CLI) is installed from
+// End-to-end tests against real agents, each a real client: the agent (Codex, Claude Code, Gemini CLI) is installed from
 // npm, its model API is a stub on 127.0.0.1 that asks for `rm -rf /`, then
 // for `ls`, then for a write outside the project through a glob
 // (`echo pwned > OUTSIDE/*/x`), then for a write gatekeep asks about, and
@@ -84,7 +83,7 @@ type e2eEnv struct {
 // The calls the stubs ask for, in order. The last is a write inside the
 // project that gatekeep's default mode asks about and the agent's own
 // headless mode would run without asking: the agent's mode must not
-// loosen gatekeep's (issue 13), so nobody being there to answer means it
+// loosen gatekeep's, so nobody being there to answer means it
 // does not run.
 const (
 	stepRm = iota

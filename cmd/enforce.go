@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,13 +17,18 @@ import (
 	"github.com/gatekeep/gatekeep/cmd/enforce"
 	"github.com/gatekeep/gatekeep/pathguard"
 	"github.com/gatekeep/gatekeep/policy"
+	"github.com/gatekeep/gatekeep/policy/confine"
 )
 
-// enforcement is the kernel confinement of one call (design §10): its
-// level and, when a tier is in effect, the plan.
+// enforcement is the kernel confinement of one call: its level and, when
+// a tier is in effect, the plan.
 type enforcement struct {
 	level policy.EnforceLevel
 	plan  enforce.Plan
+	// shapeIDs are the plan's Shapes' FileIDs before the run: a shape
+	// that is there after it under another identity (a directory renamed
+	// away and a new one made in its place) is new.
+	shapeIDs map[string]enforce.FileID
 }
 
 // enforcementJSON is check --json's `enforcement` member.
@@ -46,11 +52,11 @@ func parseEnforceFlag(v string) (policy.EnforceLevel, error) {
 // enforceLevel is the strictest of --enforce, GATEKEEP_ENFORCE and the
 // configuration: none of them can loosen what another asks for.
 func (a *app) enforceLevel() policy.EnforceLevel {
-	l := a.enforceFlag
-	if a.loaded != nil && a.loaded.Enforce.Enforce > l {
-		l = a.loaded.Enforce.Enforce
+	q := policy.EnforceQuery{Level: a.enforceFlag}
+	if a.loaded != nil {
+		q.Settings = a.loaded.Enforce
 	}
-	return l
+	return q.Strictest()
 }
 
 // support probes the machine once per run.
@@ -62,112 +68,77 @@ func (a *app) support() enforce.Support {
 	return *a.probed
 }
 
-// enforceable reports whether a call of this tool can be confined: the
-// shell and the file tools.
-func enforceable(req policy.Request) bool {
-	switch req.Tool {
-	case policy.ToolBash, policy.ToolRead, policy.ToolWrite, policy.ToolEdit:
-		return true
-	}
-	return false
-}
-
-// applyEnforcement decides how the call d allows (or asks for) is
-// confined, before the person is asked: it sets a.enf to the plan, or
-// turns d into a deny with sandbox.unavailable when enforcement is
-// required and no tier works. Under check the tier comes from the full
-// probe; before a run, Landlock's presence is enough to try (Run falls
-// back from the full tier, and a failure there is still a deny).
-func (a *app) applyEnforcement(cfg *policy.Config, req policy.Request, d policy.Decision, check bool) policy.Decision {
-	level := a.enforceLevel()
-	if d.Code == policy.CodeSandboxAutoAllow {
-		// Allowed because it runs fully confined: required, full tier,
-		// no fallback.
-		a.enf = &enforcement{level: policy.EnforceRequired, plan: a.enforcePlan(cfg, enforce.TierFull, !check)}
-		a.enf.plan.RequireFull = true
-		return d
-	}
-	if why, ok := a.bypassConfines(cfg, req, d); ok {
-		return a.confineBypass(cfg, req, d, check, why)
-	}
-	if level == policy.EnforceOff || d.Effect == policy.Deny || !enforceable(req) {
-		return d
-	}
-	if policy.Unconfined(cfg, a.loaded.Enforce.Unconfined, req) {
-		if check {
-			a.enf = &enforcement{level: level, plan: enforce.Plan{Tier: enforce.TierNone,
-				Limits: []string{"a [sandbox] unconfined pattern names this command: it runs unconfined"}}}
-		}
-		return d
-	}
-	var tier enforce.Tier
+// enforceQuery is what policy.Decide needs to choose how a call runs
+// confined: the settings, --enforce, and this machine's tiers. Under check
+// (or with confine false) the tier comes from the full probe; before a
+// run, Landlock's presence is enough to try (Run falls back from the full
+// tier, and a failure there is still a deny). Auto-allow always asks the
+// full probe. Without confine (check --batch) no call is confined. The
+// network tools' own configuration is read from the environment and
+// cfg's home.
+func (a *app) enforceQuery(cfg *policy.Config, check, confine bool) policy.EnforceQuery {
+	probed := func() string { return string(a.support().Tier()) }
+	q := policy.EnforceQuery{Settings: a.loaded.Enforce, Level: a.enforceFlag, ProbedTier: probed,
+		NetworkEnv: policy.NetworkEnv{Getenv: os.Getenv, Home: cfg.Home}}
 	switch {
+	case !confine:
 	case check:
-		tier = a.support().Tier()
-	case enforce.LandlockABI() >= 1:
-		tier = enforce.TierFull
+		q.Tier = probed
 	default:
-		tier = enforce.TierNone
-	}
-	if req.Tool != policy.ToolBash && tier != enforce.TierNone {
-		// The file tools are gatekeep's own code: Landlock bounds its
-		// writes in process; no namespace is made for them.
-		tier = enforce.TierLandlock
-	}
-	if tier == enforce.TierNone {
-		if level == policy.EnforceRequired {
-			return unavailableDeny(d, "this machine has no working Landlock")
+		q.Tier = func() string {
+			if enforce.LandlockABI() >= 1 {
+				return string(enforce.TierFull)
+			}
+			return string(enforce.TierNone)
 		}
-		if check {
-			a.enf = &enforcement{level: level, plan: enforce.Plan{Tier: enforce.TierNone, Limits: enforce.Limits(enforce.TierNone, 0)}}
-		} else {
-			a.noteUnconfined("this machine has no working Landlock")
-		}
-		return d
 	}
-	a.enf = &enforcement{level: level, plan: a.enforcePlan(cfg, tier, !check)}
-	return d
+	return q
 }
 
-// bypassConfines reports whether a shell call that bypassPermissions lets
-// through holds a part whose effects the text does not show
-// (policy.Decision.Opaque), so that its files, devices and secrets rest
-// on the kernel instead (`[sandbox] bypass`, "confine" by default); why
-// names the part. A call enforcement already confines is left to that.
-func (a *app) bypassConfines(cfg *policy.Config, req policy.Request, d policy.Decision) (string, bool) {
-	if cfg.Mode != policy.ModeBypass || a.loaded.Enforce.BypassOff || req.Tool != policy.ToolBash ||
-		d.Effect == policy.Deny || d.Effect == policy.Ask && d.Final || a.enforceLevel() != policy.EnforceOff {
-		return "", false
-	}
-	s, ok := d.Opaque()
-	if !ok {
-		return "", false
-	}
-	return s.Subject + " (" + s.Message + ")", true
-}
-
-// confineBypass gives a bypassPermissions call the kernel plan of an
-// enforced run, with the network left on (the guarantees are about files,
-// devices and secrets). Without a working Landlock it runs unconfined as
-// before, and says so on stderr once per gatekeep version.
-func (a *app) confineBypass(cfg *policy.Config, req policy.Request, d policy.Decision, check bool, why string) policy.Decision {
-	tier := enforce.TierFull
-	if check {
-		tier = a.support().Tier()
-	} else if enforce.LandlockABI() < 1 {
-		tier = enforce.TierNone
-	}
-	if tier == enforce.TierNone {
+// applyConfinement sets a.enf to the plan of c, policy.Decide's
+// confinement of the call, worked out from the project (creating the
+// caches and the protected dirs that are harmless to create empty, except
+// under check); a call that runs unconfined is said on stderr once.
+func (a *app) applyConfinement(cfg *policy.Config, c *policy.Confinement, check bool) {
+	switch {
+	case c == nil:
+	case c.BypassUnconfined:
 		if !check {
 			a.noteBypassUnconfined()
 		}
-		return d
+	case c.Tier == policy.TierNone:
+		if !check {
+			if c.Unconfined != "" {
+				a.noteUnconfined(c.Unconfined)
+			}
+			return
+		}
+		limits := c.Limits
+		if len(limits) == 0 {
+			limits = confine.Limits(confine.TierNone, 0)
+		}
+		a.enf = &enforcement{level: c.Level, plan: enforce.Plan{Tier: enforce.TierNone, Limits: limits}}
+	default:
+		plan := a.enforcePlan(cfg, enforce.Tier(c.Tier), !check)
+		plan.Network, plan.RequireFull = c.Network, c.RequireFull
+		plan.Limits = append(plan.Limits, c.Limits...)
+		a.enf = &enforcement{level: c.Level, plan: plan, shapeIDs: make(map[string]enforce.FileID, len(plan.Shapes))}
+		for _, s := range plan.Shapes {
+			if id, ok := enforce.IDOf(s); ok {
+				a.enf.shapeIDs[s] = id
+			}
+		}
 	}
-	plan := a.enforcePlan(cfg, tier, !check)
-	plan.Network = true
-	plan.Limits = append(plan.Limits, "bypassPermissions runs it confined, since the text does not show all it does: "+why)
-	a.enf = &enforcement{level: policy.EnforceBestEffort, plan: plan}
-	return d
+}
+
+// enforcePlan is confine.Build for a call in this configuration, keeping
+// the project's tree as the plan walked it for the sweep after the run.
+func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) enforce.Plan {
+	plan, tree := confine.Build(confine.Input{Config: cfg, Settings: a.loaded.Enforce, Root: a.loaded.Root,
+		AuditFile: a.auditFile, Tier: tier, LandlockABI: enforce.LandlockABI(), Create: create,
+		Getenv: os.Getenv, LookPath: exec.LookPath})
+	a.tree = tree
+	return plan
 }
 
 // noteBypassUnconfined says once per gatekeep version, on stderr, that
@@ -192,27 +163,6 @@ func (a *app) noteBypassUnconfined() {
 			_ = os.WriteFile(marker, nil, 0o600)
 		}
 	}
-}
-
-// autoAllow applies `[sandbox] auto_allow` (issue 15) to a shell call
-// that asks: it probes the machine (only then) and lets
-// policy.SandboxAutoAllow turn the ask into an allow that runs confined.
-func (a *app) autoAllow(cfg *policy.Config, req policy.Request, d policy.Decision) policy.Decision {
-	s := a.loaded.Enforce
-	if !s.AutoAllow || d.Effect != policy.Ask || req.Tool != policy.ToolBash {
-		return d
-	}
-	ad := policy.SandboxAutoAllow(cfg, req, d, policy.AutoAllowOptions{Network: s.Network, Unconfined: s.Unconfined,
-		Tier: string(a.support().Tier()), Hosts: s.AllowedHosts, Env: policy.NetworkEnv{Getenv: os.Getenv, Home: cfg.Home}})
-	return ad
-}
-
-// unavailableDeny is the deny for a call that must be confined and
-// cannot be.
-func unavailableDeny(d policy.Decision, why string) policy.Decision {
-	return policy.Decision{Effect: policy.Deny, Layer: policy.LayerSandbox, Code: policy.CodeSandboxUnavailable,
-		Message: "enforcement is required and the command cannot be confined: " + why,
-		Command: d.Command, Offset: -1, Category: d.Category, Mode: d.Mode, UpdatedInput: d.UpdatedInput, Trace: d.Trace}
 }
 
 // noteUnconfined says once on stderr that best-effort enforcement runs a
@@ -255,7 +205,7 @@ func (a *app) runConfined(path string, argv []string) error {
 	}()
 	var rootAnchor *enforce.Anchor
 	if a.enf.plan.Shapes != nil {
-		if an, err := enforce.OpenAnchor(realOrSelf(a.loaded.Root)); err == nil {
+		if an, err := enforce.OpenAnchor(confine.RealOrSelf(a.loaded.Root)); err == nil {
 			rootAnchor = an
 			defer an.Close()
 		}
@@ -290,7 +240,7 @@ func (a *app) runConfined(path string, argv []string) error {
 	switch {
 	case errors.As(err, &ue):
 		if a.enf.level == policy.EnforceRequired {
-			a.printDeny(unavailableDeny(policy.Decision{Mode: a.mode0()}, ue.Err.Error()))
+			a.printDeny(policy.UnavailableDeny(policy.Decision{Mode: a.mode0()}, ue.Err.Error()))
 			return silentExit(a.denyExitCode)
 		}
 		a.noteUnconfined("the sandbox could not be set up (" + ue.Err.Error() + ")")
@@ -334,7 +284,7 @@ func (a *app) watchAnchors() map[string]*enforce.Anchor {
 func writableRoot(writable []string, p string) string {
 	best := ""
 	for _, w := range writable {
-		if w != p && within(w, p) && len(w) > len(best) {
+		if w != p && confine.Within(w, p) && len(w) > len(best) {
 			best = w
 		}
 	}
@@ -387,7 +337,7 @@ func (a *app) checkWatched(anchors map[string]*enforce.Anchor) {
 // from the project's handle taken before the run, to a name nothing
 // reads (enforce.QuarantineSuffix), and reported. Nothing is deleted.
 func (a *app) sweepShapes(root *enforce.Anchor) {
-	realRoot := realOrSelf(a.loaded.Root)
+	realRoot := confine.RealOrSelf(a.loaded.Root)
 	// A shape counts as the person's only where it was before the run,
 	// under the same identity: one made anew in its place (its directory
 	// renamed away and remade) is the command's, and so is one of theirs
@@ -401,7 +351,7 @@ func (a *app) sweepShapes(root *enforce.Anchor) {
 			return false
 		}
 		id, ok := enforce.IDOf(path)
-		was, known := a.enf.plan.ShapeIDs[path]
+		was, known := a.enf.shapeIDs[path]
 		return !ok || !known || was == id
 	}
 	quarantine := func(path string, kind pathguard.Shape) {
@@ -418,16 +368,16 @@ func (a *app) sweepShapes(root *enforce.Anchor) {
 		}
 	}
 	if a.tree == nil {
-		a.tree = planTree(realRoot, nil)
+		a.tree = confine.NewTree(realRoot, nil)
 	}
 	// The plan's walk recorded every directory's stamp before the run:
 	// only those the command changed, and new ones, are read again.
-	a.tree.walk(func(path string, d fs.DirEntry) error {
+	a.tree.Walk(func(path string, d fs.DirEntry) error {
 		if path == realRoot {
 			return nil
 		}
 		dir := d.IsDir()
-		kind := treeShape(path, d)
+		kind := confine.TreeShape(path, d)
 		if kind == "" {
 			return nil
 		}
@@ -452,7 +402,7 @@ func (a *app) sweepShapes(root *enforce.Anchor) {
 // where they were, under the same identity) — the same shapes
 // gitStateShapes records before the run.
 func (a *app) sweepGitDir(git string, theirs func(string) bool, quarantine func(string, pathguard.Shape)) {
-	for _, s := range gitStateShapes(git) {
+	for _, s := range confine.GitStateShapes(git) {
 		if theirs(s) {
 			continue
 		}
@@ -473,7 +423,7 @@ func (a *app) confinedFile(do func() error) error {
 	var ue *enforce.UnavailableError
 	if errors.As(err, &ue) {
 		if a.enf.level == policy.EnforceRequired {
-			a.printDeny(unavailableDeny(policy.Decision{Mode: a.mode0()}, ue.Err.Error()))
+			a.printDeny(policy.UnavailableDeny(policy.Decision{Mode: a.mode0()}, ue.Err.Error()))
 			return silentExit(a.denyExitCode)
 		}
 		a.noteUnconfined("the sandbox could not be set up (" + ue.Err.Error() + ")")

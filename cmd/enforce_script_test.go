@@ -216,7 +216,7 @@ func enforceSetup(t *testing.T, env *testscript.Env, variant string) error {
 	return nil
 }
 
-// TestAgentCorpusAutoAllow (issue 15): the agent corpus in default mode
+// TestAgentCorpusAutoAllow: the agent corpus in default mode
 // with `enforce = "required"` and `auto_allow = true` is at least 95%
 // allowed, and every line denied without auto_allow is still denied.
 func TestAgentCorpusAutoAllow(t *testing.T) {

@@ -68,9 +68,11 @@ func usageErr(format string, args ...any) error {
 	return withCode(ExitUsage, fmt.Errorf(format, args...))
 }
 
-// exitCodeOf maps an error returned by a command to its exit status. An
-// error without a code is a usage error when cobra produced it, else an
-// internal error.
+// exitCodeOf maps an error returned by a command to its exit status, and
+// whether it was already reported. An error without a code is a usage
+// error (64), whoever returned it: cobra returns its flag and argument
+// errors uncoded, and gatekeep's own errors carry their code (withCode,
+// silentExit, usageErr).
 func exitCodeOf(err error) (int, bool) {
 	if err == nil {
 		return ExitOK, true

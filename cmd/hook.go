@@ -199,17 +199,22 @@ func (a *app) decideHook(d *dialect) (ans hookAnswer, none bool, err error) {
 	if err != nil {
 		return ans, false, hookFail(err)
 	}
-	a.hookDialect(c.cfg, m.reqs)
-	c.m, c.reqs, c.payload = m, m.reqs, p
-	all := policy.EvaluateAll(c.cfg, m.reqs)
-	c.dec, c.positive, c.decs = all.Decision, all.Explicit, all.Parts
-	if m.opaque {
-		c.dec, c.positive = opaqueDecision(c.dec), false
-		c.decs = []policy.Decision{c.dec}
+	for i := range m.reqs {
+		if m.reqs[i].Tool == policy.ToolBash {
+			m.reqs[i].Dialect = c.dialect
+		}
 	}
+	c.m, c.reqs, c.payload = m, m.reqs, p
+	q := policy.Query{Requests: m.reqs, Opaque: m.opaque}
+	if !d.canAsk {
+		// A deny of an ask says how a person can allow the call.
+		home, _ := os.UserHomeDir()
+		q.Suggest = &policy.SuggestTarget{Root: c.root, Home: home, File: config.LocalConfigPath(c.root)}
+	}
+	c.ans = policy.Decide(c.cfg, q)
 	ans = answerFor(d, c)
 	ans.event = p.event
-	if err := a.auditHook(d.name, p, c.dec, ans); err != nil && ans.kind != answerDeny {
+	if err := a.auditHook(d.name, p, c.ans.Decision, ans); err != nil && ans.kind != answerDeny {
 		return ans, false, hookFail(fmt.Errorf("cannot write the audit log, so the call is blocked: %w", err))
 	}
 	return ans, false, nil
@@ -308,17 +313,8 @@ func (p *hookPayload) checkPreTool() error {
 }
 
 // hookConfig builds the policy configuration for the payload's working
-// directory, and returns it with the project root in a hookCall.
-//
-// The payload's permission_mode only tightens (design §7): it becomes
-// cfg.AgentMode, and for each category the fallback is the stricter of
-// gatekeep's own mode (--mode, GATEKEEP_MODE, a config file, else default)
-// and the agent's. A mode gatekeep does not know (Claude Code's auto and
-// dontAsk) counts as the loosest. Only `[hooks] trust_agent_mode = true`
-// in the managed or user file lets the agent's mode replace gatekeep's
-// own when neither --mode nor GATEKEEP_MODE is given (a managed
-// disable_bypass still holds).
-//
+// directory, with the agent's permission mode and shell
+// (config.AgentInput), and returns it with the project root in a hookCall.
 // The configuration is built for the payload's cwd (config.Build), never
 // the process's: gatekeep runs wherever the agent started it.
 func (a *app) hookConfig(p *hookPayload) (*hookCall, error) {
@@ -333,7 +329,9 @@ func (a *app) hookConfig(p *hookPayload) (*hookCall, error) {
 		// The agent's project, not the cwd the model moves with `cd`.
 		root = agentProjectDir()
 	}
-	cfg, err := a.configIn(p.cwd, root)
+	in := a.input(p.cwd, root)
+	in.Agent = &config.AgentInput{PermissionMode: p.mode}
+	b, err := a.build(in)
 	if err != nil {
 		var cf *configFailure
 		var ee *exitError
@@ -348,20 +346,9 @@ func (a *app) hookConfig(p *hookPayload) (*hookCall, error) {
 		}
 		return nil, fmt.Errorf("configuration error, the call is blocked: %w", err)
 	}
-	c := &hookCall{cfg: cfg, root: p.cwd}
-	if p.mode != "" {
-		switch {
-		case a.mode == "" && a.loaded != nil && a.loaded.TrustAgentMode:
-			cfg.Mode, c.trustedMode = trustedAgentMode(p.mode), true
-			if cfg.Mode == policy.ModeBypass && a.loaded.DisableBypass {
-				cfg.Mode = policy.ModeDefault
-			}
-		default:
-			cfg.AgentMode = agentMode(p.mode)
-		}
-	}
-	if a.loaded != nil && a.loaded.Root != "" {
-		c.root = a.loaded.Root
+	c := &hookCall{cfg: b.Config, root: p.cwd, trustedMode: b.TrustedAgentMode, dialect: b.AgentDialect}
+	if b.Loaded.Root != "" {
+		c.root = b.Loaded.Root
 	}
 	return c, nil
 }
@@ -382,71 +369,6 @@ func agentProjectDir() string {
 		}
 	}
 	return ""
-}
-
-// agentMode maps an agent's permission_mode onto gatekeep's modes, to
-// tighten gatekeep's own. Claude Code's are default, acceptEdits, plan,
-// auto, dontAsk and bypassPermissions
-// (https://code.claude.com/docs/en/permission-modes); Codex sends the same
-// names (bypassPermissions for its approval policy "never"). auto, dontAsk
-// and any other name count as bypassPermissions, the loosest: they only
-// tighten nothing.
-func agentMode(m string) policy.Mode {
-	switch m {
-	case "default":
-		return policy.ModeDefault
-	case "acceptEdits":
-		return policy.ModeAcceptEdits
-	case "plan":
-		return policy.ModePlan
-	}
-	return policy.ModeBypass
-}
-
-// trustedAgentMode maps an agent's permission_mode onto gatekeep's modes
-// when [hooks] trust_agent_mode lets it replace gatekeep's own: auto,
-// dontAsk and unknown names map to default, whose asks the agent then
-// resolves its own way.
-func trustedAgentMode(m string) policy.Mode {
-	switch m {
-	case "acceptEdits":
-		return policy.ModeAcceptEdits
-	case "plan":
-		return policy.ModePlan
-	case "bypassPermissions":
-		return policy.ModeBypass
-	}
-	return policy.ModeDefault
-}
-
-// agentAsksFor reports whether the agent's own permission flow, in the
-// mode it reported, asks its person before a call of category cat
-// without being told to: default and plan ask before writes and
-// commands, acceptEdits before commands. bypassPermissions, auto, dontAsk,
-// an unknown mode and no mode at all (Gemini CLI's payload carries none)
-// are taken not to ask.
-func agentAsksFor(mode string, cat policy.Category) bool {
-	switch mode {
-	case "default", "plan":
-		return cat != policy.CatRead
-	case "acceptEdits":
-		return cat == policy.CatCommand
-	}
-	return false
-}
-
-// opaqueDecision turns a decision about a call gatekeep cannot analyse
-// (PowerShell) into an ask that no mode lets through, unless a rule
-// decided it.
-func opaqueDecision(d policy.Decision) policy.Decision {
-	if d.Layer == policy.LayerRules || d.Effect == policy.Deny && d.Layer != policy.LayerMode {
-		return d
-	}
-	d.Effect, d.Layer, d.Code, d.Final = policy.Ask, policy.LayerInput, policy.CodeInputUnanalysed,
-		true
-	d.Message = "PowerShell commands cannot be analysed, so they need approval; a PowerShell rule can allow or deny them"
-	d.Explicit = false
-	return d
 }
 
 // oneLineReason makes text fit on one line for stderr and JSON reasons,

@@ -4,14 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net/url"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/gatekeep/gatekeep/policy"
-	"github.com/gatekeep/gatekeep/policy/config"
 	"github.com/gatekeep/gatekeep/shellparse"
 )
 
@@ -82,94 +79,43 @@ type hookCall struct {
 	payload     *hookPayload
 	m           hookMapping
 	reqs        []policy.Request
-	decs        []policy.Decision // each request's decision
-	dec         policy.Decision   // the strictest of decs
-	positive    bool              // every request allowed on gatekeep's own authority
-	root        string            // the project root
-	trustedMode bool              // [hooks] trust_agent_mode: the agent's mode replaced gatekeep's
+	ans         policy.Answer      // policy.Decide's answer for reqs
+	root        string             // the project root
+	trustedMode bool               // [hooks] trust_agent_mode: the agent's mode replaced gatekeep's
+	dialect     shellparse.Dialect // the dialect of the agent's shell commands (config.AgentInput)
 }
 
-// answerFor turns a decision into what the hook tells the agent.
-//
-//   - deny: deny, with gatekeep's reason. One exception: in plan mode
-//     reported by the agent, the mode's deny of one of the agent's own
-//     tools (ExitPlanMode, TodoWrite, an MCP tool) is no opinion, since the
-//     agent's own plan mode knows which of its tools plan; denying
-//     ExitPlanMode would keep the agent in plan mode for good.
-//   - ask: in gatekeep's own bypassPermissions (and unless the input could
-//     not be analysed) the ask lets the call continue, as it does
-//     everywhere (design §8), so no opinion. When only the mode's fallback
-//     asked and the agent's own mode asks its person about such calls
-//     too, no opinion, so that its own prompt (which also knows the
-//     person's allow list there) runs once. Otherwise an agent that can
-//     ask is told to ask, and one that cannot (Codex) gets a deny whose
-//     reason says how a person can allow the call.
-//   - allow: allow only when gatekeep allowed it on its own authority
-//     (positive), with the checked path for a file tool (updatedInput);
-//     an allow that only the mode's fallback gave is no opinion, so the
-//     agent's own permission prompt still runs.
-//
-// The agent's planning and conversation tools (hookMapping.ui) get no
-// opinion when only the fallback decided.
+// answerFor renders policy.Answer.ForAgent as what the hook tells the
+// agent, with gatekeep's reason.
 func answerFor(d *dialect, c *hookCall) hookAnswer {
-	dec := c.dec
-	if c.m.ui && dec.Layer == policy.LayerMode {
-		return hookAnswer{kind: answerNone}
+	dec := c.ans.Decision
+	ag := policy.Agent{CanAsk: d.canAsk, TrustedMode: c.trustedMode, UI: c.m.ui}
+	if c.payload != nil {
+		ag.PermissionMode, ag.Inline = c.payload.mode, c.payload.event == claudeSkillEvent
 	}
-	switch dec.Effect {
-	case policy.Allow:
-		if c.positive {
-			return hookAnswer{kind: answerAllow, reason: "gatekeep allowed this call: " + describeDecision(dec), input: updatedInput(c)}
+	switch c.ans.ForAgent(c.cfg, c.reqs, ag) {
+	case policy.AgentAllow:
+		return hookAnswer{kind: answerAllow, reason: "gatekeep allowed this call: " + describeDecision(dec), input: updatedInput(c)}
+	case policy.AgentAsk:
+		return hookAnswer{kind: answerAsk, reason: "gatekeep asks before this call: " + describeDecision(dec)}
+	case policy.AgentDeny:
+		if dec.Effect == policy.Ask {
+			return hookAnswer{kind: answerDeny, reason: fmt.Sprintf("gatekeep needs a person's approval for this call and %s cannot ask, so it is denied: %s; %s",
+				d.title, describeDecision(dec), c.ans.HowToAllow)}
 		}
-		return hookAnswer{kind: answerNone}
-	case policy.Ask:
-		if c.cfg.Mode == policy.ModeBypass && !dec.Final {
-			return hookAnswer{kind: answerNone}
-		}
-		if d.canAsk && onlyModeAsked(dec) && agentAsksToo(c) {
-			return hookAnswer{kind: answerNone}
-		}
-		if d.canAsk {
-			return hookAnswer{kind: answerAsk, reason: "gatekeep asks before this call: " + describeDecision(dec)}
-		}
-		return hookAnswer{kind: answerDeny, reason: fmt.Sprintf("gatekeep needs a person's approval for this call and %s cannot ask, so it is denied: %s; %s",
-			d.title, describeDecision(dec), howToAllow(c.cfg, c.reqs, c.decs, c.root))}
+		return hookAnswer{kind: answerDeny, reason: "gatekeep denied this call: " + describeDecision(dec)}
 	}
-	agentPlan := c.payload != nil && c.payload.mode == "plan"
-	if agentPlan && dec.Layer == policy.LayerMode && len(c.reqs) == 1 && !builtinTool(c.reqs[0].Tool) {
-		return hookAnswer{kind: answerNone}
-	}
-	return hookAnswer{kind: answerDeny, reason: "gatekeep denied this call: " + describeDecision(dec)}
-}
-
-// agentAsksToo reports whether the agent's own permission flow asks its
-// person about every part of the call that gatekeep's fallback asked
-// about, so that answering nothing still reaches a person. A skill's
-// inline command (PreSkillShellCommand) is not known to be asked about.
-func agentAsksToo(c *hookCall) bool {
-	if c.payload == nil || c.payload.event == claudeSkillEvent {
-		return false
-	}
-	mode := c.payload.mode
-	if c.trustedMode {
-		mode = string(c.cfg.Mode)
-	}
-	for _, s := range askingParts(c.dec) {
-		if !agentAsksFor(mode, s.Category) {
-			return false
-		}
-	}
-	return true
+	return hookAnswer{kind: answerNone}
 }
 
 // updatedInput is the agent's tool_input with the file path replaced by
 // the real absolute path gatekeep checked, for a file tool with one path;
 // nil otherwise.
 func updatedInput(c *hookCall) map[string]json.RawMessage {
-	if c.m.pathKey == "" || len(c.decs) != 1 || c.payload == nil || c.decs[0].UpdatedInput == nil {
+	if c.m.pathKey == "" || len(c.ans.Parts) != 1 || c.payload == nil || c.ans.Parts[0].UpdatedInput == nil {
 		return nil
 	}
-	real := c.decs[0].UpdatedInput.Path
+	real := c.ans.Parts[0].UpdatedInput.Path
 	if real == "" || !filepath.IsAbs(real) {
 		return nil
 	}
@@ -183,27 +129,6 @@ func updatedInput(c *hookCall) map[string]json.RawMessage {
 	}
 	out[c.m.pathKey] = b
 	return out
-}
-
-// builtinTool: the tools gatekeep judges by their effect (shell, files).
-func builtinTool(tool string) bool {
-	switch tool {
-	case policy.ToolBash, policy.ToolRead, policy.ToolWrite, policy.ToolEdit, "ReadFile", "WriteFile":
-		return true
-	}
-	return false
-}
-
-// onlyModeAsked: every part of the call that asked was asked about by the
-// mode's fallback, not by a rule, the sandbox or the input check.
-func onlyModeAsked(d policy.Decision) bool {
-	parts := askingParts(d)
-	for _, s := range parts {
-		if s.Layer != policy.LayerMode {
-			return false
-		}
-	}
-	return len(parts) > 0 && !d.Final
 }
 
 // describeDecision is the decision's message with its code, the part of the
@@ -220,71 +145,6 @@ func describeDecision(d policy.Decision) string {
 	}
 	return oneLineReason(s)
 }
-
-// howToAllow tells a person how the call could be allowed next time: the
-// `gatekeep rules add` command with the rules policy.Suggest works out, the
-// narrowest that cover every part that asked and that it checked would
-// decide the next identical call; or why no rule can.
-func howToAllow(cfg *policy.Config, reqs []policy.Request, decs []policy.Decision, root string) string {
-	var rules []string
-	home, _ := os.UserHomeDir()
-	local := config.LocalConfigPath(root)
-	for i, req := range reqs {
-		if decs[i].Effect != policy.Ask {
-			continue
-		}
-		if decs[i].Final {
-			return "its input cannot be checked, so no rule can allow it: split or simplify the call"
-		}
-		sugg := policy.Suggest(cfg, req, root, home, local)
-		if sugg.Unavailable != "" && decs[i].Layer == policy.LayerMode {
-			if rule := agentToolRule(req); rule != "" {
-				sugg = policy.Suggestion{Rules: []string{rule}}
-			}
-		}
-		if sugg.Unavailable != "" {
-			hint := "no allow rule can be suggested: " + sugg.Unavailable
-			if decs[i].Layer == policy.LayerSandbox {
-				hint += " (only bypassPermissions mode lets it through)"
-			}
-			return hint
-		}
-		for _, r := range sugg.Rules {
-			if !slices.Contains(rules, r) {
-				rules = append(rules, r)
-			}
-		}
-	}
-	if len(rules) == 0 {
-		return "no allow rule can be suggested for it"
-	}
-	return fmt.Sprintf("to allow it, run in %s: %s", root, shellparse.JoinArgv(append([]string{"gatekeep", "rules", "add"}, rules...)))
-}
-
-// agentToolRule is the allow rule for an agent's own tool that only the
-// mode asked about, which policy.Suggest does not cover: WebFetch(domain:HOST)
-// for a fetch, the bare name for any other tool (mcp__server__tool, Task),
-// since a bare Tool rule matches every call of it (design §6) and that is
-// as narrow as such a tool gets. "" for the built-in tools.
-func agentToolRule(req policy.Request) string {
-	switch {
-	case req.Tool == "" || builtinTool(req.Tool):
-		return ""
-	case req.Tool == "WebFetch":
-		u, err := url.Parse(req.URL)
-		if err != nil || u.Hostname() == "" || strings.ContainsAny(u.Hostname(), "*()") {
-			return ""
-		}
-		return "WebFetch(domain:" + strings.ToLower(u.Hostname()) + ")"
-	}
-	if req.URL != "" || req.Path != "" || strings.ContainsAny(req.Tool, "()*?[] \t\n\"'") {
-		return ""
-	}
-	return req.Tool
-}
-
-// askingParts is every part of the call that asked.
-func askingParts(d policy.Decision) []policy.Step { return d.Asking() }
 
 // Claude Code, PreToolUse: https://code.claude.com/docs/en/hooks#pretooluse
 // (decision control: https://code.claude.com/docs/en/hooks#pretooluse-decision-control).

@@ -16,6 +16,7 @@ import (
 	"github.com/rogpeppe/go-internal/diff"
 	"github.com/spf13/cobra"
 
+	"github.com/gatekeep/gatekeep/pathguard"
 	"github.com/gatekeep/gatekeep/policy"
 	"github.com/gatekeep/gatekeep/policy/config"
 )
@@ -78,28 +79,23 @@ by their shape (an event or "hooks" object left empty goes too).
 // the user's, or with project the one in cwd (the same files doctor
 // reads).
 func hookSettingsFile(agent string, project bool, home, cwd string) string {
+	h := pathguard.AgentHomesOf(os.Getenv, home)
 	switch agent {
 	case "codex":
 		if project {
 			return filepath.Join(cwd, ".codex", "config.toml")
 		}
-		if h := os.Getenv("CODEX_HOME"); h != "" {
-			return filepath.Join(h, "config.toml")
-		}
-		return filepath.Join(home, ".codex", "config.toml")
+		return filepath.Join(h.Codex, "config.toml")
 	case "gemini":
 		if project {
 			return filepath.Join(cwd, ".gemini", "settings.json")
 		}
-		return filepath.Join(home, ".gemini", "settings.json")
+		return filepath.Join(h.Gemini, "settings.json")
 	}
 	if project {
 		return filepath.Join(cwd, ".claude", "settings.json")
 	}
-	if dir := os.Getenv("CLAUDE_CONFIG_DIR"); dir != "" {
-		return filepath.Join(dir, "settings.json")
-	}
-	return filepath.Join(home, ".claude", "settings.json")
+	return filepath.Join(h.Claude, "settings.json")
 }
 
 // errUnmergeable: the file is valid, but its hooks have a shape gatekeep's

@@ -157,29 +157,6 @@ func TestReadHookInput(t *testing.T) {
 	}
 }
 
-func TestAgentMode(t *testing.T) {
-	// To tighten, an unknown mode is the loosest.
-	for in, want := range map[string]policy.Mode{
-		"default": policy.ModeDefault, "acceptEdits": policy.ModeAcceptEdits, "plan": policy.ModePlan,
-		"bypassPermissions": policy.ModeBypass, "dontAsk": policy.ModeBypass, "auto": policy.ModeBypass,
-		"yolo": policy.ModeBypass,
-	} {
-		if got := agentMode(in); got != want {
-			t.Errorf("agentMode(%q) = %s, want %s", in, got, want)
-		}
-	}
-	// Trusted to replace gatekeep's own, an unknown mode is default.
-	for in, want := range map[string]policy.Mode{
-		"default": policy.ModeDefault, "acceptEdits": policy.ModeAcceptEdits, "plan": policy.ModePlan,
-		"bypassPermissions": policy.ModeBypass, "dontAsk": policy.ModeDefault, "auto": policy.ModeDefault,
-		"": policy.ModeDefault, "yolo": policy.ModeDefault,
-	} {
-		if got := trustedAgentMode(in); got != want {
-			t.Errorf("trustedAgentMode(%q) = %s, want %s", in, got, want)
-		}
-	}
-}
-
 // TestSearchFilter: what a search tool's glob and type leave out.
 func TestSearchFilter(t *testing.T) {
 	for _, c := range []struct {

@@ -12,6 +12,7 @@ import (
 	"github.com/gatekeep/gatekeep/cmd/enforce"
 	"github.com/gatekeep/gatekeep/policy"
 	"github.com/gatekeep/gatekeep/policy/config"
+	"github.com/gatekeep/gatekeep/policy/confine"
 	"github.com/gatekeep/gatekeep/shellparse"
 )
 
@@ -44,7 +45,7 @@ type app struct {
 	enforceText     string
 	enf             *enforcement     // this call's confinement, once decided
 	proxy           *proxyCall       // the call a confined run's proxy serves (proxy.go)
-	tree            *projectTree     // the project's tree as the plan walked it (treeindex.go)
+	tree            *confine.Tree    // the project's tree as the plan walked it
 	probed          *enforce.Support // the probe's answer, once made
 	notedUnconfined bool
 
@@ -74,8 +75,8 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 // runs for each shell call outside a hook, goes straight to bashRun: no
 // flag can follow the `--`, so the cobra tree would be built (the root's
 // ten flags, bash and its help flag, the hidden __complete command) only
-// to find that no flag was given, about 20 page faults and 0.3 ms of each
-// call's start. Anything else runs on the tree (rootCmdFor).
+// to find that no flag was given (docs/benchmarks.md gives the cost).
+// Anything else runs on the tree (rootCmdFor).
 // TestArgvCall checks that both give the same.
 func (a *app) execute(args []string) error {
 	if len(args) > 2 && args[0] == "bash" && args[1] == "--" {
@@ -112,8 +113,8 @@ func (a *app) rootCmd() *cobra.Command {
 
 // rootCmdFor is the command tree for args. When they start with the name
 // of a command an agent runs on every tool call (callCmd), the root holds
-// that command alone: building the dozen others and their flags cost each
-// call about 3% of its time, and they play no part in it (cobra reads only
+// that command alone: building the dozen others and their flags costs
+// each call time, and they play no part in it (cobra reads only
 // the path to the command it runs; TestRootCmdFor compares the two trees'
 // help and answers). Anything else (a flag first, help, completion, any
 // other command, a typo to suggest for) gets the whole tree.
@@ -123,7 +124,7 @@ func (a *app) rootCmdFor(args []string) *cobra.Command {
 			root := a.bareRootCmd()
 			root.AddCommand(c)
 			// Nor the `completion` command cobra would add (args name
-			// another): it and its four shells' commands cost 1% more.
+			// another), with its four shells' commands.
 			root.CompletionOptions.DisableDefaultCmd = true
 			return root
 		}

@@ -91,7 +91,7 @@ type Config struct {
 	// AgentMode is the permission mode an agent reports about itself in a
 	// hook call ("" for none). It only tightens: for each category the
 	// fallback is the stricter of Mode's and AgentMode's answers, and plan
-	// from either applies (design §7).
+	// from either applies.
 	AgentMode Mode
 	// Dialects are more dialects to judge shell text in, from the
 	// configuration (`[shell] dialect`): a call is judged in its own
@@ -213,8 +213,10 @@ type verdict struct {
 // layerFunc is one layer of the chain.
 type layerFunc func(e *evaluation, p *part) verdict
 
-// chain is the fixed order of design §3. The human layer (7) is resolved by
-// the caller from the Ask this returns.
+// chain is the layers in their fixed order, each boundary before the
+// looser ones: the plan exception, the safe list, the danger list, the
+// path sandbox, the rules, the mode's fallback. The human layer (7) is
+// resolved by the caller from the Ask this returns.
 var chain = []struct {
 	layer Layer
 	fn    layerFunc
@@ -311,7 +313,15 @@ func (e *evaluation) reset() {
 // Evaluate runs the chain for one request and returns its Decision with the
 // trace of every layer. It never panics on any input: a panic inside a layer
 // becomes a deny.
-func Evaluate(cfg *Config, req Request) (d Decision) {
+func Evaluate(cfg *Config, req Request) Decision {
+	d, _ := evaluateDialects(cfg, req, nil)
+	return d
+}
+
+// evaluateDialects judges req in each of its dialects (dialects) and
+// returns the strictest Decision; with w it also works out, from the same
+// parse of each dialect, what w asks about the call's parts (callFacts).
+func evaluateDialects(cfg *Config, req Request, w *wants) (d Decision, f callFacts) {
 	if cfg == nil {
 		cfg = &Config{Mode: ModeDefault}
 	}
@@ -319,16 +329,18 @@ func Evaluate(cfg *Config, req Request) (d Decision) {
 	for i, dl := range dialects(buf[:0], cfg, req) {
 		r := req
 		r.Dialect = dl
-		x := evaluate(cfg, r)
+		var xf callFacts
+		x := evaluate(cfg, r, w, &xf, i == 0)
 		if i == 0 || stricter(x.Effect, d.Effect) {
 			d = x
 		}
+		f.merge(xf, i == 0)
 	}
-	return d
+	return d, f
 }
 
 // dialects appends to out the dialects a call is judged in: its own, then
-// the configured ones (design §4: a configured dialect only adds
+// the configured ones (a configured dialect only adds
 // strictness).
 func dialects(out []shellparse.Dialect, cfg *Config, req Request) []shellparse.Dialect {
 	own := req.Dialect
@@ -350,7 +362,10 @@ func dialects(out []shellparse.Dialect, cfg *Config, req Request) []shellparse.D
 	return out
 }
 
-func evaluate(cfg *Config, req Request) (d Decision) {
+// evaluate judges req in its one dialect. With w it fills f from the
+// parts before the evaluation is released; first is set for the call's
+// own dialect, the one a suggestion is worked out in.
+func evaluate(cfg *Config, req Request, w *wants, f *callFacts, first bool) (d Decision) {
 	defer func() {
 		if r := recover(); r != nil {
 			d = Decision{Effect: Deny, Layer: LayerInternal, Code: CodeInternalError,
@@ -385,10 +400,32 @@ func evaluate(cfg *Config, req Request) (d Decision) {
 	if !ok {
 		d.Mode = cfg.Mode
 		d.UpdatedInput = e.input()
+		if w != nil {
+			f.unanalysed = true
+			if w.next != nil {
+				// Under the suggested rules too, this dialect cannot
+				// be analysed.
+				f.rejected = &d
+			}
+		}
 		e.release()
 		return d
 	}
-	best := Decision{Effect: Allow, Layer: LayerSafe, Code: CodeSafeEmpty, Message: "nothing to run", Mode: cfg.Mode, Offset: -1}
+	best := e.judge(parts)
+	best.Trace = e.trace
+	best.Parts = e.final
+	best.UpdatedInput = e.input()
+	if w != nil {
+		e.findFacts(w, f, parts, first, best.Effect)
+	}
+	e.release()
+	return best
+}
+
+// judge runs the chain over every part and combines the parts' answers
+// into the call's.
+func (e *evaluation) judge(parts []part) Decision {
+	best := Decision{Effect: Allow, Layer: LayerSafe, Code: CodeSafeEmpty, Message: "nothing to run", Mode: e.cfg.Mode, Offset: -1}
 	first := true
 	explicit := true
 	cmdExplicit := map[int]bool{} // script command index -> its command part was explicit
@@ -405,7 +442,7 @@ func evaluate(cfg *Config, req Request) (d Decision) {
 		// boundary explains the call better; an allow names the command,
 		// unless only the mode allowed another part's write or command:
 		// that part decided the call (acceptEdits' write in `echo x >
-		// out.txt`, issue 29). A read every mode allows decides nothing.
+		// out.txt`). A read every mode allows decides nothing.
 		// A final ask explains the call over any other ask: it is what
 		// holds even in bypassPermissions.
 		if first || stricter(pd.Effect, best.Effect) ||
@@ -426,11 +463,7 @@ func evaluate(cfg *Config, req Request) (d Decision) {
 		explicit = explicit && ok
 	}
 	best.Explicit = best.Effect == Allow && explicit
-	best.Mode = cfg.Mode
-	best.Trace = e.trace
-	best.Parts = e.final
-	best.UpdatedInput = e.input()
-	e.release()
+	best.Mode = e.cfg.Mode
 	return best
 }
 
@@ -475,7 +508,7 @@ func (e *evaluation) decide(i int, p *part) Decision {
 		}
 		if !v.ok {
 			if e.req.Trace {
-				e.trace = append(e.trace, Step{Part: i, Subject: p.subject, Layer: layer, Verdict: "pass", Category: p.category})
+				e.trace = append(e.trace, Step{Part: i, Subject: p.subject, Layer: layer, Verdict: VerdictPass, Category: p.category})
 			}
 			continue
 		}
@@ -485,7 +518,7 @@ func (e *evaluation) decide(i int, p *part) Decision {
 			v.effect, v.code = Ask, CodeRuleDenyShellOption
 			v.message += "; a glob in the command reaches " + p.path + " only if the shell's glob options (dotglob, nullglob, nocaseglob, globstar) differ from bash's defaults, which gatekeep cannot see"
 		}
-		step := Step{Part: i, Subject: p.subject, Layer: layer, Verdict: v.effect.String(), Category: p.category,
+		step := Step{Part: i, Subject: p.subject, Layer: layer, Verdict: VerdictOf(v.effect), Category: p.category,
 			Code: v.code, Message: v.message, Rule: v.rule, runTime: p.dynamic}
 		if e.req.Trace {
 			e.trace = append(e.trace, step)

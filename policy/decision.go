@@ -166,11 +166,11 @@ type Decision struct {
 func (d Decision) Opaque() (Step, bool) {
 	opaque := func(s Step) bool {
 		return s.Layer == LayerMode && (s.Category == CatCommand || s.runTime) ||
-			s.Verdict == "ask" && (s.Code == CodeSandboxRuntimeTarget || s.Code == CodeRuleDenyShellOption ||
+			s.Verdict == VerdictAsk && (s.Code == CodeSandboxRuntimeTarget || s.Code == CodeRuleDenyShellOption ||
 				s.Code == CodeSandboxProtected)
 	}
 	if len(d.Parts) == 0 {
-		s := Step{Subject: d.Command, Layer: d.Layer, Verdict: d.Effect.String(), Category: d.Category,
+		s := Step{Subject: d.Command, Layer: d.Layer, Verdict: VerdictOf(d.Effect), Category: d.Category,
 			Code: d.Code, Message: d.Message}
 		return s, opaque(s)
 	}
@@ -191,12 +191,12 @@ func (d Decision) Asking() []Step {
 		if d.Effect != Ask {
 			return nil
 		}
-		return []Step{{Subject: d.Command, Layer: d.Layer, Verdict: d.Effect.String(), Category: d.Category,
+		return []Step{{Subject: d.Command, Layer: d.Layer, Verdict: VerdictOf(d.Effect), Category: d.Category,
 			Code: d.Code, Message: d.Message, Rule: d.Rule}}
 	}
 	var out []Step
 	for _, s := range d.Parts {
-		if s.Verdict == "ask" {
+		if s.Verdict == VerdictAsk {
 			out = append(out, s)
 		}
 	}
@@ -219,14 +219,26 @@ type Input struct {
 	Cwd     string   `json:"cwd,omitempty"`
 }
 
+// Verdict is one layer's answer in a Step: an Effect's name, or
+// VerdictPass when the layer had no answer and the chain went on.
+type Verdict string
+
+const (
+	VerdictAllow Verdict = "allow"
+	VerdictAsk   Verdict = "ask"
+	VerdictDeny  Verdict = "deny"
+	VerdictPass  Verdict = "pass"
+)
+
+// VerdictOf is the verdict that answers with e.
+func VerdictOf(e Effect) Verdict { return Verdict(e.String()) }
+
 // Step is one layer's verdict on one part of a call.
 type Step struct {
-	Part    int    `json:"part"`    // index of the part (sub-command or file effect)
-	Subject string `json:"subject"` // the sub-command text or path
-	Layer   Layer  `json:"layer"`
-	// Verdict is "allow", "ask", "deny", or "pass" when the layer had no
-	// answer and the chain went on.
-	Verdict string `json:"verdict"`
+	Part    int     `json:"part"`    // index of the part (sub-command or file effect)
+	Subject string  `json:"subject"` // the sub-command text or path
+	Layer   Layer   `json:"layer"`
+	Verdict Verdict `json:"verdict"`
 	// Category is the part's category (read, write, command).
 	Category Category `json:"category,omitempty"`
 	Code     string   `json:"code,omitempty"`

@@ -5,6 +5,10 @@
 // commands, the path sandbox, Tool(pattern) rules and the permission mode, in
 // that fixed order. The first layer with a definite answer ends the chain for
 // each part of a call, and the call's answer is the strictest of its parts.
+// Decide is the entry point: from one parse of the call it returns the whole
+// answer (the Decision with auto-allow and opaque input applied, whether
+// bypassPermissions lets an ask through, how the call runs under kernel
+// enforcement, and the "always allow" rules when asked).
 //
 // It never runs anything, never reads a terminal and never touches the
 // network: resolving an ask with a person is the caller's job. Reading and

@@ -9,7 +9,7 @@ import (
 	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
-// EnforceLevel is `[sandbox] enforce` (design §10): whether what gatekeep
+// EnforceLevel is `[sandbox] enforce`: whether what gatekeep
 // runs is confined by the kernel.
 type EnforceLevel int
 
@@ -122,36 +122,6 @@ func ReadDenied(cfg *Config, path string) bool {
 	return v.ok && v.effect == Deny
 }
 
-// Unconfined reports whether a shell call holds a command that a
-// `[sandbox] unconfined` pattern names: such a call is never run confined
-// and never auto-allowed.
-func Unconfined(cfg *Config, rules []*Rule, req Request) bool {
-	if len(rules) == 0 || req.Tool != ToolBash {
-		return false
-	}
-	e := &evaluation{cfg: cfg, req: req, cwd: req.Cwd}
-	parts, _, ok := e.parts()
-	if !ok {
-		return false
-	}
-	for i := range parts {
-		p := &parts[i]
-		if p.cmd == nil {
-			continue
-		}
-		s := e.subjectOf(p)
-		if s == nil {
-			continue
-		}
-		for _, r := range rules {
-			if r.match(s, Deny) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // commandDirs are the directories c may run in, absolute ("" for one
 // only known at run time): its Dir and OtherDirs resolved against cwd.
 func commandDirs(cwd string, c *shellparse.Command) []string {
@@ -178,92 +148,6 @@ func pathIn(dirs []string, name string) bool {
 		}
 	}
 	return false
-}
-
-// AutoAllowOptions are what SandboxAutoAllow needs from the caller: the
-// enforcement settings and the tier the call would run in.
-type AutoAllowOptions struct {
-	// Network is `[sandbox] network`.
-	Network bool
-	// Unconfined are the `[sandbox] unconfined` rules.
-	Unconfined []*Rule
-	// Tier is the enforcing tier the call would run in ("full"); anything
-	// else auto-allows nothing.
-	Tier string
-	// Hosts are `[sandbox] allowed_hosts`, and Env what the network
-	// tools' own configuration is read from: a network tool whose
-	// destinations are all admitted is auto-allowed (network.go).
-	Hosts AllowedHosts
-	Env   NetworkEnv
-}
-
-// SandboxAutoAllow turns an ask into an allow that runs confined
-// (`[sandbox] auto_allow`, design §10): only when every part that asks was
-// asked about by the mode fallback (mode.ask, run-time parts included)
-// and nothing was denied, the input could be analysed, the tier is full,
-// no part throws away the project's uncommitted work or history (git reset
-// --hard, git clean, git checkout --, find -delete, shred: the sandbox
-// leaves the project writable, so it cannot undo them),
-// no part is a known network tool while the sandbox has no network, unless
-// every place it connects to is known and on opt.Hosts (that call keeps
-// asking, with code sandbox.no_network; network.go) and no `unconfined`
-// pattern names a part. It returns d unchanged otherwise. Hooks never
-// call it: gatekeep cannot confine what an agent runs itself.
-func SandboxAutoAllow(cfg *Config, req Request, d Decision, opt AutoAllowOptions) Decision {
-	if d.Effect != Ask || d.Final || req.Tool != ToolBash || opt.Tier != "full" {
-		return d
-	}
-	req.Trace = true
-	td := Evaluate(cfg, req)
-	if td.Effect != Ask || td.Final {
-		return d
-	}
-	last := map[int]Step{}
-	for _, s := range td.Trace {
-		last[s.Part] = s
-	}
-	for _, s := range last {
-		switch {
-		case s.Verdict == "deny":
-			return d
-		case s.Verdict == "ask" && (s.Layer != LayerMode || s.Code != CodeModeAsk):
-			return d
-		}
-	}
-	if Unconfined(cfg, opt.Unconfined, req) {
-		return d
-	}
-	e := &evaluation{cfg: cfg, req: req, cwd: req.Cwd}
-	parts, _, ok := e.parts()
-	if !ok {
-		return d
-	}
-	for i := range parts {
-		if c := parts[i].cmd; c != nil && destroysProjectWork(c, commandDirs(e.cwd, c)) {
-			return d
-		}
-	}
-	if !opt.Network {
-		for i := range parts {
-			if c := parts[i].cmd; needsNetwork(c) && !destinationsAdmitted(c, e.cwd, opt.Env, opt.Hosts) {
-				n := d
-				n.Layer, n.Code = LayerSandbox, CodeSandboxNoNetwork
-				n.Command, n.Offset = parts[i].subject, parts[i].offset
-				n.Message = noNetworkMessage(parts[i].subject, opt.Hosts) + ", so it is not run confined without asking: " + d.Message
-				return n
-			}
-		}
-	}
-	a := d
-	a.Effect, a.Layer, a.Code = Allow, LayerSandbox, CodeSandboxAutoAllow
-	a.Message = "runs confined by the kernel (" + opt.Tier + " tier) instead of asking: " + d.Message
-	a.Cause = &Cause{Layer: d.Layer, Code: d.Code, Message: d.Message}
-	a.Explicit = false
-	if d.Trace != nil {
-		a.Trace = append(append([]Step(nil), d.Trace...), Step{Part: -1, Subject: "the call", Layer: LayerSandbox,
-			Verdict: "allow", Code: a.Code, Message: a.Message})
-	}
-	return a
 }
 
 // needsNetwork reports whether a simple command is a known network tool

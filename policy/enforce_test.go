@@ -85,7 +85,7 @@ ask = "Bash(make deploy *)"
 		{cmd: "git rm -rf src", tier: "full", want: "mode.ask"},
 		{cmd: "git gc", tier: "full", want: "sandbox.auto_allow"},
 		{cmd: "git branch feature", tier: "full", want: "sandbox.auto_allow"},
-		// Options read as git reads them (issue 15): a value is no operand,
+		// Options read as git reads them: a value is no operand,
 		// abbreviations and clusters count, negations undo.
 		{cmd: "git checkout -b feat origin/main", tier: "full", want: "sandbox.auto_allow"},
 		{cmd: "git checkout -bfeat origin/main", tier: "full", want: "sandbox.auto_allow"},
@@ -133,7 +133,10 @@ ask = "Bash(make deploy *)"
 	for _, tt := range tests {
 		req := Request{Tool: ToolBash, Command: tt.cmd, Cwd: v.root}
 		d := Evaluate(cfg, req)
-		got := SandboxAutoAllow(cfg, req, d, AutoAllowOptions{Network: tt.network, Unconfined: l.Enforce.Unconfined, Tier: tt.tier})
+		tier := tt.tier
+		got := Decide(cfg, Query{Requests: []Request{req}, Enforce: EnforceQuery{
+			Settings:   EnforceSettings{AutoAllow: true, Network: tt.network, Unconfined: l.Enforce.Unconfined},
+			ProbedTier: func() string { return tier }}}).Decision
 		if got.Code != tt.want {
 			t.Errorf("%q (tier %s, network %v): %s %s, want %s (%s)", tt.cmd, tt.tier, tt.network, got.Effect, got.Code, tt.want, got.Message)
 		}

@@ -29,8 +29,8 @@ func ParseMode(s string) (Mode, error) {
 	return ModeDefault, fmt.Errorf("unknown mode %q (want one of default, acceptEdits, plan, custom, bypassPermissions)", s)
 }
 
-// modeMatrix is design §7: what each mode answers for each category when no
-// earlier layer decided.
+// modeMatrix is what each mode answers for each category when no earlier
+// layer decided (README, "Modes").
 var modeMatrix = map[Mode]map[Category]Effect{
 	ModeDefault:     {CatRead: Allow, CatWrite: Ask, CatCommand: Ask},
 	ModeAcceptEdits: {CatRead: Allow, CatWrite: Allow, CatCommand: Ask},
@@ -72,4 +72,39 @@ func modeLayer(e *evaluation, p *part) verdict {
 		v.message = modeSentence(mode, " mode asks before ", p.category)
 	}
 	return v
+}
+
+// AgentMode maps an agent's permission_mode onto gatekeep's modes, to
+// tighten gatekeep's own (Config.AgentMode). Claude Code's are default,
+// acceptEdits, plan, auto, dontAsk and bypassPermissions
+// (https://code.claude.com/docs/en/permission-modes); Codex sends the same
+// names (bypassPermissions for its approval policy "never"). auto, dontAsk
+// and any other name count as bypassPermissions, the loosest: they only
+// tighten nothing.
+func AgentMode(m string) Mode {
+	switch m {
+	case "default":
+		return ModeDefault
+	case "acceptEdits":
+		return ModeAcceptEdits
+	case "plan":
+		return ModePlan
+	}
+	return ModeBypass
+}
+
+// TrustedAgentMode maps an agent's permission_mode onto gatekeep's modes
+// when `[hooks] trust_agent_mode` lets it replace gatekeep's own: auto,
+// dontAsk and unknown names map to default, whose asks the agent then
+// resolves its own way.
+func TrustedAgentMode(m string) Mode {
+	switch m {
+	case "acceptEdits":
+		return ModeAcceptEdits
+	case "plan":
+		return ModePlan
+	case "bypassPermissions":
+		return ModeBypass
+	}
+	return ModeDefault
 }

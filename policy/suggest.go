@@ -13,7 +13,7 @@ import (
 
 // Suggestion is what answering "always allow" to an ask would save: one
 // allow rule per part that asked, each the narrowest that still covers this
-// call (design §8). Rules is empty and Unavailable says why when "always"
+// call. Rules is empty and Unavailable says why when "always"
 // cannot be offered.
 type Suggestion struct {
 	Rules       []string `json:"rules,omitempty"`
@@ -23,16 +23,85 @@ type Suggestion struct {
 // Suggest works out the "always allow" rules for req, and checks that with
 // them saved to the local config file (localFile, a rule at its end) the
 // identical call would be allowed with no prompt. root and home resolve
-// relative and `~` patterns as the loader does.
+// relative and `~` patterns as the loader does. It is Decide's
+// Answer.Suggestions for a call of one request.
 func Suggest(cfg *Config, req Request, root, home, localFile string) Suggestion {
 	if cfg == nil {
 		return Suggestion{Unavailable: "no configuration"}
 	}
-	e := &evaluation{cfg: cfg, req: req, cwd: req.Cwd}
-	parts, _, ok := e.parts()
-	if !ok {
-		return Suggestion{Unavailable: "the call could not be analysed, so no rule can describe it"}
+	return Decide(cfg, Query{Requests: []Request{req}, Suggest: &SuggestTarget{Root: root, Home: home, File: localFile}}).Suggestions[0]
+}
+
+// howToAllow tells a person how the call could be allowed next time: the
+// `gatekeep rules add` command (to run in root) with the rules of the
+// requests that ask, the narrowest that cover every part that asked and
+// that were checked to decide the next identical call; or why no rule can.
+func (a *Answer) howToAllow(root string) string {
+	var rules []string
+	for i, d := range a.Parts {
+		if d.Effect != Ask {
+			continue
+		}
+		if d.Final {
+			return "its input cannot be checked, so no rule can allow it: split or simplify the call"
+		}
+		sugg := a.Suggestions[min(i, len(a.Suggestions)-1)]
+		if sugg.Unavailable != "" {
+			hint := "no allow rule can be suggested: " + sugg.Unavailable
+			if d.Layer == LayerSandbox {
+				hint += " (only bypassPermissions mode lets it through)"
+			}
+			return hint
+		}
+		for _, r := range sugg.Rules {
+			if !slices.Contains(rules, r) {
+				rules = append(rules, r)
+			}
+		}
 	}
+	if len(rules) == 0 {
+		return "no allow rule can be suggested for it"
+	}
+	return fmt.Sprintf("to allow it, run in %s: %s", root, shellparse.JoinArgv(append([]string{"gatekeep", "rules", "add"}, rules...)))
+}
+
+// AgentToolRule is the allow rule for an agent's own tool that only the
+// mode asked about, which a rule of the tool's form does not cover:
+// WebFetch(domain:HOST) for a fetch, the bare name for any other tool
+// (mcp__server__tool, Task), since a bare Tool rule matches every call of
+// it and that is as narrow as such a tool gets. "" for the built-in tools.
+func AgentToolRule(req Request) string {
+	switch {
+	case req.Tool == "" || BuiltinTool(req.Tool):
+		return ""
+	case req.Tool == "WebFetch":
+		u, err := url.Parse(req.URL)
+		if err != nil || u.Hostname() == "" || strings.ContainsAny(u.Hostname(), "*()") {
+			return ""
+		}
+		return "WebFetch(domain:" + strings.ToLower(u.Hostname()) + ")"
+	}
+	if req.URL != "" || req.Path != "" || strings.ContainsAny(req.Tool, "()*?[] \t\n\"'") {
+		return ""
+	}
+	return req.Tool
+}
+
+// BuiltinTool reports the tools gatekeep judges by their effect: the
+// shell and the file tools, under any agent's name for them.
+func BuiltinTool(tool string) bool {
+	switch tool {
+	case ToolBash, ToolRead, ToolWrite, ToolEdit, "ReadFile", "WriteFile":
+		return true
+	}
+	return false
+}
+
+// suggest works out the "always allow" rules for the call's parts, judging
+// each part again (a part of an argument suffix counts here too), and the
+// configuration with them saved to the local config file; next is nil
+// when no rule can be suggested, and the Suggestion says why.
+func (e *evaluation) suggest(parts []part, to *SuggestTarget) (Suggestion, *Config) {
 	var rules []string
 	for i := range parts {
 		p := &parts[i]
@@ -43,39 +112,36 @@ func Suggest(cfg *Config, req Request, root, home, localFile string) Suggestion 
 		case p.cmd == nil && p.guess && p.substOnly && d.Layer == LayerMode:
 			continue // covered by the rule for its command (coveredArgument)
 		case d.Effect == Deny:
-			return Suggestion{Unavailable: fmt.Sprintf("part of the call is denied (%s), so no rule can allow it", d.Code)}
+			return Suggestion{Unavailable: fmt.Sprintf("part of the call is denied (%s), so no rule can allow it", d.Code)}, nil
 		case d.Layer == LayerSandbox && d.Code == CodeSandboxRuntimeTarget:
-			return Suggestion{Unavailable: "where it writes is only known at run time, so no rule can describe it"}
+			return Suggestion{Unavailable: "where it writes is only known at run time, so no rule can describe it"}, nil
 		case d.Layer == LayerSandbox && d.Code == CodeSandboxRootDelete:
-			return Suggestion{Unavailable: "it deletes a sandbox root or .git whole, which is asked about every time"}
+			return Suggestion{Unavailable: "it deletes a sandbox root or .git whole, which is asked about every time"}, nil
 		case d.Layer == LayerSandbox:
-			return Suggestion{Unavailable: "it writes a protected path, which is asked about every time"}
+			return Suggestion{Unavailable: "it writes a protected path, which is asked about every time"}, nil
 		case d.Layer == LayerRules:
-			return Suggestion{Unavailable: fmt.Sprintf("the %s rule %s asks first, and a local rule cannot override it", d.Rule.Source, d.Rule.Rule)}
+			return Suggestion{Unavailable: fmt.Sprintf("the %s rule %s asks first, and a local rule cannot override it", d.Rule.Source, d.Rule.Rule)}, nil
 		case d.Layer != LayerMode:
-			return Suggestion{Unavailable: "this ask cannot be turned into a rule"}
+			return Suggestion{Unavailable: "this ask cannot be turned into a rule"}, nil
 		}
 		rule, why := e.ruleFor(p)
 		if why != "" {
-			return Suggestion{Unavailable: why}
+			return Suggestion{Unavailable: why}, nil
 		}
 		if !slices.Contains(rules, rule) {
 			rules = append(rules, rule)
 		}
 	}
 	if len(rules) == 0 {
-		return Suggestion{Unavailable: "nothing in the call asked"}
+		return Suggestion{Unavailable: "nothing in the call asked"}, nil
 	}
-	with, err := cfg.Rules.withLocal(rules, root, home, localFile)
+	with, err := e.cfg.Rules.withLocal(rules, to.Root, to.Home, to.File)
 	if err != nil {
-		return Suggestion{Unavailable: "the rule would not load: " + err.Error()}
+		return Suggestion{Unavailable: "the rule would not load: " + err.Error()}, nil
 	}
-	next := *cfg
+	next := *e.cfg
 	next.Rules = with
-	if d := Evaluate(&next, req); d.Effect != Allow {
-		return Suggestion{Unavailable: fmt.Sprintf("a saved rule would not decide the next identical call (%s: %s)", d.Code, d.Message)}
-	}
-	return Suggestion{Rules: rules}
+	return Suggestion{Rules: rules}, &next
 }
 
 // ruleFor is the narrowest allow rule for one part that asked.
@@ -119,7 +185,7 @@ func (e *evaluation) ruleFor(p *part) (string, string) {
 	argv := c.Argv()
 	name := argv[0]
 	// A command with a word that runs code (go test -exec CMD) is saved
-	// as the exact form: a `*` rule would not cover that word (issue 17).
+	// as the exact form: a `*` rule would not cover that word.
 	if cmdmodel.ExactOnly(name) || shellparse.IsShell(name) || shellparse.IsInterpreter(name) || c.IsWrapper() ||
 		len(cmdmodel.CodeWords(&c.Command, c.IsWrapper())) > 0 || slices.ContainsFunc(argv[1:], func(w string) bool { return riskyWord(name, w) }) {
 		if c.HasDynamic(1) {
@@ -146,7 +212,7 @@ func (e *evaluation) ruleFor(p *part) (string, string) {
 }
 
 // riskyLong are the long options that turn a command into the form deny
-// and ask rules are written for (design §6's `Bash(git push --force *)`):
+// and ask rules are written for (`Bash(git push --force *)`):
 // forcing, deleting, rewriting, skipping hooks, recursing. A call that
 // carries one is saved as its exact form, so "always" never allows the
 // whole family (`Bash(git push *)` would allow every later force push).

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
@@ -74,9 +75,18 @@ type Options struct {
 	Glob GlobState
 }
 
+// parses counts the scripts Parse and ParseArgv analysed (Parses).
+var parses atomic.Uint64
+
+// Parses returns how many scripts Parse and ParseArgv have analysed in this
+// process, for tests that check a call is parsed once: read it before and
+// after the call.
+func Parses() uint64 { return parses.Load() }
+
 // Parse analyses a shell script. It never runs anything. On failure it
 // returns an *Error whose Code says why.
 func Parse(src string, opt Options) (*Script, error) {
+	parses.Add(1)
 	if err := CheckInput(src); err != nil {
 		return nil, err
 	}
@@ -94,6 +104,7 @@ func Parse(src string, opt Options) (*Script, error) {
 // word is literal. Wrappers in it (`sudo`, `bash -c '...'`) are seen through
 // like in Parse.
 func ParseArgv(argv []string, opt Options) (*Script, error) {
+	parses.Add(1)
 	src := JoinArgv(argv)
 	if err := CheckInput(strings.Join(argv, " ")); err != nil {
 		return nil, err

@@ -2,7 +2,7 @@ package enforce
 
 // The lifetime of a confined run: starting the command, passing signals
 // on, returning its status, and making sure that nothing it started is
-// left when Run returns (issue 27). Every wait is for an event (a child's
+// left when Run returns. Every wait is for an event (a child's
 // exit, a pidfd becoming readable, a pipe closing), never a sleep.
 
 import (

@@ -1,29 +1,15 @@
 package enforce
 
 import (
-	"net"
 	"strconv"
 	"strings"
+
+	"github.com/gatekeep/gatekeep/policy/confine"
 )
 
 // Proxy is the one way out of a confined command's network namespace
-// (full tier, network off): a TCP listener on the namespace's loopback,
-// 127.0.0.1:Port, made by the helper inside and handed to gatekeep,
-// which serves it from outside every namespace (Serve). Landlock lets
-// the command connect to that port only, seccomp lets it make TCP
-// sockets only besides Unix ones, and nothing else is reachable: the
-// namespace has no other interface.
-type Proxy struct {
-	// Port is the listener's port inside the namespace. The namespace
-	// is the command's own, so any port is free there.
-	Port int `json:"port"`
-	// Hosts are the allowed_hosts entries the proxy admits, for reports.
-	Hosts []string `json:"allowed_hosts"`
-	// Serve runs in gatekeep, outside the namespaces, with the listener.
-	// It returns once the listener is closed and every connection it
-	// accepted has ended; Run closes the listener when the command ends.
-	Serve func(net.Listener) `json:"-"`
-}
+// (confine.Proxy).
+type Proxy = confine.Proxy
 
 // DefaultProxyPort is the port the proxy listens on inside the
 // namespace (squid's: some tools assume it for a local proxy).

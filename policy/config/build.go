@@ -48,11 +48,37 @@ type Input struct {
 	// Version is gatekeep's version; "" caches no decoded config file
 	// (LoadOptions.Version).
 	Version string
+	// POSIX parses shell text as POSIX sh (`bash -c` run by /bin/sh where
+	// there is no bash).
+	POSIX bool
+	// Agent is set for a hook call: what the agent says of itself.
+	Agent *AgentInput
+}
+
+// AgentInput is what an agent says of itself in a hook call.
+//
+// Its permission mode only tightens: it becomes Config.AgentMode
+// (policy.AgentMode), and for each category the fallback is the stricter
+// of gatekeep's own mode (--mode, GATEKEEP_MODE, a config file, else
+// default) and the agent's. Only `[hooks] trust_agent_mode = true` in the
+// managed or user file lets the agent's mode replace gatekeep's own
+// (policy.TrustedAgentMode) when neither --mode nor GATEKEEP_MODE is given
+// (a managed disable_bypass still holds).
+//
+// Its shell commands are judged in the shell the agent runs them in: the
+// user's login shell as the agent passes it to its hook in SHELL (Claude
+// Code runs commands in $SHELL: zsh on macOS), or --dialect (Input.Dialect).
+// A shell gatekeep does not know is bash. Unless the dialect is bash, the
+// commands are judged as bash too (the agent may fall back to bash), and
+// the strictest answer holds.
+type AgentInput struct {
+	// PermissionMode is the payload's permission_mode ("" for none).
+	PermissionMode string
 }
 
 // Built is the configuration of one call.
 type Built struct {
-	// Config is what policy.Evaluate decides with.
+	// Config is what policy.Decide decides with.
 	Config *policy.Config
 	// Loaded are the config layers, merged.
 	Loaded *Loaded
@@ -62,6 +88,12 @@ type Built struct {
 	// ignored settings, an untrusted file (once per version of it), a
 	// mode that is disabled, a refused root, a root that cannot be used.
 	Messages []string
+	// AgentDialect is, for a hook call (Input.Agent), the dialect of the
+	// agent's shell commands (AgentInput).
+	AgentDialect shellparse.Dialect
+	// TrustedAgentMode is set when the agent's permission mode replaced
+	// gatekeep's own (`[hooks] trust_agent_mode`).
+	TrustedAgentMode bool
 	// LookCommand is the file a bare command name runs, from the same
 	// search (and the same memo) as Config.LookPath: the path to exec, so
 	// that what runs is what was judged (pathguard.Guard.LookPathFile).
@@ -169,11 +201,38 @@ func Build(in Input) (*Built, error) {
 		cfg.Dialects = append(cfg.Dialects, in.Dialect)
 	}
 	cfg.CDPATH = in.getenv("CDPATH") != ""
+	cfg.POSIX = in.POSIX
+	if in.Agent != nil {
+		b.applyAgent(cfg, in)
+	}
 	if in.PlanFile != "" {
 		cfg.PlanFile = ResolvePlanFile(in.Cwd, in.Home, in.PlanFile)
 	}
 	b.Config = cfg
 	return b, nil
+}
+
+// applyAgent sets the agent's mode and shell in cfg (AgentInput).
+func (b *Built) applyAgent(cfg *policy.Config, in Input) {
+	if m := in.Agent.PermissionMode; m != "" {
+		if in.Mode == "" && in.ModeEnv == "" && b.Loaded.TrustAgentMode {
+			cfg.Mode, b.TrustedAgentMode = policy.TrustedAgentMode(m), true
+			if cfg.Mode == policy.ModeBypass && b.Loaded.DisableBypass {
+				cfg.Mode = policy.ModeDefault
+			}
+		} else {
+			cfg.AgentMode = policy.AgentMode(m)
+		}
+	}
+	b.AgentDialect = shellparse.Bash
+	if in.Dialect != "" {
+		b.AgentDialect = in.Dialect
+	} else if sh, ok := shellparse.ParseDialect(in.getenv("SHELL")); ok {
+		b.AgentDialect = sh
+	}
+	if b.AgentDialect != shellparse.Bash && !slices.Contains(cfg.Dialects, shellparse.Bash) {
+		cfg.Dialects = append(cfg.Dialects, shellparse.Bash)
+	}
 }
 
 // firstNotice reports whether n is shown for the first time for its file

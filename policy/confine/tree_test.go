@@ -1,4 +1,4 @@
-package cmd
+package confine
 
 import (
 	"io/fs"
@@ -15,9 +15,9 @@ import (
 // testTree is a project tree whose index lives in the test's temp dir,
 // counting the directories it reads; later is added to the clock, so
 // that a tree just made is not racy (0 keeps the real clock).
-func testTree(t *testing.T, root, file string, later time.Duration, reads *[]string) *projectTree {
+func testTree(t *testing.T, root, file string, later time.Duration, reads *[]string) *Tree {
 	t.Helper()
-	tr := planTree(root, []string{"**/.env", "**/*.pem"})
+	tr := NewTree(root, []string{"**/.env", "**/*.pem"})
 	tr.file = file
 	tr.old = tr.load()
 	tr.readDir = func(p string) ([]fs.DirEntry, error) {
@@ -30,20 +30,26 @@ func testTree(t *testing.T, root, file string, later time.Duration, reads *[]str
 
 // walkAll is what a walk yields, as paths relative to root ("/" after a
 // directory).
-func walkAll(tr *projectTree) []string {
+func walkAll(tr *Tree) []string {
 	var out []string
-	tr.walk(func(path string, d fs.DirEntry) error {
-		rel, _ := filepath.Rel(tr.root, path)
+	tr.Walk(collect(tr.root, &out))
+	return out
+}
+
+// collect appends each entry a walk of root yields to out, and skips
+// what is in a .git.
+func collect(root string, out *[]string) func(path string, d fs.DirEntry) error {
+	return func(path string, d fs.DirEntry) error {
+		rel, _ := filepath.Rel(root, path)
 		if d.IsDir() {
 			rel += "/"
 		}
-		out = append(out, rel)
+		*out = append(*out, rel)
 		if d.IsDir() && d.Name() == ".git" {
 			return filepath.SkipDir
 		}
 		return nil
-	})
-	return out
+	}
 }
 
 // makeTree creates the files (a name ending in / is a directory).
@@ -71,8 +77,9 @@ var testTreeFiles = []string{"README", ".env", "a/main.go", "a/b/c/key.pem", "a/
 
 // referenceWalk is the walk done with filepath.WalkDir, reading every
 // directory, with the same keep and skips.
-func referenceWalk(tr *projectTree) []string {
+func referenceWalk(tr *Tree) []string {
 	var out []string
+	add := collect(tr.root, &out)
 	filepath.WalkDir(tr.root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
@@ -83,15 +90,7 @@ func referenceWalk(tr *projectTree) []string {
 		if !d.IsDir() && !tr.keep(path) {
 			return nil
 		}
-		rel, _ := filepath.Rel(tr.root, path)
-		if d.IsDir() {
-			rel += "/"
-		}
-		out = append(out, rel)
-		if d.IsDir() && d.Name() == ".git" {
-			return filepath.SkipDir
-		}
-		return nil
+		return add(path, d)
 	})
 	return out
 }
@@ -244,11 +243,11 @@ func TestTreeIndexShapes(t *testing.T) {
 	for _, later := range []time.Duration{time.Hour, time.Hour} { // read, then from the index
 		var reads []string
 		gitDirs := 0
-		testTree(t, root, file, later, &reads).walk(func(path string, d fs.DirEntry) error {
-			if got, want := treeShape(path, d), pathguard.ShapeOf(path, d.IsDir(), false); got != want {
+		testTree(t, root, file, later, &reads).Walk(func(path string, d fs.DirEntry) error {
+			if got, want := TreeShape(path, d), pathguard.ShapeOf(path, d.IsDir(), false); got != want {
 				t.Errorf("%s: shape %q, want %q", path, got, want)
 			}
-			if treeShape(path, d) == pathguard.ShapeGitDir {
+			if TreeShape(path, d) == pathguard.ShapeGitDir {
 				gitDirs++
 			}
 			return nil

@@ -1,6 +1,6 @@
 //go:build !linux && !windows
 
-package cmd
+package confine
 
 import "syscall"
 

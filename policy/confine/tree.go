@@ -1,4 +1,4 @@
-package cmd
+package confine
 
 import (
 	"crypto/sha256"
@@ -15,7 +15,7 @@ import (
 	"github.com/gatekeep/gatekeep/policy/config"
 )
 
-// The index of the project's tree (issue 28, item 1): what the plan needs
+// The index of the project's tree: what the plan needs
 // from the project (secrets to hide, nested repositories and agent dirs to
 // pin, the protected shapes the sweep compares against) is kept per
 // project in os.UserCacheDir()/gatekeep/tree/<SHA-256 of the real project
@@ -81,8 +81,8 @@ type treeItem struct {
 	Type fs.FileMode `json:"y,omitempty"` // fs.DirEntry.Type
 }
 
-// projectTree walks a project through its index.
-type projectTree struct {
+// Tree walks a project through its index.
+type Tree struct {
 	root string
 	// keep says which non-directory entries the walk yields (by path);
 	// key names keep, so that an index made for another is not used.
@@ -111,14 +111,14 @@ func treeIndexPath(root string) string {
 
 // newProjectTree is the tree of the project at the real path root, its
 // index loaded from file ("" for none).
-func newProjectTree(root, file, key string, keep func(string) bool) *projectTree {
-	t := &projectTree{root: root, keep: keep, key: key, file: file, readDir: os.ReadDir, now: time.Now}
+func newProjectTree(root, file, key string, keep func(string) bool) *Tree {
+	t := &Tree{root: root, keep: keep, key: key, file: file, readDir: os.ReadDir, now: time.Now}
 	t.old = t.load()
 	return t
 }
 
 // load reads the index; anything doubtful gives an empty one.
-func (t *projectTree) load() map[string]*treeDir {
+func (t *Tree) load() map[string]*treeDir {
 	if t.file == "" {
 		return nil
 	}
@@ -151,7 +151,7 @@ func entryName(n string) bool {
 
 // save writes the index when a directory was read; only the directories
 // this walk visited are kept.
-func (t *projectTree) save() {
+func (t *Tree) save() {
 	if t.file == "" || !t.dirty && len(t.cur) == len(t.old) {
 		return
 	}
@@ -180,21 +180,21 @@ func (e treeEntry) IsDir() bool                { return e.typ.IsDir() }
 func (e treeEntry) Type() fs.FileMode          { return e.typ }
 func (e treeEntry) Info() (fs.FileInfo, error) { return os.Lstat(e.path) }
 
-// treeShape is pathguard.ShapeOf(path, d.IsDir(), false) for an entry
+// TreeShape is pathguard.ShapeOf(path, d.IsDir(), false) for an entry
 // of a walk, without looking into a directory the index knows holds no
 // HEAD.
-func treeShape(path string, d fs.DirEntry) pathguard.Shape {
+func TreeShape(path string, d fs.DirEntry) pathguard.Shape {
 	if e, ok := d.(treeEntry); ok && e.noHead {
 		return pathguard.ShapeOf(path, false, false)
 	}
 	return pathguard.ShapeOf(path, d.IsDir(), false)
 }
 
-// walk calls fn for the root, every directory below it (but the
+// Walk calls fn for the root, every directory below it (but the
 // treeSkipped ones) and the entries keep holds, in lexical order as
 // filepath.WalkDir does, without following links; fn may return
 // filepath.SkipDir or filepath.SkipAll. It then saves the index.
-func (t *projectTree) walk(fn func(path string, d fs.DirEntry) error) {
+func (t *Tree) Walk(fn func(path string, d fs.DirEntry) error) {
 	t.cur, t.dirty = map[string]*treeDir{}, false
 	defer t.save()
 	fi, err := os.Lstat(t.root)
@@ -210,7 +210,7 @@ func (t *projectTree) walk(fn func(path string, d fs.DirEntry) error) {
 }
 
 // visit yields the directory at path (rel to the root), then its entries.
-func (t *projectTree) visit(rel, path string, d *treeDir, fi fs.FileInfo, fn func(string, fs.DirEntry) error) error {
+func (t *Tree) visit(rel, path string, d *treeDir, fi fs.FileInfo, fn func(string, fs.DirEntry) error) error {
 	e := treeEntry{name: filepath.Base(path), typ: fs.ModeDir, path: path, noHead: d != nil && !d.Head && !d.Unread && searchable(fi)}
 	if err := fn(path, e); err != nil {
 		if err == filepath.SkipDir {
@@ -255,7 +255,7 @@ func isDotGit(n string) bool { return strings.EqualFold(n, ".git") }
 // dir returns the directory at path as the index knows it, when its stamp
 // is the one recorded and not racy, else as read now; it records it in
 // the index written back.
-func (t *projectTree) dir(rel, path string, fi fs.FileInfo) *treeDir {
+func (t *Tree) dir(rel, path string, fi fs.FileInfo) *treeDir {
 	mtime, ctime, ino, dev := dirStamp(fi)
 	if d := t.old[rel]; d != nil && d.Mtime == mtime && d.Ctime == ctime && d.Ino == ino && d.Dev == dev && !d.Unread &&
 		time.Duration(d.Read-mtime) >= treeRacy {
@@ -282,11 +282,11 @@ func (t *projectTree) dir(rel, path string, fi fs.FileInfo) *treeDir {
 	return d
 }
 
-// planTree is the tree of the project at the real path root as the
+// NewTree is the tree of the project at the real path root as the
 // plan and the sweep walk it: its directories, and the entries with a
 // protected shape (pathguard.ShapeOf) or a name a bare secret glob
 // matches (matchBare).
-func planTree(root string, bare []string) *projectTree {
+func NewTree(root string, bare []string) *Tree {
 	return newProjectTree(root, treeIndexPath(root), strings.Join(bare, "\n"), func(path string) bool {
 		return pathguard.ShapeOf(path, false, false) != "" || matchBare(bare, path)
 	})

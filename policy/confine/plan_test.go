@@ -1,15 +1,15 @@
-package cmd
+package confine
 
 import (
-	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/gatekeep/gatekeep/cmd/enforce"
 	"github.com/gatekeep/gatekeep/policy"
+	"github.com/gatekeep/gatekeep/policy/config"
 )
 
 // TestPlanHidesEveryDefaultSecret: the files kernel enforcement keeps
@@ -33,12 +33,11 @@ func TestPlanHidesEveryDefaultSecret(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Chdir(proj)
-	a := newApp(strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{})
-	a.root = proj
-	cfg, _, err := a.config()
+	b, err := config.Build(config.Input{Cwd: proj, Home: home, Env: os.LookupEnv, Root: proj})
 	if err != nil {
 		t.Fatal(err)
 	}
+	cfg := b.Config
 	// A concrete file for a glob: `*` and `?` a letter, `**` two dirs.
 	concrete := func(g string) string {
 		g = strings.ReplaceAll(g, "**", "d/e")
@@ -69,10 +68,10 @@ func TestPlanHidesEveryDefaultSecret(t *testing.T) {
 	if len(denied) < 40 {
 		t.Fatalf("only %d of %d files made for the default secrets are denied: %q", len(denied), len(files), denied)
 	}
-	p := a.enforcePlan(cfg, enforce.TierFull, false)
+	p, _ := Build(Input{Config: cfg, Settings: b.Loaded.Enforce, Root: b.Loaded.Root, Tier: TierFull, Getenv: os.Getenv, LookPath: exec.LookPath})
 	for _, f := range denied {
-		hidden := slices.ContainsFunc(p.Hidden, func(h string) bool { return within(h, f) })
-		readable := slices.ContainsFunc(p.Readable, func(r string) bool { return within(r, f) }) || !within(home, f)
+		hidden := slices.ContainsFunc(p.Hidden, func(h string) bool { return Within(h, f) })
+		readable := slices.ContainsFunc(p.Readable, func(r string) bool { return Within(r, f) }) || !Within(home, f)
 		if !hidden && readable {
 			t.Errorf("%s is denied by the Read rules but neither hidden nor unreadable when confined", f)
 		}
@@ -80,7 +79,7 @@ func TestPlanHidesEveryDefaultSecret(t *testing.T) {
 	// The Hugging Face hub keeps more than the one token file in its
 	// cache dir: none of it is readable confined.
 	hf := filepath.Join(home, ".cache", "huggingface")
-	if slices.ContainsFunc(p.Readable, func(r string) bool { return within(r, hf) }) {
+	if slices.ContainsFunc(p.Readable, func(r string) bool { return Within(r, hf) }) {
 		t.Errorf("%s is readable confined", hf)
 	}
 }

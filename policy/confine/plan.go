@@ -1,17 +1,15 @@
-package cmd
+package confine
 
 import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
 
-	"github.com/gatekeep/gatekeep/cmd/enforce"
 	"github.com/gatekeep/gatekeep/pathguard"
 	"github.com/gatekeep/gatekeep/policy"
 	"github.com/gatekeep/gatekeep/policy/config"
@@ -79,23 +77,49 @@ func usedCaches(caches []toolCache, lookPath func(string) (string, error)) []str
 var rootStartupFiles = []string{".envrc", ".gitconfig", ".bashrc", ".bash_profile", ".bash_login", ".bash_logout",
 	".bash_aliases", ".profile", ".zshrc", ".zprofile", ".zshenv", ".zlogin", ".zlogout"}
 
-// enforcePlan derives what a confined command may do from the same
-// configuration the decision used (design §10): writable = the sandbox
-// roots and the caches; read-only = the protected paths inside them;
-// hidden = the files the Read deny rules deny; network as configured. It
+// Input is what Build works out a plan from.
+type Input struct {
+	// Config is the configuration the decision used.
+	Config *policy.Config
+	// Settings are its `[sandbox]` keys.
+	Settings policy.EnforceSettings
+	// Root is the project root (config.Loaded.Root).
+	Root string
+	// AuditFile is the audit log, kept read-only ("" for none).
+	AuditFile string
+	// Tier is the tier the command runs in; LandlockABI the kernel's
+	// Landlock ABI, for the Limits.
+	Tier        Tier
+	LandlockABI int
+	// Create makes the caches and the protected dirs that are harmless to
+	// create empty; without it (check, `sandbox status`) the plan says
+	// what would be.
+	Create bool
+	// Getenv and LookPath are the environment's (os.Getenv,
+	// exec.LookPath): the caches' places and whether their tools are
+	// installed.
+	Getenv   func(string) string
+	LookPath func(string) (string, error)
+}
+
+// Build derives what a confined command may do from the same
+// configuration the decision used: writable = the sandbox roots and the
+// caches; read-only = the protected paths inside them; hidden = the files
+// the Read deny rules deny; network as configured. With in.Create it
 // creates the caches and the protected directories that are harmless to
-// create empty, so that they exist to be bound read-only (when create is
-// set: check and `sandbox status` only report what would be).
-func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) enforce.Plan {
+// create empty, so that they exist to be bound read-only. The Tree is the
+// project as the plan walked it, for the sweep after the run.
+func Build(in Input) (Plan, *Tree) {
+	cfg, tier, create := in.Config, in.Tier, in.Create
 	home := cfg.Home
 	realHome := ""
 	if home != "" {
 		realHome, _ = filepath.EvalSymlinks(home)
 	}
-	s := a.loaded.Enforce
-	p := enforce.Plan{Tier: tier, Network: s.Network, Writable: []string{}, ReadOnly: []string{}, Hidden: []string{}}
+	s := in.Settings
+	p := Plan{Tier: tier, Network: s.Network, Writable: []string{}, ReadOnly: []string{}, Hidden: []string{}}
 	for _, r := range cfg.Guard.Roots() {
-		if realHome != "" && within(r, realHome) {
+		if realHome != "" && Within(r, realHome) {
 			p.Limits = append(p.Limits, fmt.Sprintf("the root %s holds the home directory, so it is not writable when confined", r))
 			continue
 		}
@@ -103,11 +127,11 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 	}
 	caches := s.Writable
 	if !s.WritableSet {
-		caches = usedCaches(defaultCaches(os.Getenv, home), exec.LookPath)
+		caches = usedCaches(defaultCaches(in.Getenv, home), in.LookPath)
 	}
 	for _, c := range caches {
 		if !create {
-			p.Writable = appendUnique(p.Writable, realOrSelf(c))
+			p.Writable = appendUnique(p.Writable, RealOrSelf(c))
 			continue
 		}
 		if err := os.MkdirAll(c, 0o755); err != nil {
@@ -121,12 +145,12 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 		p.Writable = appendUnique(p.Writable, real)
 	}
 	writable := func(path string) bool {
-		return slices.ContainsFunc(p.Writable, func(w string) bool { return within(w, path) })
+		return slices.ContainsFunc(p.Writable, func(w string) bool { return Within(w, path) })
 	}
 	// Protected paths: bound read-only when they exist; the harmless
 	// directories are created empty first; any other missing one is
 	// watched.
-	root := realOrSelf(a.loaded.Root)
+	root := RealOrSelf(in.Root)
 	var mkdirs, files, pinned []string
 	mkdirs = append(mkdirs, filepath.Join(root, config.ProjectConfigDir))
 	if fi, err := os.Lstat(filepath.Join(root, ".git")); err == nil && fi.IsDir() {
@@ -148,7 +172,7 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 				}
 			}
 		}
-		if tier == enforce.TierFull && writable(git) {
+		if tier == TierFull && writable(git) {
 			p.GitDir = git
 		}
 	} else if err == nil {
@@ -187,19 +211,19 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 	mkdirs = append(mkdirs, pathguard.DefaultConfigDirs(home)...)
 	// The person's own agent settings, when a writable dir holds them
 	// (a dir given as writable itself is the person's choice).
-	for _, f := range userAgentPaths(home) {
-		if writable(f) && !slices.Contains(p.Writable, realOrSelf(f)) {
+	for _, f := range pathguard.UserAgentPaths(in.Getenv, home) {
+		if writable(f) && !slices.Contains(p.Writable, RealOrSelf(f)) {
 			files = append(files, f)
 		}
 	}
 	if d, err := os.UserCacheDir(); err == nil {
 		mkdirs = append(mkdirs, filepath.Join(d, "gatekeep"))
 	}
-	if a.auditFile != "" {
-		files = append(files, a.auditFile)
+	if in.AuditFile != "" {
+		files = append(files, in.AuditFile)
 	}
 	// Nested repositories and project configs, and the secrets, found by
-	// one walk of the project through its index (treeindex.go).
+	// one walk of the project through its index (tree.go).
 	secretGlobs := cfg.Rules.SecretGlobs()
 	var bare, anchored []string
 	for _, g := range secretGlobs {
@@ -210,17 +234,17 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 		}
 	}
 	var candidates []string
-	a.tree = planTree(root, bare)
-	a.tree.walk(func(path string, d fs.DirEntry) error {
+	tree := NewTree(root, bare)
+	tree.Walk(func(path string, d fs.DirEntry) error {
 		name := d.Name()
 		if path != root {
 			// The protected shapes already there are the person's: the
 			// sweep after the run looks for new ones (pathguard.ShapeOf).
-			if treeShape(path, d) != "" {
+			if TreeShape(path, d) != "" {
 				p.Shapes = append(p.Shapes, path)
 			}
 			if name == ".git" && d.IsDir() {
-				p.Shapes = append(p.Shapes, gitStateShapes(path)...)
+				p.Shapes = append(p.Shapes, GitStateShapes(path)...)
 			}
 		}
 		if path != root && d.IsDir() {
@@ -299,13 +323,13 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 		// outside to act for it (tmux new-window, an X client, the
 		// user's systemd and D-Bus): the dirs that hold them are
 		// covered with empty ones, unless one holds a writable dir.
-		for _, d := range socketDirs(os.Getenv) {
+		for _, d := range socketDirs(in.Getenv) {
 			real, err := filepath.EvalSymlinks(d)
 			if err != nil {
 				continue
 			}
 			if fi, err := os.Stat(real); err != nil || !fi.IsDir() ||
-				slices.ContainsFunc(p.Writable, func(w string) bool { return within(real, w) }) {
+				slices.ContainsFunc(p.Writable, func(w string) bool { return Within(real, w) }) {
 				continue
 			}
 			p.Hidden = appendUnique(p.Hidden, real)
@@ -316,7 +340,7 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 			continue
 		}
 		if _, err := os.Lstat(d); err != nil {
-			if !create || tier != enforce.TierFull {
+			if !create || tier != TierFull {
 				p.ReadOnly = appendUnique(p.ReadOnly, d)
 				continue
 			}
@@ -366,37 +390,31 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 	}
 	// A path below a read-only dir needs no mount of its own.
 	p.ReadOnly = slices.DeleteFunc(p.ReadOnly, func(r string) bool {
-		return slices.ContainsFunc(p.ReadOnly, func(d string) bool { return d != r && within(d, r) })
+		return slices.ContainsFunc(p.ReadOnly, func(d string) bool { return d != r && Within(d, r) })
 	})
 	p.Watched = slices.DeleteFunc(p.Watched, func(w string) bool {
-		return slices.ContainsFunc(p.ReadOnly, func(d string) bool { return within(d, w) })
+		return slices.ContainsFunc(p.ReadOnly, func(d string) bool { return Within(d, w) })
 	})
 	if realHome != "" && realHome != "/" {
 		// Reads: everything but the home directory, and in it the
 		// project, the writable dirs (already) and the toolchains'.
 		p.Readable = outsideOf(realHome)
 		var inHome []string
-		for _, d := range slices.Concat(cfg.Guard.Roots(), homeReadable(os.Getenv, home), s.Readable, pathguard.DefaultConfigDirs(home)) {
-			if real, err := filepath.EvalSymlinks(d); err == nil && within(realHome, real) && real != realHome {
+		for _, d := range slices.Concat(cfg.Guard.Roots(), homeReadable(in.Getenv, home), s.Readable, pathguard.DefaultConfigDirs(home)) {
+			if real, err := filepath.EvalSymlinks(d); err == nil && Within(realHome, real) && real != realHome {
 				p.Readable = appendUnique(p.Readable, real)
 				inHome = appendUnique(inHome, real)
 			}
 		}
 		p.Limits = append(p.Limits, fmt.Sprintf("in the home directory %s only the project, the writable dirs and these can be read or run (every dir can be listed; [sandbox] readable adds more): %s", realHome, strings.Join(inHome, ", ")))
 	}
-	if tier != enforce.TierFull {
+	if tier != TierFull {
 		p.Repos = nil
 	}
 	if p.Shapes == nil {
 		p.Shapes = []string{} // swept, though nothing was there before
 	}
-	p.ShapeIDs = make(map[string]enforce.FileID, len(p.Shapes))
-	for _, s := range p.Shapes {
-		if id, ok := enforce.IDOf(s); ok {
-			p.ShapeIDs[s] = id
-		}
-	}
-	if tier != enforce.TierFull {
+	if tier != TierFull {
 		// Without a mount namespace none of them is enforced; Limits
 		// say so.
 		p.ReadOnly, p.Hidden, p.Watched, p.Pinned, p.GitDir = []string{}, []string{}, nil, nil, ""
@@ -404,14 +422,14 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 	slices.Sort(p.ReadOnly)
 	slices.Sort(p.Hidden)
 	slices.Sort(p.Pinned)
-	p.Limits = append(p.Limits, enforce.Limits(tier, enforce.LandlockABI())...)
-	return p
+	p.Limits = append(p.Limits, Limits(tier, in.LandlockABI)...)
+	return p, tree
 }
 
-// gitStateShapes lists the protected shapes inside a git dir: its
+// GitStateShapes lists the protected shapes inside a git dir: its
 // sequencer state (pathguard.GitStateDirs) and the submodules' git dirs
 // below modules/, at any depth.
-func gitStateShapes(git string) []string {
+func GitStateShapes(git string) []string {
 	var out []string
 	for _, n := range pathguard.GitStateDirs {
 		if fi, err := os.Lstat(filepath.Join(git, n)); err == nil && fi.IsDir() {
@@ -421,7 +439,7 @@ func gitStateShapes(git string) []string {
 	filepath.WalkDir(filepath.Join(git, "modules"), func(path string, d fs.DirEntry, err error) error {
 		if err == nil && d.IsDir() && pathguard.MaybeGitDir(path) {
 			out = append(out, path)
-			out = append(out, gitStateShapes(path)...)
+			out = append(out, GitStateShapes(path)...)
 			return filepath.SkipDir
 		}
 		return nil
@@ -528,23 +546,6 @@ func gitSteering(git string) (mkdirs, files []string) {
 			filepath.Join(git, "commondir"), filepath.Join(git, "objects", "info", "alternates")}
 }
 
-// userAgentPaths are the person's own agent settings in the home
-// directory: Claude Code's ~/.claude and ~/.claude.json (hooks, MCP
-// servers), Codex's ~/.codex, Gemini CLI's ~/.gemini.
-func userAgentPaths(home string) []string {
-	if home == "" {
-		return nil
-	}
-	var out []string
-	for _, n := range []string{".claude", ".claude.json", ".codex", ".gemini"} {
-		out = append(out, filepath.Join(home, n))
-	}
-	if v := os.Getenv("CODEX_HOME"); filepath.IsAbs(v) {
-		out = append(out, filepath.Clean(v))
-	}
-	return out
-}
-
 // socketDirs are the dirs where per-user Unix sockets live: the runtime
 // dir (systemd, D-Bus, Wayland, ssh-agent, gpg-agent), tmux's and X's.
 func socketDirs(getenv func(string) string) []string {
@@ -563,8 +564,8 @@ func appendUnique(list []string, s string) []string {
 	return append(list, s)
 }
 
-// within reports whether p is dir or below it (both clean and absolute).
-func within(dir, p string) bool {
+// Within reports whether p is dir or below it (both clean and absolute).
+func Within(dir, p string) bool {
 	if dir == p {
 		return true
 	}
@@ -574,7 +575,7 @@ func within(dir, p string) bool {
 	return strings.HasPrefix(p, dir+string(filepath.Separator))
 }
 
-func realOrSelf(p string) string {
+func RealOrSelf(p string) string {
 	if r, err := filepath.EvalSymlinks(p); err == nil {
 		return r
 	}

@@ -4,10 +4,10 @@ import (
 	"testing"
 )
 
-// TestEvaluateAll: the strictest request answers for the call (the first
+// TestDecideRequests: the strictest request answers for the call (the first
 // of equals), and the call is explicit only when every request was allowed
 // on gatekeep's own authority.
-func TestEvaluateAll(t *testing.T) {
+func TestDecideRequests(t *testing.T) {
 	v := newCfgEnv(t)
 	cfg := v.config(v.load(), ModeAcceptEdits)
 	bash := func(c string) Request { return Request{Tool: ToolBash, Command: c, Cwd: v.root} }
@@ -24,7 +24,7 @@ func TestEvaluateAll(t *testing.T) {
 		{"ask", []Request{bash("ls"), bash("make"), bash("make all")}, Ask, "make", false},
 		{"deny wins", []Request{bash("make"), bash("rm -rf /"), bash("ls")}, Deny, "rm -rf /", false},
 	} {
-		got := EvaluateAll(cfg, tc.reqs)
+		got := Decide(cfg, Query{Requests: tc.reqs})
 		if got.Decision.Effect != tc.want || got.Explicit != tc.explicit || len(got.Parts) != len(tc.reqs) {
 			t.Errorf("%s: %v explicit=%v parts=%d", tc.name, got.Decision, got.Explicit, len(got.Parts))
 			continue
