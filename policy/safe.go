@@ -87,7 +87,7 @@ func (e *evaluation) safeShape(c *shellparse.Command) bool {
 	if g != nil {
 		sc = g // `cd DIR && git diff`, `git -C DIR status` in the same repository
 	}
-	if commandName(c) == "git" && !e.projectGit(c, gdirs) {
+	if commandName(c) == "git" && (!e.projectGit(c, gdirs) || gitRuntimeObjects(sc) != "") {
 		return false
 	}
 	if commandName(c) == "npm" && !shellparse.VersionOnly(c) && !e.noProjectNpmrc(c) {
