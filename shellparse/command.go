@@ -195,6 +195,11 @@ type Command struct {
 	// when the script was checked, so where it leads is only known at run
 	// time.
 	AfterLink bool
+	// StdoutAway is true when the command's standard output is not the
+	// script's: a pipeline stage before the last, or inside a compound
+	// command whose redirect sends it to a file (`(cmd) > f`, `{ cmd; }
+	// &> f`). Its own redirects are in Redirects.
+	StdoutAway bool
 	// UserFunc is true when the command name is a function the script
 	// defines: it runs the script's code, whatever the name says.
 	UserFunc bool

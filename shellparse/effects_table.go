@@ -1171,12 +1171,18 @@ func sudoOps(l *cmdline, out *effectList) {
 }
 
 func nohupOps(l *cmdline, out *effectList) {
+	if l.c.StdoutAway {
+		return // a pipe, or a file the enclosing command names
+	}
 	for _, r := range l.c.Redirects {
 		if r.Writes() && (r.Fd < 0 || r.Fd == 1) {
 			return
 		}
 	}
+	// ./nohup.out, or $HOME/nohup.out when ./ is not writable (GNU
+	// coreutils manual, "nohup invocation").
 	out.write(made("nohup.out", arg{Word: l.c.Args[0]}, false))
+	out.write(made("~/nohup.out", arg{Word: l.c.Args[0]}, false))
 }
 
 // --- sed ---
