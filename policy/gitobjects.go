@@ -31,7 +31,7 @@ func (e *evaluation) runtimeObjects(p *part) verdict {
 		}
 		ref := cd.rule.Ref
 		return verdict{ok: true, effect: Ask, final: true, code: CodeRuleDenyRuntimeName, rule: &ref,
-			message: fmt.Sprintf("git %s, so the Read deny rule %s cannot be checked against it; name the paths in the command (git show REV:PATH, git log -p -- PATH)",
+			message: fmt.Sprintf("git %s, so Read deny rules such as %s cannot be checked against what it prints; name the paths in the command (git show REV:PATH, git log -p -- PATH)",
 				why, ref.Rule)}
 	}
 	return verdict{}
