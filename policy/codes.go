@@ -83,7 +83,9 @@ const (
 	CodeRuleDenyShellOption = "rule.deny_shell_option"
 	// CodeRuleDenyRuntimeName: a read whose name is only known at run
 	// time in a directory where a deny rule denies every name
-	// (`cat ~/.ssh/$x`): an ask nothing turns into allow.
+	// (`cat ~/.ssh/$x`), or a git command that prints objects whose paths
+	// are only known at run time while a Read deny rule exists (`git
+	// cat-file --batch`, `git show ID`): an ask nothing turns into allow.
 	CodeRuleDenyRuntimeName = "rule.deny_runtime_name"
 
 	// mode (6).
@@ -169,7 +171,7 @@ var Codes = []CodeInfo{
 	{CodeRuleAsk, LayerRules, effAsk, "an ask rule matched"},
 	{CodeRuleDeny, LayerRules, effDeny, "a deny rule matched"},
 	{CodeRuleDenyShellOption, LayerRules, effAsk, "a deny rule matches a file a glob reaches only under a glob option (`dotglob`, `nullglob`, `nocaseglob`, `globstar`) the agent's shell may have"},
-	{CodeRuleDenyRuntimeName, LayerRules, effAsk, "a read whose file name is only known at run time, in a directory where a deny rule denies every name (`cat ~/.ssh/$x`): an ask nothing turns into allow, not even bypassPermissions"},
+	{CodeRuleDenyRuntimeName, LayerRules, effAsk, "a read whose file name is only known at run time, in a directory where a deny rule denies every name (`cat ~/.ssh/$x`), or a git command that prints objects whose paths are only known at run time while a Read deny rule exists (`git cat-file --batch`, `git show ID`): an ask nothing turns into allow, not even bypassPermissions"},
 	{CodeModeAllow, LayerMode, effAllow, "the mode allows this category"},
 	{CodeModeAsk, LayerMode, effAsk, "the mode asks for this category"},
 	{CodeModeDeny, LayerMode, effDeny, "the mode denies this category (plan mode)"},

@@ -190,6 +190,9 @@ func rulesLayer(e *evaluation, p *part) verdict {
 	if v := e.runtimeName(p); v.ok {
 		return v
 	}
+	if v := e.runtimeObjects(p); v.ok {
+		return v
+	}
 	return e.coveredArgument(p)
 }
 

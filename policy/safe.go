@@ -88,7 +88,7 @@ func (e *evaluation) safeShape(c *shellparse.Command) bool {
 	if g != nil {
 		sc = g // `cd DIR && git diff`, `git -C DIR status` in the same repository
 	}
-	if commandName(c) == "git" && !e.projectGit(c, gdirs) {
+	if commandName(c) == "git" && (!e.projectGit(c, gdirs) || cmdmodel.GitRuntimeObjects(&sc.Command) != "") {
 		return false
 	}
 	if commandName(c) == "npm" && !cmdmodel.VersionOnly(&c.Command) && !e.noProjectNpmrc(c) {

@@ -134,7 +134,8 @@ func gitChdir(dir, t string) (string, bool) {
 // projectGit reports whether git, run in every directory c may run in
 // (dirs from plainGitIn, else the command's directories), finds the
 // project root's own git directory, or no repository where the project
-// has none either. A directory inside the project shaped like a git
+// has none either, and the root's repository is not one nested in
+// another's work tree (nestedRepo). A directory inside the project shaped like a git
 // directory (HEAD, objects/, refs/ and a config with core.fsmonitor or
 // core.worktree) is a repository of its own, whose config runs code on
 // `git status`; such a git is not safe.
@@ -147,7 +148,7 @@ func (e *evaluation) projectGit(c *shellparse.Command, dirs []string) bool {
 		return false
 	}
 	want, wantOK := e.gitDirOf(root)
-	if !wantOK {
+	if !wantOK || want != "" && e.nestedRepo(root, want) {
 		return false
 	}
 	if dirs == nil {

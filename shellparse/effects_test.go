@@ -349,7 +349,10 @@ func TestEffects(t *testing.T) {
 		// reports the rest.
 		{src: `sudo tee /etc/x < in`, want: []fx{{"read in", false}, {"write /etc/x", true}}},
 		{src: `/usr/bin/time -o t.txt ls`, want: []fx{{"write t.txt", false}, {"", false}}},
-		{src: `nohup make`, want: []fx{{"write nohup.out", false}, {"", false}}},
+		{src: `nohup make`, want: []fx{{"write nohup.out, write ~/nohup.out", false}, {"", false}}},
+		{src: `nohup make | tee log`, want: []fx{{"", false}, {"", false}, {"write log", true}}},
+		{src: `(nohup make) > log`, want: []fx{{"write log", true}, {"", false}, {"", false}}},
+		{src: `{ nohup make; } >&2`, want: []fx{{"", false}, {"write nohup.out, write ~/nohup.out", false}, {"", false}}},
 		{src: `nohup make > log 2>&1`, want: []fx{{"write log", false}, {"", false}}},
 		{src: `env -C /etc touch passwd`, want: []fx{{"", false}, {"write passwd", true}}},
 		{src: `timeout 5 rm f`, want: []fx{{"", false}, {"write f", true}}},

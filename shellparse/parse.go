@@ -291,6 +291,7 @@ type parser struct {
 	state        shellState
 	assoc        bool // walking the array literal of a `declare -A`
 	lastpipe     bool // `shopt -s lastpipe`: a pipeline's last stage runs in the shell
+	stdoutAway   int  // > 0: inside a pipeline stage before the last, or a compound whose stdout is redirected
 
 	// Glob options (glob.go): the state now, the options some command
 	// changes, the commands that change them, and how deep the walk is
@@ -786,6 +787,10 @@ func (p *parser) stmtIn(s *syntax.Stmt) {
 	if len(s.Redirs) > 0 {
 		p.call(nil, &syntax.Stmt{Position: s.Position, Redirs: s.Redirs})
 	}
+	if away := redirectsStdout(s.Redirs); away {
+		p.stdoutAway++
+		defer func() { p.stdoutAway-- }()
+	}
 	p.compound(s.Cmd)
 }
 
@@ -990,10 +995,16 @@ func (p *parser) pipeline(c *syntax.BinaryCmd) {
 		// Each stage of a pipeline runs in a subshell in bash, but for the
 		// last one after `shopt -s lastpipe` (bash(1) SHELL BUILTIN
 		// COMMANDS, shopt).
+		if i < len(stages)-1 {
+			p.stdoutAway++ // into the pipe
+		}
 		if p.lastpipe && i == len(stages)-1 {
 			p.stmt(s)
 		} else {
 			p.subshell(func() { p.stmt(s) })
+		}
+		if i < len(stages)-1 {
+			p.stdoutAway--
 		}
 		for i := start; i < len(p.cmds); i++ {
 			up = append(up, i)
@@ -1251,7 +1262,7 @@ func (p *parser) call(c *syntax.CallExpr, s *syntax.Stmt) {
 	if s.Semicolon.IsValid() {
 		end = s.Semicolon
 	}
-	cmd := Command{Command: cmdmodel.Command{Offset: p.off(s.Pos())}, Parent: p.parent, Inner: -1, End: p.off(end)}
+	cmd := Command{Command: cmdmodel.Command{Offset: p.off(s.Pos()), StdoutAway: p.stdoutAway > 0}, Parent: p.parent, Inner: -1, End: p.off(end)}
 	cmd.Text = strings.TrimRight(p.src(s.Pos(), end), " \t")
 	// Reserve the slot so substitutions in this command's words name it as
 	// their parent.
@@ -1444,4 +1455,19 @@ func parseFile(lang syntax.LangVariant, text string) (*syntax.File, error) {
 	pp.r.Reset(text)
 	defer pp.r.Reset("")
 	return pp.p.Parse(&pp.r, "")
+}
+
+// redirectsStdout reports whether the redirects send standard output to a
+// file (`> f`, `>> f`, `>| f`, `&> f`, `&>> f`, `1> f`); a duplication
+// (`>&2`) sends it where another descriptor goes, which may be a terminal.
+func redirectsStdout(rs []*syntax.Redirect) bool {
+	for _, r := range rs {
+		switch r.Op {
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll:
+			if r.N == nil || r.N.Value == "1" || r.Op == syntax.RdrAll || r.Op == syntax.AppAll {
+				return true
+			}
+		}
+	}
+	return false
 }

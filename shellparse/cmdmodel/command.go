@@ -116,6 +116,11 @@ type Command struct {
 	// Offset is the byte offset of the command in the script's text: the
 	// words the model makes up (a default file, xargs's operands) carry it.
 	Offset int
+	// StdoutAway is true when the command's standard output is not the
+	// script's: a pipeline stage before the last, or inside a compound
+	// command whose redirect sends it to a file (`(cmd) > f`, `{ cmd; }
+	// &> f`). Its own redirects are in Redirects.
+	StdoutAway bool
 	// TrailingArgs is true when more arguments are appended at run time
 	// (`xargs CMD`), so Args is not the whole argv.
 	TrailingArgs bool

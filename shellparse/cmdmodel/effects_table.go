@@ -1172,12 +1172,18 @@ func sudoOps(l *Cmdline, out *effectList) {
 }
 
 func nohupOps(l *Cmdline, out *effectList) {
+	if l.Cmd.StdoutAway {
+		return // a pipe, or a file the enclosing command names
+	}
 	for _, r := range l.Cmd.Redirects {
 		if r.Writes() && (r.Fd < 0 || r.Fd == 1) {
 			return
 		}
 	}
+	// ./nohup.out, or $HOME/nohup.out when ./ is not writable (GNU
+	// coreutils manual, "nohup invocation").
 	out.write(made("nohup.out", Arg{Word: l.Cmd.Args[0]}, false))
+	out.write(made("~/nohup.out", Arg{Word: l.Cmd.Args[0]}, false))
 }
 
 // --- sed ---

@@ -40,7 +40,8 @@ var wrapperTable = specTable{entries: []specEntry{
 	{"nice", &Spec{kind: beyond, complete: true, args: "n adjustment", flags: "help version", noRun: "help version",
 		obsolete: niceObsolete}},
 	// nohup(1), GNU coreutils 9.1: only --help and --version. Output goes
-	// to nohup.out when standard output is a terminal.
+	// to ./nohup.out (else $HOME/nohup.out) when standard output is not
+	// redirected.
 	{"nohup", &Spec{kind: beyond, complete: true, flags: "help version", noRun: "help version", ops: nohupOps}},
 	// timeout(1), GNU coreutils 9.1 (getopt "+k:s:v"): DURATION, then the
 	// command.
