@@ -14,8 +14,10 @@ import (
 // same git is not the project's (`git -C node_modules/pkg status`), and
 // the working directory must not make it so. A submodule or a worktree
 // whose git directory lies in the outer repository's (.git/modules/NAME,
-// .git/worktrees/NAME) is that repository's, and not nested. true when
-// the disk leaves it unclear.
+// .git/worktrees/NAME) is that repository's, and not nested; so is every
+// project under a repository of the home directory itself (a dotfiles
+// repository: ~/.git), which no confined run can make. true when the disk
+// leaves it unclear.
 func (e *evaluation) nestedRepo(root, want string) bool {
 	real, err := e.memo.ResolveFrom(e.cwd, root)
 	if err != nil {
@@ -31,6 +33,19 @@ func (e *evaluation) nestedRepo(root, want string) bool {
 		return true
 	case outer == "" || outer == want:
 		return false
+	case e.dotfilesRepo(outer):
+		return false
 	}
 	return !strings.HasPrefix(want, outer+string(filepath.Separator))
+}
+
+// dotfilesRepo reports whether outer, a git directory, is the .git of the
+// home directory or of a directory above it.
+func (e *evaluation) dotfilesRepo(outer string) bool {
+	home := e.cfg.Home
+	if home == "" || filepath.Base(outer) != ".git" {
+		return false
+	}
+	top := filepath.Dir(outer)
+	return top == home || strings.HasPrefix(home, top+string(filepath.Separator)) || top == string(filepath.Separator)
 }
