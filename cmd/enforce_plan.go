@@ -223,6 +223,13 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 				p.Shapes = append(p.Shapes, gitStateShapes(path)...)
 			}
 		}
+		if isDeps(d) {
+			// Below a dependency dir: only the shapes already there.
+			if name == ".git" && d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
 		if path != root && d.IsDir() {
 			switch name {
 			case ".git":
