@@ -169,6 +169,7 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 		files = append(files, filepath.Join(root, f))
 	}
 	files = append(files, pathguard.AgentSettingsPaths(root)...)
+	files = append(files, pathguard.ToolConfigPaths(root)...)
 	// The agents' dirs are read-only as a whole, so that no file can be
 	// added to them either (.claude/commands/x.md, a hook script): those
 	// of the agents gatekeep serves are created empty when missing; an
