@@ -218,6 +218,7 @@ func (a *app) runConfined(path string, argv []string) error {
 			defer an.Close()
 		}
 	}
+	links := recordGitLinks(a.enf.plan)
 	plan := a.enf.plan
 	a.startProxy(&plan)
 	status, err := enforce.Run(plan, path, argv, shellEnv(), func(msg string) {
@@ -228,6 +229,7 @@ func (a *app) runConfined(path string, argv []string) error {
 		a.sweepShapes(rootAnchor)
 	}
 	a.checkWatched(anchors)
+	a.sweepGitLinks(links, rootAnchor, git)
 	if git != nil {
 		// The project's git dir stays a repository: else git would
 		// look above the project for one.
@@ -361,6 +363,7 @@ func (a *app) sweepShapes(root *enforce.Anchor) {
 		}
 		switch to, err := root.Quarantine(rel); {
 		case err == nil:
+			unheadQuarantined(root, to, kind)
 			fmt.Fprintf(a.stderr, "gatekeep: the confined command created %s (%s), which a later unconfined run would obey; moved it to %s\n", path, kind, filepath.Join(realRoot, to))
 		case errors.Is(err, syscall.ENOENT):
 		default:

@@ -78,6 +78,7 @@ func TestProtectedClassesCovered(t *testing.T) {
 		".claude/settings.json", ".claude/commands/x.md", ".codex/config.toml", ".gemini/settings.json",
 		".vscode/tasks.json", ".cursor/mcp.json", ".mcp.json", "src/.mcp.json", "src/.vscode/tasks.json",
 		"src/.claude/settings.json", "src/.git/config", ".pre-commit-config.yaml", "lefthook.yml",
+		".yarnrc", "src/mise.local.toml", "src/.cargo/config.toml", ".cargo/config.toml", "src/.hg/hgrc", ".jj/repo/config.toml", "src/bunfig.toml",
 	} {
 		p := filepath.Join(proj, rel)
 		if g.Protected(p) == "" {

@@ -111,6 +111,9 @@ func (g *Guard) ProtectedWith(m *Memo, real string) string {
 	if why := agentSettings(real, names); why != "" {
 		return why
 	}
+	if why := toolConfigReason(real, names); why != "" {
+		return why
+	}
 	switch {
 	case sameName(base, ".envrc"):
 		return fmt.Sprintf("%s is run by direnv when a shell enters its directory", real)

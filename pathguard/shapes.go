@@ -32,6 +32,10 @@ const (
 	// ShapeEnvrc is direnv's `.envrc`, run when a shell enters the
 	// directory.
 	ShapeEnvrc Shape = "direnv file"
+	// ShapeToolConfig is a developer tool's project config that makes it
+	// run a command (toolConfigs: mise, Yarn 1, pnpm, Bun, Cargo,
+	// Mercurial, Jujutsu).
+	ShapeToolConfig Shape = "tool config"
 )
 
 // GitStateDirs are the names of a git directory's sequencer state
@@ -59,6 +63,9 @@ func ShapeOf(path string, dir, inGitDir bool) Shape {
 		if sameName(name, f) {
 			return ShapeAgent
 		}
+	}
+	if toolConfigShape(path, dir) {
+		return ShapeToolConfig
 	}
 	if dir && MaybeGitDir(path) {
 		return ShapeGitDir

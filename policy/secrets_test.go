@@ -20,7 +20,7 @@ func TestDefaultSecrets(t *testing.T) {
 		".config/gcloud/legacy_credentials/me@example.com/adc.json",
 		".azure/msal_token_cache.json", ".azure/accessTokens.json", ".azure/service_principal_entries.json",
 		".gnupg/private-keys-v1.d/ABCDEF.key", ".gnupg/secring.gpg",
-		".config/git/credentials", ".cargo/credentials.toml", ".cargo/credentials", ".pgpass",
+		".config/git/credentials", ".cargo/credentials.toml", ".cargo/credentials", ".local/share/uv/credentials/credentials.toml", ".pgpass",
 		".cache/huggingface/token", ".huggingface/token", ".vault-token", ".config/rclone/rclone.conf",
 		".terraform.d/credentials.tfrc.json", ".gem/credentials", ".m2/settings-security.xml", ".m2/settings.xml",
 		".gradle/gradle.properties", ".yarnrc.yml", ".s3cfg", ".boto",
@@ -36,7 +36,7 @@ func TestDefaultSecrets(t *testing.T) {
 	plain := []string{".claude/settings.json", ".codex/config.toml", ".gemini/GEMINI.md", ".config/gcloud/configurations/config_default", ".gnupg/pubring.kbx",
 		".ssh/known_hosts", ".ssh/config", ".ssh/deploy_key.pub", ".ssh/id_ed25519.pub", ".ssh/authorized_keys",
 		".cargo/config.toml", ".m2/repository/x.pom", ".gradle/init.gradle", ".config/git/config",
-		".ollama/id_ed25519.pub", "backup/id_rsa.pub", ".aws/config", ".cache/huggingface/hub/x.json", ".local/share/fish/fish_variables"}
+		".ollama/id_ed25519.pub", "backup/id_rsa.pub", ".aws/config", ".local/share/uv/python/x.py", ".cache/huggingface/hub/x.json", ".local/share/fish/fish_variables"}
 	for _, f := range append(append([]string(nil), secrets...), plain...) {
 		v.write(filepath.Join(v.home, f), "x")
 	}

@@ -3,14 +3,14 @@
 package config
 
 // defaultSHA256 is the SHA-256 of default.toml, in hex (FileInfo.SHA256).
-const defaultSHA256 = "d3ad4594a2974b64318a55febd452e948efbbe775e65c1c271044d970cab0e44"
+const defaultSHA256 = "1f1f18db345b5409a56309a11be9544b7d2cda781a537b4c51e1e5356e640085"
 
 // defaultEntry is default.toml decoded and validated, in appendEntry's
 // form under defaultKey (default.go).
 const defaultEntry = "" +
-	"\x17gatekeep-config-cache-6\x15embedded:default.toml@d" +
-	"3ad4594a2974b64318a55febd452e948efbbe775e65c1c27" +
-	"1044d970cab0e44\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x90\x01\vRead(*.pem)\x00\x1a\x00=priv" +
+	"\x17gatekeep-config-cache-6\x15embedded:default.toml@1" +
+	"f1f18db345b5409a56309a11be9544b7d2cda781a537b4c5" +
+	"1e1e5356e640085\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x92\x01\vRead(*.pem)\x00\x1a\x00=priv" +
 	"ate keys and certificates outside the project ar" +
 	"e secrets\x12\x04\x04Read\x05*.pem\x00\x04.pem\vRead(*.key)\x00\x1a\x00=priv" +
 	"ate keys and certificates outside the project ar" +
@@ -348,137 +348,145 @@ const defaultEntry = "" +
 	"~/.cargo/credentials)\x00\x98\x02 cpackage registry crede" +
 	"ntials can publish packages under your name; use" +
 	" the registry's login command)\x04\x05Write\x14~/.cargo/c" +
-	"redentials\x00\vcredentials\x18Read(~/.gem/credentials)" +
+	"redentials\x00\vcredentials#Read(~/.local/share/uv/c" +
+	"redentials)\x00\x98\x02 cpackage registry credentials can" +
+	" publish packages under your name; use the regis" +
+	"try's login command1\x04\x04Read\x1d~/.local/share/uv/cre" +
+	"dentials\x00\vcredentials$Write(~/.local/share/uv/cr" +
+	"edentials)\x00\x98\x02 cpackage registry credentials can " +
+	"publish packages under your name; use the regist" +
+	"ry's login command2\x04\x05Write\x1d~/.local/share/uv/cre" +
+	"dentials\x00\vcredentials\x18Read(~/.gem/credentials)\x00\x98" +
+	"\x02 cpackage registry credentials can publish pack" +
+	"ages under your name; use the registry's login c" +
+	"ommand&\x04\x04Read\x12~/.gem/credentials\x00\vcredentials\x19Wr" +
+	"ite(~/.gem/credentials)\x00\x98\x02 cpackage registry cre" +
+	"dentials can publish packages under your name; u" +
+	"se the registry's login command'\x04\x05Write\x12~/.gem/c" +
+	"redentials\x00\vcredentials\x18Read(~/.m2/settings.xml)" +
 	"\x00\x98\x02 cpackage registry credentials can publish pa" +
 	"ckages under your name; use the registry's login" +
-	" command&\x04\x04Read\x12~/.gem/credentials\x00\vcredentials\x19" +
-	"Write(~/.gem/credentials)\x00\x98\x02 cpackage registry c" +
-	"redentials can publish packages under your name;" +
-	" use the registry's login command'\x04\x05Write\x12~/.gem" +
-	"/credentials\x00\vcredentials\x18Read(~/.m2/settings.xm" +
-	"l)\x00\x98\x02 cpackage registry credentials can publish " +
-	"packages under your name; use the registry's log" +
-	"in command'\x04\x04Read\x12~/.m2/settings.xml\x00\fsettings.x" +
-	"ml\x19Write(~/.m2/settings.xml)\x00\x98\x02 cpackage registr" +
-	"y credentials can publish packages under your na" +
-	"me; use the registry's login command(\x04\x05Write\x12~/." +
-	"m2/settings.xml\x00\fsettings.xml!Read(~/.m2/setting" +
-	"s-security.xml)\x00\x98\x02 cpackage registry credentials" +
-	" can publish packages under your name; use the r" +
-	"egistry's login command9\x04\x04Read\x1b~/.m2/settings-se" +
-	"curity.xml\x00\x15settings-security.xml\"Write(~/.m2/se" +
-	"ttings-security.xml)\x00\x98\x02 cpackage registry creden" +
-	"tials can publish packages under your name; use " +
-	"the registry's login command:\x04\x05Write\x1b~/.m2/setti" +
-	"ngs-security.xml\x00\x15settings-security.xml!Read(~/." +
-	"gradle/gradle.properties)\x00\x98\x02 cpackage registry c" +
-	"redentials can publish packages under your name;" +
-	" use the registry's login command5\x04\x04Read\x1b~/.grad" +
-	"le/gradle.properties\x00\x11gradle.properties\"Write(~/" +
-	".gradle/gradle.properties)\x00\x98\x02 cpackage registry " +
+	" command'\x04\x04Read\x12~/.m2/settings.xml\x00\fsettings.xml" +
+	"\x19Write(~/.m2/settings.xml)\x00\x98\x02 cpackage registry " +
 	"credentials can publish packages under your name" +
-	"; use the registry's login command6\x04\x05Write\x1b~/.gr" +
-	"adle/gradle.properties\x00\x11gradle.properties\x13Read(~" +
-	"/.yarnrc.yml)\x00\x98\x02 cpackage registry credentials c" +
+	"; use the registry's login command(\x04\x05Write\x12~/.m2" +
+	"/settings.xml\x00\fsettings.xml!Read(~/.m2/settings-" +
+	"security.xml)\x00\x98\x02 cpackage registry credentials c" +
 	"an publish packages under your name; use the reg" +
-	"istry's login command!\x04\x04Read\r~/.yarnrc.yml\x00\v.yar" +
-	"nrc.yml\x14Write(~/.yarnrc.yml)\x00\x98\x02 cpackage registr" +
-	"y credentials can publish packages under your na" +
-	"me; use the registry's login command\"\x04\x05Write\r~/." +
-	"yarnrc.yml\x00\v.yarnrc.yml%Read(~/.config/gcloud/cr" +
-	"edentials.db)\x00\xc6\x02\"`cloud credential and token cac" +
-	"hes hold live access to your accounts; use gclou" +
-	"d or az themselves6\x04\x04Read\x1f~/.config/gcloud/crede" +
-	"ntials.db\x00\x0ecredentials.db&Write(~/.config/gcloud" +
-	"/credentials.db)\x00\xc6\x02\"`cloud credential and token " +
-	"caches hold live access to your accounts; use gc" +
-	"loud or az themselves7\x04\x05Write\x1f~/.config/gcloud/c" +
-	"redentials.db\x00\x0ecredentials.db'Read(~/.config/gcl" +
-	"oud/access_tokens.db)\x00\xc6\x02\"`cloud credential and t" +
-	"oken caches hold live access to your accounts; u" +
-	"se gcloud or az themselves:\x04\x04Read!~/.config/gclo" +
-	"ud/access_tokens.db\x00\x10access_tokens.db(Write(~/.c" +
-	"onfig/gcloud/access_tokens.db)\x00\xc6\x02\"`cloud credent" +
-	"ial and token caches hold live access to your ac" +
-	"counts; use gcloud or az themselves;\x04\x05Write!~/.c" +
-	"onfig/gcloud/access_tokens.db\x00\x10access_tokens.db;" +
-	"Read(~/.config/gcloud/application_default_creden" +
-	"tials.json)\x00\xc6\x02\"`cloud credential and token cache" +
+	"istry's login command9\x04\x04Read\x1b~/.m2/settings-secu" +
+	"rity.xml\x00\x15settings-security.xml\"Write(~/.m2/sett" +
+	"ings-security.xml)\x00\x98\x02 cpackage registry credenti" +
+	"als can publish packages under your name; use th" +
+	"e registry's login command:\x04\x05Write\x1b~/.m2/setting" +
+	"s-security.xml\x00\x15settings-security.xml!Read(~/.gr" +
+	"adle/gradle.properties)\x00\x98\x02 cpackage registry cre" +
+	"dentials can publish packages under your name; u" +
+	"se the registry's login command5\x04\x04Read\x1b~/.gradle" +
+	"/gradle.properties\x00\x11gradle.properties\"Write(~/.g" +
+	"radle/gradle.properties)\x00\x98\x02 cpackage registry cr" +
+	"edentials can publish packages under your name; " +
+	"use the registry's login command6\x04\x05Write\x1b~/.grad" +
+	"le/gradle.properties\x00\x11gradle.properties\x13Read(~/." +
+	"yarnrc.yml)\x00\x98\x02 cpackage registry credentials can" +
+	" publish packages under your name; use the regis" +
+	"try's login command!\x04\x04Read\r~/.yarnrc.yml\x00\v.yarnr" +
+	"c.yml\x14Write(~/.yarnrc.yml)\x00\x98\x02 cpackage registry " +
+	"credentials can publish packages under your name" +
+	"; use the registry's login command\"\x04\x05Write\r~/.ya" +
+	"rnrc.yml\x00\v.yarnrc.yml%Read(~/.config/gcloud/cred" +
+	"entials.db)\x00\xcc\x02\"`cloud credential and token cache" +
 	"s hold live access to your accounts; use gcloud " +
-	"or az themselvesb\x04\x04Read5~/.config/gcloud/applica" +
-	"tion_default_credentials.json\x00$application_defau" +
-	"lt_credentials.json<Write(~/.config/gcloud/appli" +
-	"cation_default_credentials.json)\x00\xc6\x02\"`cloud crede" +
-	"ntial and token caches hold live access to your " +
-	"accounts; use gcloud or az themselvesc\x04\x05Write5~/" +
-	".config/gcloud/application_default_credentials.j" +
-	"son\x00$application_default_credentials.json)Read(~" +
-	"/.config/gcloud/legacy_credentials)\x00\xc6\x02\"`cloud cr" +
-	"edential and token caches hold live access to yo" +
-	"ur accounts; use gcloud or az themselves>\x04\x04Read#" +
-	"~/.config/gcloud/legacy_credentials\x00\x12legacy_cred" +
-	"entials*Write(~/.config/gcloud/legacy_credential" +
-	"s)\x00\xc6\x02\"`cloud credential and token caches hold li" +
-	"ve access to your accounts; use gcloud or az the" +
-	"mselves?\x04\x05Write#~/.config/gcloud/legacy_credenti" +
-	"als\x00\x12legacy_credentials!Read(~/.azure/msal_token" +
-	"_cache.*)\x00\xc6\x02\"`cloud credential and token caches " +
+	"or az themselves6\x04\x04Read\x1f~/.config/gcloud/credent" +
+	"ials.db\x00\x0ecredentials.db&Write(~/.config/gcloud/c" +
+	"redentials.db)\x00\xcc\x02\"`cloud credential and token ca" +
+	"ches hold live access to your accounts; use gclo" +
+	"ud or az themselves7\x04\x05Write\x1f~/.config/gcloud/cre" +
+	"dentials.db\x00\x0ecredentials.db'Read(~/.config/gclou" +
+	"d/access_tokens.db)\x00\xcc\x02\"`cloud credential and tok" +
+	"en caches hold live access to your accounts; use" +
+	" gcloud or az themselves:\x04\x04Read!~/.config/gcloud" +
+	"/access_tokens.db\x00\x10access_tokens.db(Write(~/.con" +
+	"fig/gcloud/access_tokens.db)\x00\xcc\x02\"`cloud credentia" +
+	"l and token caches hold live access to your acco" +
+	"unts; use gcloud or az themselves;\x04\x05Write!~/.con" +
+	"fig/gcloud/access_tokens.db\x00\x10access_tokens.db;Re" +
+	"ad(~/.config/gcloud/application_default_credenti" +
+	"als.json)\x00\xcc\x02\"`cloud credential and token caches " +
 	"hold live access to your accounts; use gcloud or" +
-	" az themselves5\x04\x04Read\x1b~/.azure/msal_token_cache." +
-	"*\x00\x11msal_token_cache.\"Write(~/.azure/msal_token_c" +
-	"ache.*)\x00\xc6\x02\"`cloud credential and token caches ho" +
-	"ld live access to your accounts; use gcloud or a" +
-	"z themselves6\x04\x05Write\x1b~/.azure/msal_token_cache.*" +
-	"\x00\x11msal_token_cache. Read(~/.azure/accessTokens.j" +
-	"son)\x00\xc6\x02\"`cloud credential and token caches hold " +
-	"live access to your accounts; use gcloud or az t" +
-	"hemselves4\x04\x04Read\x1a~/.azure/accessTokens.json\x00\x11acc" +
-	"esstokens.json!Write(~/.azure/accessTokens.json)" +
-	"\x00\xc6\x02\"`cloud credential and token caches hold live" +
+	" az themselvesb\x04\x04Read5~/.config/gcloud/applicati" +
+	"on_default_credentials.json\x00$application_default" +
+	"_credentials.json<Write(~/.config/gcloud/applica" +
+	"tion_default_credentials.json)\x00\xcc\x02\"`cloud credent" +
+	"ial and token caches hold live access to your ac" +
+	"counts; use gcloud or az themselvesc\x04\x05Write5~/.c" +
+	"onfig/gcloud/application_default_credentials.jso" +
+	"n\x00$application_default_credentials.json)Read(~/." +
+	"config/gcloud/legacy_credentials)\x00\xcc\x02\"`cloud cred" +
+	"ential and token caches hold live access to your" +
+	" accounts; use gcloud or az themselves>\x04\x04Read#~/" +
+	".config/gcloud/legacy_credentials\x00\x12legacy_creden" +
+	"tials*Write(~/.config/gcloud/legacy_credentials)" +
+	"\x00\xcc\x02\"`cloud credential and token caches hold live" +
 	" access to your accounts; use gcloud or az thems" +
-	"elves5\x04\x05Write\x1a~/.azure/accessTokens.json\x00\x11access" +
-	"tokens.json*Read(~/.azure/service_principal_entr" +
-	"ies.*)\x00\xc6\x02\"`cloud credential and token caches hol" +
-	"d live access to your accounts; use gcloud or az" +
-	" themselvesG\x04\x04Read$~/.azure/service_principal_en" +
-	"tries.*\x00\x1aservice_principal_entries.+Write(~/.azu" +
-	"re/service_principal_entries.*)\x00\xc6\x02\"`cloud creden" +
-	"tial and token caches hold live access to your a" +
-	"ccounts; use gcloud or az themselvesH\x04\x05Write$~/." +
-	"azure/service_principal_entries.*\x00\x1aservice_princ" +
-	"ipal_entries. Read(~/.gnupg/private-keys-v1.d)\x00\xde" +
-	"\x02$;gpg private keys must not be read or changed;" +
-	" use gpg-agent4\x04\x04Read\x1a~/.gnupg/private-keys-v1.d" +
-	"\x00\x11private-keys-v1.d!Write(~/.gnupg/private-keys-" +
-	"v1.d)\x00\xde\x02$;gpg private keys must not be read or c" +
-	"hanged; use gpg-agent5\x04\x05Write\x1a~/.gnupg/private-k" +
-	"eys-v1.d\x00\x11private-keys-v1.d\x1aRead(~/.gnupg/secrin" +
-	"g.gpg)\x00\xde\x02$;gpg private keys must not be read or " +
-	"changed; use gpg-agent(\x04\x04Read\x14~/.gnupg/secring.g" +
-	"pg\x00\vsecring.gpg\x1bWrite(~/.gnupg/secring.gpg)\x00\xde\x02$;" +
-	"gpg private keys must not be read or changed; us" +
-	"e gpg-agent)\x04\x05Write\x14~/.gnupg/secring.gpg\x00\vsecrin" +
-	"g.gpg\x11Read(/etc/shadow)\x00\xec\x02&epassword hashes (sha" +
-	"dow(5), gshadow(5)) and ssh host private keys (s" +
-	"shd(8)) are the machine's secrets\x1a\x04\x04Read\v/etc/sh" +
-	"adow\x00\x06shadow\x12Read(/etc/shadow-)\x00\xec\x02&epassword has" +
-	"hes (shadow(5), gshadow(5)) and ssh host private" +
-	" keys (sshd(8)) are the machine's secrets\x1c\x04\x04Read" +
-	"\f/etc/shadow-\x00\ashadow-\x12Read(/etc/gshadow)\x00\xec\x02&epa" +
-	"ssword hashes (shadow(5), gshadow(5)) and ssh ho" +
-	"st private keys (sshd(8)) are the machine's secr" +
-	"ets\x1c\x04\x04Read\f/etc/gshadow\x00\agshadow\x13Read(/etc/gshad" +
-	"ow-)\x00\xec\x02&epassword hashes (shadow(5), gshadow(5))" +
-	" and ssh host private keys (sshd(8)) are the mac" +
-	"hine's secrets\x1e\x04\x04Read\r/etc/gshadow-\x00\bgshadow-\x1dRe" +
-	"ad(/etc/ssh/ssh_host_*_key)\x00\xec\x02&epassword hashes " +
-	"(shadow(5), gshadow(5)) and ssh host private key" +
-	"s (sshd(8)) are the machine's secrets)\x04\x04Read\x17/et" +
-	"c/ssh/ssh_host_*_key\x00\tssh_host_\x1aRead(/proc/[0-9]" +
-	"*/environ)\x00\xfa\x02(^another process's environment hol" +
-	"ds its secrets (tokens, keys); /proc/self/enviro" +
-	"n is your own!\x04\x04Read\x14/proc/[0-9]*/environ\x00\x04proc!" +
-	"Read(/proc/[0-9]*/task/*/environ)\x00\xfa\x02(^another pr" +
-	"ocess's environment holds its secrets (tokens, k" +
-	"eys); /proc/self/environ is your own(\x04\x04Read\x1b/pro" +
-	"c/[0-9]*/task/*/environ\x00\x04proc\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+	"elves?\x04\x05Write#~/.config/gcloud/legacy_credential" +
+	"s\x00\x12legacy_credentials!Read(~/.azure/msal_token_c" +
+	"ache.*)\x00\xcc\x02\"`cloud credential and token caches ho" +
+	"ld live access to your accounts; use gcloud or a" +
+	"z themselves5\x04\x04Read\x1b~/.azure/msal_token_cache.*\x00" +
+	"\x11msal_token_cache.\"Write(~/.azure/msal_token_cac" +
+	"he.*)\x00\xcc\x02\"`cloud credential and token caches hold" +
+	" live access to your accounts; use gcloud or az " +
+	"themselves6\x04\x05Write\x1b~/.azure/msal_token_cache.*\x00\x11" +
+	"msal_token_cache. Read(~/.azure/accessTokens.jso" +
+	"n)\x00\xcc\x02\"`cloud credential and token caches hold li" +
+	"ve access to your accounts; use gcloud or az the" +
+	"mselves4\x04\x04Read\x1a~/.azure/accessTokens.json\x00\x11acces" +
+	"stokens.json!Write(~/.azure/accessTokens.json)\x00\xcc" +
+	"\x02\"`cloud credential and token caches hold live a" +
+	"ccess to your accounts; use gcloud or az themsel" +
+	"ves5\x04\x05Write\x1a~/.azure/accessTokens.json\x00\x11accessto" +
+	"kens.json*Read(~/.azure/service_principal_entrie" +
+	"s.*)\x00\xcc\x02\"`cloud credential and token caches hold " +
+	"live access to your accounts; use gcloud or az t" +
+	"hemselvesG\x04\x04Read$~/.azure/service_principal_entr" +
+	"ies.*\x00\x1aservice_principal_entries.+Write(~/.azure" +
+	"/service_principal_entries.*)\x00\xcc\x02\"`cloud credenti" +
+	"al and token caches hold live access to your acc" +
+	"ounts; use gcloud or az themselvesH\x04\x05Write$~/.az" +
+	"ure/service_principal_entries.*\x00\x1aservice_princip" +
+	"al_entries. Read(~/.gnupg/private-keys-v1.d)\x00\xe4\x02$" +
+	";gpg private keys must not be read or changed; u" +
+	"se gpg-agent4\x04\x04Read\x1a~/.gnupg/private-keys-v1.d\x00\x11" +
+	"private-keys-v1.d!Write(~/.gnupg/private-keys-v1" +
+	".d)\x00\xe4\x02$;gpg private keys must not be read or cha" +
+	"nged; use gpg-agent5\x04\x05Write\x1a~/.gnupg/private-key" +
+	"s-v1.d\x00\x11private-keys-v1.d\x1aRead(~/.gnupg/secring." +
+	"gpg)\x00\xe4\x02$;gpg private keys must not be read or ch" +
+	"anged; use gpg-agent(\x04\x04Read\x14~/.gnupg/secring.gpg" +
+	"\x00\vsecring.gpg\x1bWrite(~/.gnupg/secring.gpg)\x00\xe4\x02$;gp" +
+	"g private keys must not be read or changed; use " +
+	"gpg-agent)\x04\x05Write\x14~/.gnupg/secring.gpg\x00\vsecring." +
+	"gpg\x11Read(/etc/shadow)\x00\xf2\x02&epassword hashes (shado" +
+	"w(5), gshadow(5)) and ssh host private keys (ssh" +
+	"d(8)) are the machine's secrets\x1a\x04\x04Read\v/etc/shad" +
+	"ow\x00\x06shadow\x12Read(/etc/shadow-)\x00\xf2\x02&epassword hashe" +
+	"s (shadow(5), gshadow(5)) and ssh host private k" +
+	"eys (sshd(8)) are the machine's secrets\x1c\x04\x04Read\f/" +
+	"etc/shadow-\x00\ashadow-\x12Read(/etc/gshadow)\x00\xf2\x02&epass" +
+	"word hashes (shadow(5), gshadow(5)) and ssh host" +
+	" private keys (sshd(8)) are the machine's secret" +
+	"s\x1c\x04\x04Read\f/etc/gshadow\x00\agshadow\x13Read(/etc/gshadow" +
+	"-)\x00\xf2\x02&epassword hashes (shadow(5), gshadow(5)) a" +
+	"nd ssh host private keys (sshd(8)) are the machi" +
+	"ne's secrets\x1e\x04\x04Read\r/etc/gshadow-\x00\bgshadow-\x1dRead" +
+	"(/etc/ssh/ssh_host_*_key)\x00\xf2\x02&epassword hashes (s" +
+	"hadow(5), gshadow(5)) and ssh host private keys " +
+	"(sshd(8)) are the machine's secrets)\x04\x04Read\x17/etc/" +
+	"ssh/ssh_host_*_key\x00\tssh_host_\x1aRead(/proc/[0-9]*/" +
+	"environ)\x00\x80\x03(^another process's environment holds" +
+	" its secrets (tokens, keys); /proc/self/environ " +
+	"is your own!\x04\x04Read\x14/proc/[0-9]*/environ\x00\x04proc!Re" +
+	"ad(/proc/[0-9]*/task/*/environ)\x00\x80\x03(^another proc" +
+	"ess's environment holds its secrets (tokens, key" +
+	"s); /proc/self/environ is your own(\x04\x04Read\x1b/proc/" +
+	"[0-9]*/task/*/environ\x00\x04proc\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"

@@ -193,6 +193,7 @@ func Build(in Input) (Plan, *Tree) {
 		files = append(files, filepath.Join(root, f))
 	}
 	files = append(files, pathguard.AgentSettingsPaths(root)...)
+	files = append(files, pathguard.ToolConfigPaths(root)...)
 	// The agents' dirs are read-only as a whole, so that no file can be
 	// added to them either (.claude/commands/x.md, a hook script): those
 	// of the agents gatekeep serves are created empty when missing; an
@@ -246,6 +247,13 @@ func Build(in Input) (Plan, *Tree) {
 			if name == ".git" && d.IsDir() {
 				p.Shapes = append(p.Shapes, GitStateShapes(path)...)
 			}
+		}
+		if isDeps(d) {
+			// Below a dependency dir: only the shapes already there.
+			if name == ".git" && d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
 		}
 		if path != root && d.IsDir() {
 			switch name {

@@ -46,9 +46,13 @@ const treeIndexFormat = "gatekeep-tree-index-2"
 // would not show a change in the same tick.
 const treeRacy = 2 * time.Second
 
-// treeSkipped are the dependency and build dirs the walk does not enter
-// (large, and not where secrets or repositories are kept): neither
-// secrets nor shapes are looked for below them.
+// treeSkipped are the dependency and build dirs (large, and not where
+// the person keeps secrets or repositories). The walk enters them too
+// (a confined command can plant a repository or a tool's config there,
+// which a later unconfined git or tool obeys), through the same index:
+// an unchanged one costs an lstat per directory, no read. The entries
+// yielded below them say so (inDeps): the plan looks for no secrets and
+// pins nothing there (a package manager replaces those dirs whole).
 var treeSkipped = []string{"node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache", ".pytest_cache", "target", ".gradle"}
 
 // treeIndexFile is the index file as stored.
@@ -173,6 +177,8 @@ type treeEntry struct {
 	// noHead: a directory known to hold no HEAD while it can be searched,
 	// so that git cannot take it for a git directory.
 	noHead bool
+	// deps: the entry stands below a treeSkipped dir.
+	deps bool
 }
 
 func (e treeEntry) Name() string               { return e.name }
@@ -190,8 +196,8 @@ func TreeShape(path string, d fs.DirEntry) pathguard.Shape {
 	return pathguard.ShapeOf(path, d.IsDir(), false)
 }
 
-// Walk calls fn for the root, every directory below it (but the
-// treeSkipped ones) and the entries keep holds, in lexical order as
+// Walk calls fn for the root, every directory below it and the entries
+// keep holds, in lexical order as
 // filepath.WalkDir does, without following links; fn may return
 // filepath.SkipDir or filepath.SkipAll. It then saves the index.
 func (t *Tree) Walk(fn func(path string, d fs.DirEntry) error) {
@@ -202,7 +208,7 @@ func (t *Tree) Walk(fn func(path string, d fs.DirEntry) error) {
 		return
 	}
 	d := t.dir(".", t.root, fi)
-	_ = t.visit(".", t.root, d, fi, fn)
+	_ = t.visit(".", t.root, d, fi, false, fn)
 	// A later walk (the sweep after the run) compares with what this one
 	// saw, in memory: never with the file on disk, which the command may
 	// have rewritten meanwhile.
@@ -210,8 +216,8 @@ func (t *Tree) Walk(fn func(path string, d fs.DirEntry) error) {
 }
 
 // visit yields the directory at path (rel to the root), then its entries.
-func (t *Tree) visit(rel, path string, d *treeDir, fi fs.FileInfo, fn func(string, fs.DirEntry) error) error {
-	e := treeEntry{name: filepath.Base(path), typ: fs.ModeDir, path: path, noHead: d != nil && !d.Head && !d.Unread && searchable(fi)}
+func (t *Tree) visit(rel, path string, d *treeDir, fi fs.FileInfo, deps bool, fn func(string, fs.DirEntry) error) error {
+	e := treeEntry{name: filepath.Base(path), typ: fs.ModeDir, path: path, noHead: d != nil && !d.Head && !d.Unread && searchable(fi), deps: deps}
 	if err := fn(path, e); err != nil {
 		if err == filepath.SkipDir {
 			return nil
@@ -224,12 +230,9 @@ func (t *Tree) visit(rel, path string, d *treeDir, fi fs.FileInfo, fn func(strin
 	for _, it := range d.Entries {
 		p := filepath.Join(path, it.Name)
 		if !it.Type.IsDir() {
-			if err := fn(p, treeEntry{name: it.Name, typ: it.Type, path: p}); err == filepath.SkipAll {
+			if err := fn(p, treeEntry{name: it.Name, typ: it.Type, path: p, deps: deps}); err == filepath.SkipAll {
 				return err
 			}
-			continue
-		}
-		if slices.Contains(treeSkipped, it.Name) {
 			continue
 		}
 		cfi, err := os.Lstat(p)
@@ -242,11 +245,20 @@ func (t *Tree) visit(rel, path string, d *treeDir, fi fs.FileInfo, fn func(strin
 			// A .git dir is not entered (the callers skip it) nor read.
 			cd = t.dir(crel, p, cfi)
 		}
-		if err := t.visit(crel, p, cd, cfi, fn); err != nil {
+		if err := t.visit(crel, p, cd, cfi, deps || inDeps(it.Name), fn); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// inDeps: a directory of that name is a treeSkipped one.
+func inDeps(n string) bool { return slices.Contains(treeSkipped, n) }
+
+// isDeps reports whether a walk's entry stands below a treeSkipped dir.
+func isDeps(d fs.DirEntry) bool {
+	e, ok := d.(treeEntry)
+	return ok && e.deps
 }
 
 // isDotGit: an entry named .git (any case, as pathguard.ShapeOf).

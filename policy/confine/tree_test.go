@@ -76,16 +76,13 @@ var testTreeFiles = []string{"README", ".env", "a/main.go", "a/b/c/key.pem", "a/
 	"sub/.git/HEAD", "sub/.envrc", "node_modules/pkg/.env", "z/y/x/w/.env"}
 
 // referenceWalk is the walk done with filepath.WalkDir, reading every
-// directory, with the same keep and skips.
+// directory, with the same keep (dependency dirs are entered too).
 func referenceWalk(tr *Tree) []string {
 	var out []string
 	add := collect(tr.root, &out)
 	filepath.WalkDir(tr.root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
-		}
-		if path != tr.root && d.IsDir() && slices.Contains(treeSkipped, d.Name()) {
-			return filepath.SkipDir
 		}
 		if !d.IsDir() && !tr.keep(path) {
 			return nil
@@ -106,9 +103,17 @@ func TestTreeIndexReadsOnlyChangedDirs(t *testing.T) {
 	if len(reads) == 0 {
 		t.Fatal("the first walk read no directory")
 	}
-	if !slices.Contains(first, "z/y/x/w/.env") || slices.Contains(first, "a/main.go") || slices.Contains(first, "node_modules/pkg/.env") {
+	if !slices.Contains(first, "z/y/x/w/.env") || slices.Contains(first, "a/main.go") || !slices.Contains(first, "node_modules/pkg/.env") {
 		t.Fatalf("walk = %q", first)
 	}
+	// A dependency dir and the entries below it say so, and only they.
+	testTree(t, root, "", 0, new([]string)).Walk(func(path string, d fs.DirEntry) error {
+		rel, _ := filepath.Rel(root, path)
+		if want := rel == "node_modules" || strings.HasPrefix(rel, "node_modules/"); isDeps(d) != want {
+			t.Errorf("%s: isDeps = %v, want %v", rel, isDeps(d), want)
+		}
+		return nil
+	})
 
 	reads = nil
 	again := walkAll(testTree(t, root, file, time.Hour, &reads))
