@@ -127,6 +127,14 @@ func (a *app) endProxy() {
 	}
 	if dropped > 0 {
 		fmt.Fprintf(a.stderr, "gatekeep: %d more connections through the proxy were not recorded\n", dropped)
+		if a.auditFile != "" {
+			// The log says so too: past the bounds, refused connections
+			// are only counted (netproxy's record).
+			e := netproxy.Event{Reason: fmt.Sprintf("%d more connections were not recorded one by one", dropped), Count: dropped}
+			if err := a.auditConnection(a.proxy.req, e); err != nil {
+				fmt.Fprintf(a.stderr, "gatekeep: cannot write the audit log: %v\n", err)
+			}
+		}
 	}
 }
 

@@ -255,7 +255,10 @@ func configFileKeeps(path string, moves func(key string) bool) bool {
 	}
 	for _, line := range strings.Split(string(b), "\n") {
 		t := strings.TrimSpace(line)
-		if t == "" || t[0] == '#' || t[0] == ';' || t[0] == '[' || line[0] == ' ' || line[0] == '\t' {
+		// An indented line is a key to npm's ini (it trims each line) and
+		// a value's continuation to pip's configparser: read as a key, it
+		// can only make the answer "moves".
+		if t == "" || t[0] == '#' || t[0] == ';' || t[0] == '[' {
 			continue
 		}
 		key, _, ok := strings.Cut(t, "=")
@@ -266,7 +269,12 @@ func configFileKeeps(path string, moves func(key string) bool) bool {
 			// A key without a value (npm reads it as true).
 			key = t
 		}
-		if moves(strings.ToLower(strings.TrimSpace(key))) {
+		// npm's ini unquotes a quoted key ("registry"=...).
+		key = strings.TrimSpace(key)
+		if len(key) >= 2 && (key[0] == '"' || key[0] == '\'') && key[len(key)-1] == key[0] {
+			key = strings.TrimSpace(key[1 : len(key)-1])
+		}
+		if moves(strings.ToLower(key)) {
 			return false
 		}
 	}

@@ -261,3 +261,20 @@ func globalKeeps(moves func(string) bool) bool {
 	}
 	return true
 }
+
+// A project's .npmrc moves the registry as npm's ini reads it: an
+// indented key and a quoted key are keys, so the file does not keep the
+// default registry.
+func TestConfigFileKeepsNpmSpellings(t *testing.T) {
+	dir := t.TempDir()
+	for _, body := range []string{"registry=https://evil.test/\n", " registry=https://evil.test/\n",
+		"\t\"registry\"=https://evil.test/\n", "'Registry' = https://evil.test/\n"} {
+		f := filepath.Join(dir, ".npmrc")
+		if err := os.WriteFile(f, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if configFileKeeps(f, npmMoves) {
+			t.Errorf("%q keeps the registry", body)
+		}
+	}
+}

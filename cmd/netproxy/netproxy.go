@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httputil"
@@ -38,12 +39,24 @@ type Event struct {
 	// response's body).
 	Sent     int64 `json:"bytes_sent"`
 	Received int64 `json:"bytes_received"`
+	// Count, when more than one, says the event stands for that many
+	// connections through to Host:Port past the per-connection record
+	// (Sent and Received are their totals).
+	Count int `json:"count,omitempty"`
 }
 
-// maxEvents bounds what one run records: a command opening connections
-// in a loop cannot grow gatekeep's memory without bound. Dropped counts
-// the rest.
-const maxEvents = 10000
+// What one run records is bounded, so a command opening connections in
+// a loop cannot grow gatekeep's memory without bound, and bounded so
+// that refusals cannot crowd out what went through: the first
+// maxRefused refused connections are recorded one by one and the rest
+// counted (Events' dropped); the first maxAllowed connections that went
+// through one by one, and the rest as one total per destination, of at
+// most maxTotals destinations (the rest counted as dropped).
+const (
+	maxRefused = 1000
+	maxAllowed = 10000
+	maxTotals  = 1000
+)
 
 // Server is one run's proxy.
 type Server struct {
@@ -55,21 +68,24 @@ type Server struct {
 
 	mu      sync.Mutex
 	events  []Event
+	refused int               // refused events recorded
+	allowed int               // allowed events recorded one by one
+	totals  map[string]*Event // allowed past maxAllowed, by Host:Port
+	order   []string          // totals' keys, first seen first
 	dropped int
 	conns   map[net.Conn]struct{}
 	closed  bool
 	wg      sync.WaitGroup
 }
 
-// ErrLocal refuses a name that resolves only to addresses of this
-// machine or its link (loopback, link-local such as the cloud metadata
-// service, unspecified, multicast): an allowed name must not become a
-// way into services outside the sandbox.
-var ErrLocal = errors.New("the name resolves only to local or link-local addresses")
+// ErrLocal refuses a name that resolves only to addresses that are not
+// public (nonPublic): an allowed name must not become a way into this
+// machine, its link or a private network.
+var ErrLocal = errors.New("the name resolves only to addresses of this machine, its link or a private network")
 
 // DialPublic resolves host (unless it is an address, which the
-// allow-list named itself) and connects to the first address that
-// answers, leaving out local and link-local ones (ErrLocal).
+// allow-list named itself) and connects to the first public address that
+// answers, leaving out the others (ErrLocal).
 func DialPublic(ctx context.Context, host string, port int) (net.Conn, error) {
 	d := &net.Dialer{Timeout: 30 * time.Second}
 	if _, err := netip.ParseAddr(host); err == nil {
@@ -81,11 +97,10 @@ func DialPublic(ctx context.Context, host string, port int) (net.Conn, error) {
 	}
 	var last error = ErrLocal
 	for _, a := range addrs {
-		a = a.Unmap()
-		if a.IsLoopback() || a.IsLinkLocalUnicast() || a.IsLinkLocalMulticast() || a.IsMulticast() || a.IsUnspecified() || a.IsInterfaceLocalMulticast() {
+		if nonPublic(a) {
 			continue
 		}
-		c, err := d.DialContext(ctx, "tcp", netip.AddrPortFrom(a, uint16(port)).String())
+		c, err := d.DialContext(ctx, "tcp", netip.AddrPortFrom(a.Unmap(), uint16(port)).String())
 		if err == nil {
 			return c, nil
 		}
@@ -94,13 +109,61 @@ func DialPublic(ctx context.Context, host string, port int) (net.Conn, error) {
 	return nil, last
 }
 
+// wrapping are the ranges that are not public themselves or wrap another
+// address: "this network" (0/8, RFC 1122), shared address space (RFC
+// 6598: carrier-grade NAT, and Alibaba Cloud's metadata service at
+// 100.100.100.200), IETF protocol assignments (192.0.0.0/24), benchmarking
+// (198.18/15), NAT64 (64:ff9b::/96, 64:ff9b:1::/48, RFC 6052/8215) and
+// 6to4 (2002::/16, RFC 3056), which carry an IPv4 address of any kind.
+var wrapping = []netip.Prefix{
+	netip.MustParsePrefix("0.0.0.0/8"), netip.MustParsePrefix("100.64.0.0/10"),
+	netip.MustParsePrefix("192.0.0.0/24"), netip.MustParsePrefix("198.18.0.0/15"),
+	netip.MustParsePrefix("64:ff9b::/96"), netip.MustParsePrefix("64:ff9b:1::/48"),
+	netip.MustParsePrefix("2002::/16"),
+}
+
+// ownAddrs are this machine's interface addresses, read once.
+var ownAddrs = sync.OnceValue(func() map[netip.Addr]bool {
+	own := map[netip.Addr]bool{}
+	as, _ := net.InterfaceAddrs()
+	for _, a := range as {
+		if p, err := netip.ParsePrefix(a.String()); err == nil {
+			own[p.Addr().Unmap()] = true
+		}
+	}
+	return own
+})
+
+// nonPublic reports an address a name on the allow-list must not lead to:
+// this machine (loopback and every interface address it has), its link
+// (link-local, which holds the cloud metadata services at
+// 169.254.169.254), private networks (RFC 1918, and RFC 4193's fc00::/7,
+// which holds AWS's fd00:ec2::254), the wrapping ranges, multicast and
+// unspecified. To reach a service at such an address, list the address
+// itself (host:port): it is dialled as listed.
+func nonPublic(a netip.Addr) bool {
+	a = a.Unmap()
+	if a.IsLoopback() || a.IsLinkLocalUnicast() || a.IsLinkLocalMulticast() || a.IsMulticast() ||
+		a.IsUnspecified() || a.IsInterfaceLocalMulticast() || a.IsPrivate() || ownAddrs()[a] {
+		return true
+	}
+	for _, p := range wrapping {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
+}
+
 // Serve serves ln until it is closed, then closes every connection still
 // open and returns once every handler has ended.
 func (s *Server) Serve(ln net.Listener) {
 	srv := &http.Server{
 		Handler:           http.HandlerFunc(s.handle),
 		ReadHeaderTimeout: time.Minute,
-		ErrorLog:          nil,
+		// The command is on the other side: its errors (too many
+		// connections) are not gatekeep's to print on the agent's stderr.
+		ErrorLog: log.New(io.Discard, "", 0),
 		ConnState: func(c net.Conn, st http.ConnState) {
 			switch st {
 			case http.StateNew:
@@ -122,18 +185,46 @@ func (s *Server) Serve(ln net.Listener) {
 	s.wg.Wait()
 }
 
-// Events returns the connections recorded, and how many more were not.
+// Events returns the connections recorded (the totals last), and how
+// many more were not.
 func (s *Server) Events() ([]Event, int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]Event(nil), s.events...), s.dropped
+	out := append([]Event(nil), s.events...)
+	for _, k := range s.order {
+		out = append(out, *s.totals[k])
+	}
+	return out, s.dropped
 }
 
 func (s *Server) record(e Event) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(s.events) >= maxEvents {
+	switch {
+	case !e.Allowed && s.refused < maxRefused:
+		s.refused++
+	case !e.Allowed:
 		s.dropped++
+		return
+	case s.allowed < maxAllowed:
+		s.allowed++
+	default:
+		key := net.JoinHostPort(e.Host, strconv.Itoa(e.Port))
+		t := s.totals[key]
+		if t == nil {
+			if len(s.totals) >= maxTotals {
+				s.dropped++
+				return
+			}
+			if s.totals == nil {
+				s.totals = map[string]*Event{}
+			}
+			t = &Event{Host: e.Host, Port: e.Port, Method: e.Method, Allowed: true}
+			s.totals[key], s.order = t, append(s.order, key)
+		}
+		t.Count++
+		t.Sent += e.Sent
+		t.Received += e.Received
 		return
 	}
 	s.events = append(s.events, e)

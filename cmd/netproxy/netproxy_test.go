@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -165,5 +166,52 @@ func TestDialPublicLocal(t *testing.T) {
 	_, err := DialPublic(context.Background(), "localhost", 80)
 	if !errors.Is(err, ErrLocal) {
 		t.Fatalf("localhost: got %v, want ErrLocal", err)
+	}
+}
+
+// nonPublic refuses this machine's addresses, its link, private and
+// shared networks and the ranges that wrap an IPv4 address; public
+// addresses pass.
+func TestNonPublic(t *testing.T) {
+	for _, c := range []struct {
+		addr string
+		want bool
+	}{
+		{"127.0.0.1", true}, {"::1", true}, {"::ffff:127.0.0.1", true}, {"169.254.169.254", true},
+		{"10.1.2.3", true}, {"172.16.0.1", true}, {"192.168.1.1", true}, {"100.100.100.200", true},
+		{"fd00:ec2::254", true}, {"64:ff9b::7f00:1", true}, {"2002:7f00:1::", true}, {"0.1.2.3", true},
+		{"0.0.0.0", true}, {"224.0.0.1", true},
+		{"93.184.215.14", false}, {"2606:2800:21f:cb07:6820:80da:af6b:8b2c", false}, {"::ffff:8.8.8.8", false},
+	} {
+		if got := nonPublic(netip.MustParseAddr(c.addr)); got != c.want {
+			t.Errorf("nonPublic(%s) = %v, want %v", c.addr, got, c.want)
+		}
+	}
+	// Every address of this machine's own interfaces is refused.
+	as, _ := net.InterfaceAddrs()
+	for _, a := range as {
+		if p, err := netip.ParsePrefix(a.String()); err == nil && !nonPublic(p.Addr()) {
+			t.Errorf("this machine's %s is public to the proxy", p.Addr())
+		}
+	}
+}
+
+// Refusals past their bound cannot crowd out the connections that went
+// through: those are kept, one by one and then as totals per destination.
+func TestRecordBounds(t *testing.T) {
+	s := &Server{}
+	for i := 0; i < maxRefused+50; i++ {
+		s.record(Event{Host: "refused.test", Port: 1})
+	}
+	for i := 0; i < maxAllowed+3; i++ {
+		s.record(Event{Host: "ok.test", Port: 80, Allowed: true, Sent: 2})
+	}
+	events, dropped := s.Events()
+	if dropped != 50 {
+		t.Errorf("dropped = %d, want 50", dropped)
+	}
+	last := events[len(events)-1]
+	if len(events) != maxRefused+maxAllowed+1 || !last.Allowed || last.Count != 3 || last.Sent != 6 {
+		t.Errorf("got %d events, last %+v; want every allowed one kept, the last 3 as one total", len(events), last)
 	}
 }
