@@ -5,6 +5,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // toolConfigs are the configs, at any depth, that make a developer tool
@@ -33,27 +34,67 @@ var toolConfigs = []string{
 // of such a name that is not a directory is a shape by its name.
 var toolConfigDirs = []string{".mise", ".cargo", ".hg", ".jj"}
 
+// toolPattern is a toolConfigs pattern split into its components, with
+// the literal end every name its last component matches has.
+type toolPattern struct {
+	pat    string
+	parts  []string
+	suffix string
+}
+
+// toolPatterns are toolConfigs, split once: the sweep asks about every
+// entry of the project, dependency dirs included.
+var toolPatterns = sync.OnceValue(func() []toolPattern {
+	out := make([]toolPattern, 0, len(toolConfigs))
+	for _, pat := range toolConfigs {
+		parts := strings.Split(pat, "/")
+		last := parts[len(parts)-1]
+		out = append(out, toolPattern{pat: pat, parts: parts, suffix: last[strings.LastIndexAny(last, "*?]")+1:]})
+	}
+	return out
+})
+
 // toolConfig returns the toolConfigs pattern the path whose components
 // are names matches, or "".
 func toolConfig(names []string) string {
-	for _, pat := range toolConfigs {
-		parts := strings.Split(pat, "/")
-		if len(parts) > len(names) {
+	if len(names) == 0 {
+		return ""
+	}
+	last := strings.ToLower(names[len(names)-1])
+	for _, tp := range toolPatterns() {
+		n := len(tp.parts)
+		if n > len(names) || !strings.HasSuffix(last, tp.suffix) {
 			continue
 		}
-		tail := names[len(names)-len(parts):]
 		ok := true
-		for i, p := range parts {
-			if m, err := path.Match(p, strings.ToLower(tail[i])); err != nil || !m {
+		for i, p := range tp.parts {
+			name := last
+			if i < n-1 {
+				name = strings.ToLower(names[len(names)-n+i])
+			}
+			if m, err := path.Match(p, name); err != nil || !m {
 				ok = false
 				break
 			}
 		}
 		if ok {
-			return pat
+			return tp.pat
 		}
 	}
 	return ""
+}
+
+// mayBeToolConfig reports whether base, a last path component, ends as
+// some toolConfigs pattern's last component must: the cheap test before
+// toolConfig.
+func mayBeToolConfig(base string) bool {
+	base = strings.ToLower(base)
+	for _, tp := range toolPatterns() {
+		if strings.HasSuffix(base, tp.suffix) {
+			return true
+		}
+	}
+	return false
 }
 
 // toolConfigReason says why the path real (with components names) is a
@@ -71,7 +112,7 @@ func toolConfigShape(p string, dir bool) bool {
 	if !dir && slicesContainsName(toolConfigDirs, filepath.Base(p)) {
 		return true
 	}
-	return !dir && toolConfig(strings.Split(filepath.ToSlash(p), "/")) != ""
+	return !dir && mayBeToolConfig(filepath.Base(p)) && toolConfig(strings.Split(filepath.ToSlash(p), "/")) != ""
 }
 
 // ToolConfigPaths are the literal toolConfigs directly below dir (the
