@@ -30,19 +30,7 @@ func (a *Anchor) openParent(rel string) (int, string, error) {
 // RemoveLink removes the symbolic link at rel (beneath the anchor, no
 // link on the way); anything else is left (ErrNotLink).
 func (a *Anchor) RemoveLink(rel string) error {
-	dfd, name, err := a.openParent(rel)
-	if err != nil {
-		return err
-	}
-	defer unix.Close(dfd)
-	var st unix.Stat_t
-	if err := unix.Fstatat(dfd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
-		return err
-	}
-	if st.Mode&unix.S_IFMT != unix.S_IFLNK {
-		return ErrNotLink
-	}
-	return unix.Unlinkat(dfd, name, 0)
+	return a.removeIf(rel, func(m uint32) bool { return m == unix.S_IFLNK }, ErrNotLink)
 }
 
 // Unhead makes the directory at rel (beneath the anchor) no git

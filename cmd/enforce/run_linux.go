@@ -550,17 +550,16 @@ var ErrNotRegular = errors.New("not a regular file")
 // with no symbolic link on the way, so a directory swapped for a link
 // leads nowhere; nothing is removed recursively.
 func (a *Anchor) RemoveFile(rel string) error {
-	dir, name := filepath.Split(filepath.Clean(rel))
-	if filepath.IsAbs(rel) || name == ".." || name == "." {
-		return fmt.Errorf("%s: not beneath the project", rel)
-	}
-	if dir == "" {
-		dir = "."
-	}
-	dfd, err := unix.Openat2(a.fd, dir, &unix.OpenHow{
-		Flags:   unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC,
-		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS | unix.RESOLVE_NO_XDEV,
-	})
+	return a.removeIf(rel, func(m uint32) bool { return m == unix.S_IFREG || m == unix.S_IFLNK }, ErrNotRegular)
+}
+
+// removeIf unlinks rel (beneath the anchor, through no link) when its
+// type (S_IFMT bits) is one keep accepts, else returns refused. Swapped
+// for a directory meanwhile, unlinkat without AT_REMOVEDIR fails; swapped
+// for another file or a link, that entry (beneath the anchor) is what
+// goes.
+func (a *Anchor) removeIf(rel string, keep func(mode uint32) bool, refused error) error {
+	dfd, name, err := a.openParent(rel)
 	if err != nil {
 		return err
 	}
@@ -569,12 +568,9 @@ func (a *Anchor) RemoveFile(rel string) error {
 	if err := unix.Fstatat(dfd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
 		return err
 	}
-	if m := st.Mode & unix.S_IFMT; m != unix.S_IFREG && m != unix.S_IFLNK {
-		return ErrNotRegular
+	if !keep(st.Mode & unix.S_IFMT) {
+		return refused
 	}
-	// Swapped for a directory meanwhile, unlinkat without AT_REMOVEDIR
-	// fails; swapped for another file or a link, that entry (beneath the
-	// anchor) is what goes.
 	return unix.Unlinkat(dfd, name, 0)
 }
 

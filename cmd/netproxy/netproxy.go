@@ -297,21 +297,31 @@ func splitHostPort(hp string, def int) (string, int, error) {
 	return strings.TrimSuffix(strings.ToLower(host), "."), n, nil
 }
 
+// admitted records and answers a request whose destination could not be
+// read (err, raw as the request gave it: 400 with bad) or is not admitted
+// (403); true when the request may go on to e's Host and Port.
+func (s *Server) admitted(w http.ResponseWriter, e *Event, raw string, err error, bad string) bool {
+	if err != nil {
+		e.Host, e.Reason = raw, "not host:port"
+		s.record(*e)
+		http.Error(w, bad, http.StatusBadRequest)
+		return false
+	}
+	if !s.Admit(e.Host, e.Port) {
+		e.Reason = NotAllowed
+		s.record(*e)
+		refuse(w, *e)
+		return false
+	}
+	return true
+}
+
 // tunnel serves CONNECT host:port: the destination is admitted, dialled
 // from outside, and the two connections are joined until either ends.
 func (s *Server) tunnel(w http.ResponseWriter, r *http.Request) {
 	host, port, err := splitHostPort(r.Host, 0)
 	e := Event{Host: host, Port: port, Method: http.MethodConnect}
-	if err != nil {
-		e.Host, e.Reason = r.Host, "not host:port"
-		s.record(e)
-		http.Error(w, "gatekeep: CONNECT needs host:port", http.StatusBadRequest)
-		return
-	}
-	if !s.Admit(host, port) {
-		e.Reason = NotAllowed
-		s.record(e)
-		refuse(w, e)
+	if !s.admitted(w, &e, r.Host, err, "gatekeep: CONNECT needs host:port") {
 		return
 	}
 	out, err := s.dial(r.Context(), host, port)
@@ -397,16 +407,7 @@ func (s *Server) forward(w http.ResponseWriter, r *http.Request) {
 	}
 	host, port, err := splitHostPort(r.URL.Host, 80)
 	e.Host, e.Port = host, port
-	if err != nil {
-		e.Host, e.Reason = r.URL.Host, "not host:port"
-		s.record(e)
-		http.Error(w, "gatekeep: bad host", http.StatusBadRequest)
-		return
-	}
-	if !s.Admit(host, port) {
-		e.Reason = NotAllowed
-		s.record(e)
-		refuse(w, e)
+	if !s.admitted(w, &e, r.URL.Host, err, "gatekeep: bad host") {
 		return
 	}
 	e.Allowed = true
