@@ -163,6 +163,7 @@ exactly what it checked or stops it with a one-line JSON reason.
   gatekeep bash -- git push origin     check, then exec the argv
   gatekeep bash -c 'make test'         check, then run the string with bash -c
   gatekeep check bash -c 'rm -rf /'    answer without running (exit 0/75/77)
+  gatekeep hook install claude         put gatekeep in an agent's loop (codex, gemini too)
 
 ` + exitCodeHelp,
 		SilenceErrors:     true,
