@@ -2,6 +2,7 @@ package confine
 
 import (
 	"errors"
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 	"os"
 	"path/filepath"
 	"slices"
@@ -23,7 +24,7 @@ func TestUsedCaches(t *testing.T) {
 		return "", errors.New("not found")
 	}
 	npm := filepath.Join(home, ".npm")
-	got := usedCaches(defaultCaches(getenv, home), lookPath)
+	got := usedCaches(cmdmodel.ToolCaches(getenv, home), lookPath)
 	want := []string{filepath.Join(home, ".cache", "go-build"), filepath.Join(home, "go", "pkg", "mod")}
 	if !slices.Equal(got, want) {
 		t.Fatalf("with only go on PATH: %q, want %q", got, want)
@@ -32,11 +33,11 @@ func TestUsedCaches(t *testing.T) {
 	if err := os.MkdirAll(npm, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if got := usedCaches(defaultCaches(getenv, home), lookPath); !slices.Contains(got, npm) {
+	if got := usedCaches(cmdmodel.ToolCaches(getenv, home), lookPath); !slices.Contains(got, npm) {
 		t.Errorf("an existing ~/.npm is left out: %q", got)
 	}
 	onPath["uv"] = true
-	if got := usedCaches(defaultCaches(getenv, home), lookPath); !slices.Contains(got, filepath.Join(home, ".cache", "uv")) {
+	if got := usedCaches(cmdmodel.ToolCaches(getenv, home), lookPath); !slices.Contains(got, filepath.Join(home, ".cache", "uv")) {
 		t.Errorf("uv on PATH, its cache left out: %q", got)
 	}
 }

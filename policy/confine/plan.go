@@ -13,60 +13,20 @@ import (
 	"github.com/gatekeep/gatekeep/pathguard"
 	"github.com/gatekeep/gatekeep/policy"
 	"github.com/gatekeep/gatekeep/policy/config"
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
-
-// toolCache is a toolchain's cache dir and the programs that write it.
-type toolCache struct {
-	dir   string
-	tools []string
-}
-
-// defaultCaches are the toolchain caches a confined command may write when
-// `[sandbox] writable` is not set (docs/enforcement.md, "Caches"): each is the
-// tool's own environment variable when set, else its default place. A
-// missing one is created before confining only when one of its tools is
-// on PATH (usedCaches): a user without npm gets no ~/.npm.
-func defaultCaches(getenv func(string) string, home string) []toolCache {
-	if home == "" {
-		return nil
-	}
-	or := func(env, def string) string {
-		if v := getenv(env); filepath.IsAbs(v) {
-			return v
-		}
-		return def
-	}
-	cache := or("XDG_CACHE_HOME", filepath.Join(home, ".cache"))
-	gopath := filepath.Join(home, "go")
-	if v := getenv("GOPATH"); v != "" {
-		if first := filepath.SplitList(v)[0]; filepath.IsAbs(first) {
-			gopath = first
-		}
-	}
-	cargo := or("CARGO_HOME", filepath.Join(home, ".cargo"))
-	pip := []string{"pip", "pip3", "python3", "python"}
-	return []toolCache{
-		{or("GOCACHE", filepath.Join(cache, "go-build")), []string{"go"}},
-		{or("GOMODCACHE", filepath.Join(gopath, "pkg", "mod")), []string{"go"}},
-		{or("npm_config_cache", filepath.Join(home, ".npm")), []string{"npm", "npx"}},
-		{filepath.Join(cargo, "registry"), []string{"cargo"}},
-		{filepath.Join(cargo, "git"), []string{"cargo"}},
-		{or("PIP_CACHE_DIR", filepath.Join(cache, "pip")), pip},
-		{or("UV_CACHE_DIR", filepath.Join(cache, "uv")), []string{"uv", "uvx"}},
-	}
-}
 
 // usedCaches are the default caches that exist, or whose tool lookPath
 // finds (exec.LookPath): only those are made writable, and created.
-func usedCaches(caches []toolCache, lookPath func(string) (string, error)) []string {
+func usedCaches(caches []cmdmodel.ToolCache, lookPath func(string) (string, error)) []string {
 	var out []string
 	for _, c := range caches {
-		if _, err := os.Stat(c.dir); err == nil {
-			out = append(out, c.dir)
+		if _, err := os.Stat(c.Dir); err == nil {
+			out = append(out, c.Dir)
 			continue
 		}
-		if slices.ContainsFunc(c.tools, func(t string) bool { _, err := lookPath(t); return err == nil }) {
-			out = append(out, c.dir)
+		if slices.ContainsFunc(c.Tools, func(t string) bool { _, err := lookPath(t); return err == nil }) {
+			out = append(out, c.Dir)
 		}
 	}
 	return out
@@ -127,7 +87,7 @@ func Build(in Input) (Plan, *Tree) {
 	}
 	caches := s.Writable
 	if !s.WritableSet {
-		caches = usedCaches(defaultCaches(in.Getenv, home), in.LookPath)
+		caches = usedCaches(cmdmodel.ToolCaches(in.Getenv, home), in.LookPath)
 	}
 	for _, c := range caches {
 		if !create {
