@@ -167,7 +167,7 @@ func setupE2E(t *testing.T, pkg, version, bin string) *e2eEnv {
 	if err := os.WriteFile(filepath.Join(e.project, markerFile), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, err := os.MkdirTemp(".", ".e2e-outside-")
+	out, err := os.MkdirTemp(outsideBase(t), ".e2e-outside-")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -682,4 +682,43 @@ func TestE2EGemini(t *testing.T) {
 	}
 	rec.mu.Unlock()
 	e.check(t, seen, output)
+}
+
+// outsideBase is where the end-to-end tests make the directory outside
+// every sandbox root that the agent's writes must not reach: the package
+// directory, or when the checkout itself lies in a temp dir (a sandbox
+// root: /tmp, /var/tmp, $TMPDIR), the real user's cache or home dir.
+func outsideBase(t *testing.T) string {
+	temps := []string{os.TempDir(), "/tmp", "/var/tmp", "/dev/shm"}
+	inTemp := func(dir string) bool {
+		real, err := filepath.EvalSymlinks(dir)
+		if err != nil {
+			return true
+		}
+		for _, tmp := range temps {
+			if r, err := filepath.EvalSymlinks(tmp); err == nil {
+				tmp = r
+			}
+			if real == tmp || strings.HasPrefix(real, tmp+string(filepath.Separator)) {
+				return true
+			}
+		}
+		return false
+	}
+	candidates := []string{"."}
+	if d, err := os.UserCacheDir(); err == nil {
+		candidates = append(candidates, d)
+	}
+	if d, err := os.UserHomeDir(); err == nil {
+		candidates = append(candidates, d)
+	}
+	for _, c := range candidates {
+		if abs, err := filepath.Abs(c); err == nil && !inTemp(abs) {
+			if os.MkdirAll(abs, 0o755) == nil {
+				return abs
+			}
+		}
+	}
+	t.Fatalf("no directory outside the temp dirs to write the test's outside files in (tried %v)", candidates)
+	return ""
 }
