@@ -1,9 +1,10 @@
 package confine
 
 import (
+	"bytes"
 	"crypto/sha256"
+	"encoding/gob"
 	"encoding/hex"
-	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -39,7 +40,7 @@ import (
 // (config.WriteFileAtomic) and only when a directory was read.
 
 // treeIndexFormat changes whenever the index file's form does.
-const treeIndexFormat = "gatekeep-tree-index-2"
+const treeIndexFormat = "gatekeep-tree-index-3"
 
 // treeRacy is how close to the reading of a directory its mtime may be
 // and still be trusted: file systems with coarse timestamps (FAT's 2 s)
@@ -57,32 +58,32 @@ var treeSkipped = []string{"node_modules", ".venv", "venv", "__pycache__", ".tox
 
 // treeIndexFile is the index file as stored.
 type treeIndexFile struct {
-	Format string              `json:"f"`
-	Root   string              `json:"r"`
-	Key    string              `json:"k"`
-	Dirs   map[string]*treeDir `json:"d"` // by path relative to the root ("." for it)
+	Format string
+	Root   string
+	Key    string
+	Dirs   map[string]*treeDir // by path relative to the root ("." for it)
 }
 
 // treeDir is one directory as last read.
 type treeDir struct {
-	Mtime int64  `json:"m"` // ns
-	Ctime int64  `json:"c"` // ns
-	Ino   uint64 `json:"i"`
-	Dev   uint64 `json:"v"`
-	Read  int64  `json:"t"` // ns, taken just before the directory was read
+	Mtime int64 // ns
+	Ctime int64 // ns
+	Ino   uint64
+	Dev   uint64
+	Read  int64 // ns, taken just before the directory was read
 	// Head: the directory held an entry named HEAD (any case), which
 	// makes it a possible git dir (pathguard.MaybeGitDir).
-	Head bool `json:"h,omitempty"`
+	Head bool
 	// Unread: reading the directory failed; it holds nothing then.
-	Unread  bool       `json:"u,omitempty"`
-	Entries []treeItem `json:"e,omitempty"` // sorted by name
+	Unread  bool
+	Entries []treeItem // sorted by name
 }
 
 // treeItem is an entry of a directory: every subdirectory, and the other
 // entries the keep function holds.
 type treeItem struct {
-	Name string      `json:"n"`
-	Type fs.FileMode `json:"y,omitempty"` // fs.DirEntry.Type
+	Name string
+	Type fs.FileMode // fs.DirEntry.Type
 }
 
 // Tree walks a project through its index.
@@ -131,7 +132,7 @@ func (t *Tree) load() map[string]*treeDir {
 		return nil
 	}
 	var f treeIndexFile
-	if json.Unmarshal(b, &f) != nil || f.Format != treeIndexFormat || f.Root != t.root || f.Key != t.key {
+	if gob.NewDecoder(bytes.NewReader(b)).Decode(&f) != nil || f.Format != treeIndexFormat || f.Root != t.root || f.Key != t.key {
 		return nil
 	}
 	for rel, d := range f.Dirs {
@@ -159,10 +160,11 @@ func (t *Tree) save() {
 	if t.file == "" || !t.dirty && len(t.cur) == len(t.old) {
 		return
 	}
-	b, err := json.Marshal(treeIndexFile{Format: treeIndexFormat, Root: t.root, Key: t.key, Dirs: t.cur})
-	if err != nil {
+	var buf bytes.Buffer
+	if gob.NewEncoder(&buf).Encode(treeIndexFile{Format: treeIndexFormat, Root: t.root, Key: t.key, Dirs: t.cur}) != nil {
 		return
 	}
+	b := buf.Bytes()
 	if os.MkdirAll(filepath.Dir(t.file), 0o700) != nil {
 		return
 	}
