@@ -198,6 +198,13 @@ func runFull(p Plan, path string, argv, env []string) (int, error) {
 	})
 	err = c.Wait()
 	quit := stop()
+	return runStatus(c, quit, err)
+}
+
+// runStatus is the status of a run whose helper c was waited for (err is
+// the wait's error): 131 when a SIGQUIT was passed on (quit), else the
+// helper's exit code, or 128+N for a signal N.
+func runStatus(c *exec.Cmd, quit bool, err error) (int, error) {
 	if c.ProcessState == nil {
 		return 0, err
 	}
@@ -388,17 +395,7 @@ func runLandlock(p Plan, path string, argv, env []string, note func(string)) (in
 	if err := endDescendants(); err != nil {
 		note(fmt.Sprintf("processes the command started may still run: %v", err))
 	}
-	if c.ProcessState == nil {
-		return 0, err
-	}
-	ws, ok := c.ProcessState.Sys().(syscall.WaitStatus)
-	if !ok {
-		return 0, err
-	}
-	if quit {
-		return 128 + int(syscall.SIGQUIT), nil
-	}
-	return exitCode(ws), nil
+	return runStatus(c, quit, err)
 }
 
 // endDescendants kills every descendant of this process, a child
