@@ -50,7 +50,8 @@ func AppendLocalRules(opts LoadOptions, effect string, rules []string, reason st
 		return "", nil, errors.New("no rule to add")
 	}
 	var added []string
-	file, err = editLocal(opts, effect == "allow", "an allow rule", func(old []byte) ([]byte, error) {
+	verify := func() error { return verifyRules(opts, LocalConfigPath(opts.Root), effect, added) }
+	file, err = editLocal(opts, effect == "allow", "an allow rule", verify, func(old []byte) ([]byte, error) {
 		added, present = newRules(old, effect, rules)
 		if len(added) == 0 {
 			return nil, nil
@@ -61,10 +62,7 @@ func AppendLocalRules(opts LoadOptions, effect string, rules []string, reason st
 		}
 		return appendBlock(old, block), nil
 	})
-	if err != nil || len(added) == 0 {
-		return file, present, err
-	}
-	return file, present, verifyRules(opts, file, effect, added)
+	return file, present, err
 }
 
 // appendBlock is old with a blank line, a "# added by gatekeep" line and
@@ -88,7 +86,11 @@ func appendBlock(old, block []byte) []byte {
 // edit gets the file's content (nil when missing) and returns the new
 // one, or nil to leave the file as it is. loosens refuses the edit when
 // the file is not the person's own; what names the change in that error.
-func editLocal(opts LoadOptions, loosens bool, what string, edit func(old []byte) ([]byte, error)) (string, error) {
+// verify runs after a write, still under the lock: another gatekeep
+// writing the file between the write and the check would leave it
+// briefly untrusted (its new content, the trust record not yet made) and
+// the check would fail for a change that is in force.
+func editLocal(opts LoadOptions, loosens bool, what string, verify func() error, edit func(old []byte) ([]byte, error)) (string, error) {
 	root := opts.Root
 	file := LocalConfigPath(root)
 	store := TrustStore{Path: opts.Paths.Trust}
@@ -146,7 +148,7 @@ func editLocal(opts LoadOptions, loosens bool, what string, edit func(old []byte
 		store.Commit(file, next)
 	}
 	excludeFromGit(root, "/"+ProjectConfigDir+"/"+LocalConfigName+"*")
-	return file, nil
+	return file, verify()
 }
 
 // newRules splits rules into those the local file's content old does not

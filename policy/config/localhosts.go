@@ -42,7 +42,27 @@ func AddLocalHosts(opts LoadOptions, hosts []string) (file string, present []str
 		return "", nil, errors.New("no host to add")
 	}
 	var added []policy.HostEntry
-	file, err = editLocal(opts, true, "an allowed host", func(old []byte) ([]byte, error) {
+	verify := func() error {
+		file := LocalConfigPath(opts.Root)
+		l, err := Load(opts)
+		if err != nil {
+			return fmt.Errorf("the host was written to %s, but the configuration does not load, so it is not in force: %w", file, err)
+		}
+		for _, e := range added {
+			host, port := e.Name, e.Port
+			if e.Sub {
+				host = "x." + host
+			}
+			if port == 0 {
+				port = 443
+			}
+			if !l.Enforce.AllowedHosts.Admits(host, port) {
+				return fmt.Errorf("%s was written to %s but is not in force (an untrusted project file's allowed_hosts leaves it out, or the local file is not trusted: see `gatekeep config path`)", e, file)
+			}
+		}
+		return nil
+	}
+	file, err = editLocal(opts, true, "an allowed host", verify, func(old []byte) ([]byte, error) {
 		var doc struct {
 			Sandbox map[string]any `toml:"sandbox"`
 		}
@@ -113,26 +133,7 @@ func AddLocalHosts(opts LoadOptions, hosts []string) (file string, present []str
 		}
 		return next, nil
 	})
-	if err != nil || len(added) == 0 {
-		return file, present, err
-	}
-	l, err := Load(opts)
-	if err != nil {
-		return file, present, fmt.Errorf("the host was written to %s, but the configuration does not load, so it is not in force: %w", file, err)
-	}
-	for _, e := range added {
-		host, port := e.Name, e.Port
-		if e.Sub {
-			host = "x." + host
-		}
-		if port == 0 {
-			port = 443
-		}
-		if !l.Enforce.AllowedHosts.Admits(host, port) {
-			return file, present, fmt.Errorf("%s was written to %s but is not in force (an untrusted project file's allowed_hosts leaves it out, or the local file is not trusted: see `gatekeep config path`)", e, file)
-		}
-	}
-	return file, present, nil
+	return file, present, err
 }
 
 // keyExtent finds the allowed_hosts key inside the [sandbox] table of
