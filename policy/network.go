@@ -199,7 +199,9 @@ type NetworkEnv struct {
 // by hosts. Anything else, and anything pushing (git push, npm publish,
 // curl -d/-F/-T), is not: it keeps asking.
 func destinationsAdmitted(c *shellparse.Command, cwd string, env NetworkEnv, hosts AllowedHosts) bool {
-	if hosts.Empty() || c == nil || !c.Bare() || len(c.Assigns) > 0 || len(c.Via) > 0 || c.TrailingArgs ||
+	// Without the environment (a caller that gave none) a registry may
+	// be moved by a variable no one can see: not known.
+	if hosts.Empty() || env.Getenv == nil || c == nil || !c.Bare() || len(c.Assigns) > 0 || len(c.Via) > 0 || c.TrailingArgs ||
 		c.DirDynamic || c.UserFunc || c.Unknown != "" || len(c.Tainted) > 0 {
 		return false
 	}

@@ -2,7 +2,9 @@ package policy
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/gatekeep/gatekeep/shellparse"
@@ -275,6 +277,45 @@ func TestConfigFileKeepsNpmSpellings(t *testing.T) {
 		}
 		if configFileKeeps(f, npmMoves) {
 			t.Errorf("%q keeps the registry", body)
+		}
+	}
+}
+
+// The npmrc reading never trusts a file the real npm reads a registry
+// from: for each spelling of a project .npmrc, configFileKeeps says the
+// file moves the registry whenever `npm config get registry` there prints
+// another one (it may be stricter than npm, which only asks).
+func TestConfigFileKeepsAgainstNpm(t *testing.T) {
+	if _, err := exec.LookPath("npm"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("npm is needed and missing")
+		}
+		t.Skip("needs npm")
+	}
+	home := t.TempDir()
+	for _, body := range []string{"registry=https://evil.test/\n", " registry=https://evil.test/\n",
+		"\t\"registry\"=https://evil.test/\n", "'registry' = https://evil.test/\n", "; registry=https://evil.test/\n",
+		"# registry=https://evil.test/\n", "loglevel=warn\n", "[section]\nregistry=https://evil.test/\n"} {
+		dir := t.TempDir()
+		f := filepath.Join(dir, ".npmrc")
+		if err := os.WriteFile(f, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command("npm", "config", "get", "registry")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "HOME="+home, "npm_config_userconfig="+filepath.Join(home, ".npmrc"),
+			"npm_config_update_notifier=false")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("npm config get registry with %q: %v", body, err)
+		}
+		moved := strings.TrimSpace(string(out)) != "https://registry.npmjs.org/"
+		switch keeps := configFileKeeps(f, npmMoves); {
+		case moved && keeps:
+			t.Errorf("%q: npm's registry is %s, and configFileKeeps says the file keeps the default", body, strings.TrimSpace(string(out)))
+		case !moved && !keeps:
+			// Stricter than npm (a key under a [section]): the call asks.
+			t.Logf("%q: npm keeps the default registry; configFileKeeps is stricter", body)
 		}
 	}
 }
