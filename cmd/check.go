@@ -130,7 +130,11 @@ func (a *app) report(o *checkOptions, d policy.Decision) error {
 	} else {
 		writeDecisionText(a.stdout, d, o.explain)
 		if enf != nil {
-			fmt.Fprintf(a.stdout, "enforcement: %s tier, network %s\n", enf.Tier, map[bool]string{true: "on", false: "off"}[enf.Network])
+			network := map[bool]string{true: "on", false: "off"}[enf.Network]
+			if enf.Proxy != nil {
+				network = "only to " + strings.Join(enf.Proxy.Hosts, ", ") + " (through gatekeep's proxy)"
+			}
+			fmt.Fprintf(a.stdout, "enforcement: %s tier, network %s\n", enf.Tier, network)
 		}
 	}
 	return silentExit(exitFor(d.Effect))

@@ -224,7 +224,7 @@ func (q Query) autoAllow(req Request, d Decision, f callFacts) Decision {
 		n := d
 		n.Layer, n.Code = LayerSandbox, CodeSandboxNoNetwork
 		n.Command, n.Offset = f.network.subject, f.network.offset
-		n.Message = noNetworkMessage(f.network.subject, q.Enforce.Settings.AllowedHosts) + ", so it is not run confined without asking: " + d.Message
+		n.Message = noNetworkMessage(f.network.subject, q.Enforce.Settings.AllowedHosts, f.network.missing) + ", so it is not run confined without asking: " + d.Message
 		return n
 	}
 	a := d
@@ -347,6 +347,7 @@ type callFacts struct {
 		ok      bool
 		subject string
 		offset  int
+		missing []string // its known destinations not on allowed_hosts
 	} // the first part that is a known network tool
 	// rejected is a dialect's decision under wants.next that does not
 	// allow: the suggested rules would not decide the next identical call.
@@ -389,8 +390,21 @@ func (e *evaluation) findFacts(w *wants, f *callFacts, parts []part, first bool,
 			if !f.destroys && destroysProjectWork(c, commandDirs(e.cwd, c)) {
 				f.destroys = true
 			}
-			if !f.network.ok && needsNetwork(c) && !destinationsAdmitted(c, e.cwd, w.env, w.hosts) {
-				f.network.ok, f.network.subject, f.network.offset = true, parts[i].subject, parts[i].offset
+			if !f.network.ok && needsNetwork(c) {
+				// Admitted when every destination is known and on the list
+				// (never with no list: nothing is read then).
+				var missing []string
+				admitted := false
+				if !w.hosts.Empty() {
+					if known, ok := knownDestinations(c, e.cwd, w.env); ok {
+						missing = notAdmitted(known, w.hosts)
+						admitted = len(missing) == 0
+					}
+				}
+				if !admitted {
+					f.network.ok, f.network.subject, f.network.offset = true, parts[i].subject, parts[i].offset
+					f.network.missing = missing
+				}
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package policy
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/netip"
 	"os"
 	"slices"
@@ -199,42 +200,71 @@ type NetworkEnv struct {
 // by hosts. Anything else, and anything pushing (git push, npm publish,
 // curl -d/-F/-T), is not: it keeps asking.
 func destinationsAdmitted(c *shellparse.Command, cwd string, env NetworkEnv, hosts AllowedHosts) bool {
+	if hosts.Empty() {
+		return false
+	}
+	known, ok := knownDestinations(c, cwd, env)
+	return ok && len(notAdmitted(known, hosts)) == 0
+}
+
+// knownDestinations are the places the network command c connects to, when
+// the text and the tool's own configuration show them all (ok).
+func knownDestinations(c *shellparse.Command, cwd string, env NetworkEnv) ([]cmdmodel.Destination, bool) {
 	// Without the environment (a caller that gave none) a registry may
 	// be moved by a variable no one can see: not known.
-	if hosts.Empty() || env.Getenv == nil || c == nil || !c.Bare() || len(c.Assigns) > 0 || len(c.Via) > 0 || c.TrailingArgs ||
+	if env.Getenv == nil || c == nil || !c.Bare() || len(c.Assigns) > 0 || len(c.Via) > 0 || c.TrailingArgs ||
 		c.DirDynamic || c.UserFunc || c.Unknown != "" || len(c.Tainted) > 0 {
-		return false
+		return nil, false
 	}
 	words := make([]string, len(c.Args))
 	for i, a := range c.Args {
 		if a.Dynamic {
-			return false
+			return nil, false
 		}
 		words[i] = a.Text
 	}
 	d, ok := cmdmodel.NetworkDestinations(words, cmdmodel.NetworkEnv{Getenv: env.Getenv, Home: env.Home,
 		Dirs: func() []string { return commandDirs(cwd, c) }})
 	if !ok || len(d.Hosts) == 0 {
-		return false
+		return nil, false
 	}
 	for _, f := range d.Configs {
 		if !configFileKeeps(f, d.Moves) {
-			return false
+			return nil, false
 		}
 	}
-	for _, h := range d.Hosts {
-		if !hosts.Admits(h.Host, h.Port) {
-			return false
+	return d.Hosts, true
+}
+
+// notAdmitted are the destinations hosts does not admit, as allow-host
+// entries (host, or host:port for a port other than 80 and 443), each once.
+func notAdmitted(ds []cmdmodel.Destination, hosts AllowedHosts) []string {
+	var out []string
+	for _, h := range ds {
+		if hosts.Admits(h.Host, h.Port) {
+			continue
+		}
+		e := h.Host
+		if h.Port != 80 && h.Port != 443 {
+			e = net.JoinHostPort(h.Host, strconv.Itoa(h.Port))
+		}
+		if !slices.Contains(out, e) {
+			out = append(out, e)
 		}
 	}
-	return true
+	return out
 }
 
 // noNetworkMessage says why the network tool subject is not run confined
 // without asking (sandbox.no_network).
-func noNetworkMessage(subject string, hosts AllowedHosts) string {
+// missing are the known destinations not on the list (none when they are
+// not all known): the message names the line that would add them.
+func noNetworkMessage(subject string, hosts AllowedHosts, missing []string) string {
 	if hosts.Empty() {
 		return subject + " needs the network, and the sandbox has no network ([sandbox] network = false)"
+	}
+	if len(missing) > 0 {
+		return subject + " connects to " + strings.Join(missing, ", ") + ", which [sandbox] allowed_hosts does not hold (to let confined commands reach it: gatekeep sandbox allow-host " + strings.Join(missing, " ") + ")"
 	}
 	return subject + " needs the network, and the sandbox reaches only [sandbox] allowed_hosts, which do not hold every place it connects to as far as the text and the tool's configuration show (a push or upload is never judged from them)"
 }
