@@ -70,11 +70,12 @@ type Input struct {
 // create empty, so that they exist to be bound read-only. The Tree is the
 // project as the plan walked it, for the sweep after the run.
 func Build(in Input) (Plan, *Tree) {
+	rp := realPaths{}
 	cfg, tier, create := in.Config, in.Tier, in.Create
 	home := cfg.Home
 	realHome := ""
 	if home != "" {
-		realHome, _ = filepath.EvalSymlinks(home)
+		realHome, _ = rp.eval(home)
 	}
 	s := in.Settings
 	p := Plan{Tier: tier, Network: s.Network, Writable: []string{}, ReadOnly: []string{}, Hidden: []string{}}
@@ -91,14 +92,15 @@ func Build(in Input) (Plan, *Tree) {
 	}
 	for _, c := range caches {
 		if !create {
-			p.Writable = appendUnique(p.Writable, RealOrSelf(c))
+			p.Writable = appendUnique(p.Writable, rp.realOrSelf(c))
 			continue
 		}
 		if err := os.MkdirAll(c, 0o755); err != nil {
 			p.Limits = append(p.Limits, fmt.Sprintf("the cache %s could not be created (%v)", c, err))
 			continue
 		}
-		real, err := filepath.EvalSymlinks(c)
+		rp.created()
+		real, err := rp.eval(c)
 		if err != nil || real == "/" || real == realHome {
 			continue
 		}
@@ -110,10 +112,10 @@ func Build(in Input) (Plan, *Tree) {
 	// Protected paths: bound read-only when they exist; the harmless
 	// directories are created empty first; any other missing one is
 	// watched.
-	root := RealOrSelf(in.Root)
+	root := rp.realOrSelf(in.Root)
 	var mkdirs, files, pinned []string
 	mkdirs = append(mkdirs, filepath.Join(root, config.ProjectConfigDir))
-	if fi, err := os.Lstat(filepath.Join(root, ".git")); err == nil && fi.IsDir() {
+	if fi, err := rp.lstat(filepath.Join(root, ".git")); err == nil && fi.IsDir() {
 		git := filepath.Join(root, ".git")
 		m, f := gitSteering(git)
 		mkdirs, files = append(mkdirs, m...), append(files, f...)
@@ -127,7 +129,7 @@ func Build(in Input) (Plan, *Tree) {
 		for _, pat := range []string{"modules/*", "worktrees/*"} {
 			m, _ := filepath.Glob(filepath.Join(git, pat))
 			for _, d := range m {
-				if fi, err := os.Lstat(d); err == nil && fi.IsDir() {
+				if fi, err := rp.lstat(d); err == nil && fi.IsDir() {
 					pinned = append(pinned, d)
 				}
 			}
@@ -173,7 +175,7 @@ func Build(in Input) (Plan, *Tree) {
 	// The person's own agent settings, when a writable dir holds them
 	// (a dir given as writable itself is the person's choice).
 	for _, f := range pathguard.UserAgentPaths(in.Getenv, home) {
-		if writable(f) && !slices.Contains(p.Writable, RealOrSelf(f)) {
+		if writable(f) && !slices.Contains(p.Writable, rp.realOrSelf(f)) {
 			files = append(files, f)
 		}
 	}
@@ -267,7 +269,7 @@ func Build(in Input) (Plan, *Tree) {
 		}
 		if dir, ok := strings.CutSuffix(g, "/**"); ok && !strings.ContainsAny(dir, "*?[{\\") {
 			// A whole directory (`~/.aws/sso/cache/**`): hidden as one.
-			if real, err := filepath.EvalSymlinks(dir); err == nil && policy.ReadDenied(cfg, filepath.Join(dir, "x")) {
+			if real, err := rp.eval(dir); err == nil && policy.ReadDenied(cfg, filepath.Join(dir, "x")) {
 				p.Hidden = appendUnique(p.Hidden, real)
 			}
 			continue
@@ -280,7 +282,7 @@ func Build(in Input) (Plan, *Tree) {
 		candidates = append(candidates, m...)
 	}
 	for _, c := range candidates {
-		real, err := filepath.EvalSymlinks(c)
+		real, err := rp.eval(c)
 		if err != nil || !policy.ReadDenied(cfg, c) && !policy.ReadDenied(cfg, real) {
 			continue
 		}
@@ -292,7 +294,7 @@ func Build(in Input) (Plan, *Tree) {
 		// user's systemd and D-Bus): the dirs that hold them are
 		// covered with empty ones, unless one holds a writable dir.
 		for _, d := range socketDirs(in.Getenv) {
-			real, err := filepath.EvalSymlinks(d)
+			real, err := rp.eval(d)
 			if err != nil {
 				continue
 			}
@@ -307,7 +309,7 @@ func Build(in Input) (Plan, *Tree) {
 		if !writable(d) {
 			continue
 		}
-		if _, err := os.Lstat(d); err != nil {
+		if _, err := rp.lstat(d); err != nil {
 			if !create || tier != TierFull {
 				p.ReadOnly = appendUnique(p.ReadOnly, d)
 				continue
@@ -316,15 +318,16 @@ func Build(in Input) (Plan, *Tree) {
 				p.Limits = append(p.Limits, fmt.Sprintf("%s could not be created to be kept read-only (%v)", d, err))
 				continue
 			}
+			rp.created()
 		}
-		if real, err := filepath.EvalSymlinks(d); err == nil && writable(real) {
+		if real, err := rp.eval(d); err == nil && writable(real) {
 			p.ReadOnly = appendUnique(p.ReadOnly, real)
 		}
 	}
 	// The dirs made just now (the agents' dirs) are gatekeep's, not the
 	// command's: the sweep leaves them.
 	for _, d := range mkdirs {
-		if _, err := os.Lstat(d); err == nil && pathguard.ShapeOf(d, true, false) != "" && !slices.Contains(p.Shapes, d) {
+		if _, err := rp.lstat(d); err == nil && pathguard.ShapeOf(d, true, false) != "" && !slices.Contains(p.Shapes, d) {
 			p.Shapes = append(p.Shapes, d)
 		}
 	}
@@ -332,11 +335,11 @@ func Build(in Input) (Plan, *Tree) {
 		if !writable(f) {
 			continue
 		}
-		if _, err := os.Lstat(f); err != nil {
+		if _, err := rp.lstat(f); err != nil {
 			p.Watched = appendUnique(p.Watched, f)
 			continue
 		}
-		if real, err := filepath.EvalSymlinks(f); err == nil && writable(real) {
+		if real, err := rp.eval(f); err == nil && writable(real) {
 			p.ReadOnly = appendUnique(p.ReadOnly, real)
 		} else if err == nil {
 			continue
@@ -348,11 +351,11 @@ func Build(in Input) (Plan, *Tree) {
 	// The git dirs holding protected paths are pinned: renaming .git
 	// away and copying it back writable would undo the read-only binds
 	// inside. (A read-only dir is a mount point too.)
-	if fi, err := os.Lstat(filepath.Join(root, ".git")); err == nil && fi.IsDir() {
+	if fi, err := rp.lstat(filepath.Join(root, ".git")); err == nil && fi.IsDir() {
 		pinned = append(pinned, filepath.Join(root, ".git"))
 	}
 	for _, d := range pinned {
-		if real, err := filepath.EvalSymlinks(d); err == nil && writable(real) && !slices.Contains(p.ReadOnly, real) {
+		if real, err := rp.eval(d); err == nil && writable(real) && !slices.Contains(p.ReadOnly, real) {
 			p.Pinned = appendUnique(p.Pinned, real)
 		}
 	}
@@ -369,7 +372,7 @@ func Build(in Input) (Plan, *Tree) {
 		p.Readable = outsideOf(realHome)
 		var inHome []string
 		for _, d := range slices.Concat(cfg.Guard.Roots(), homeReadable(in.Getenv, home), s.Readable, pathguard.DefaultConfigDirs(home)) {
-			if real, err := filepath.EvalSymlinks(d); err == nil && Within(realHome, real) && real != realHome {
+			if real, err := rp.eval(d); err == nil && Within(realHome, real) && real != realHome {
 				p.Readable = appendUnique(p.Readable, real)
 				inHome = appendUnique(inHome, real)
 			}
