@@ -19,6 +19,7 @@ import (
 
 	"github.com/gatekeep/gatekeep/cmd"
 	"github.com/gatekeep/gatekeep/cmd/enforce"
+	"github.com/gatekeep/gatekeep/cmd/enforce/helper"
 	"github.com/gatekeep/gatekeep/policy/testcases"
 )
 
@@ -53,7 +54,7 @@ func variantMain() {
 		}
 	}
 	if nolandlock := os.Getenv("NOLANDLOCK") != ""; nolandlock || os.Getenv("VARIANT") == "nouserns" {
-		if err := enforce.Refuse(true, nolandlock); err != nil {
+		if err := helper.Refuse(true, nolandlock); err != nil {
 			fmt.Fprintln(os.Stderr, "variant:", err)
 			os.Exit(2)
 		}

@@ -10,7 +10,6 @@ import (
 	"os"
 	"runtime/debug"
 
-	"github.com/gatekeep/gatekeep/cmd/enforce"
 	"github.com/gatekeep/gatekeep/policy"
 )
 
@@ -18,10 +17,6 @@ import (
 // the exit status. It is the only entry point; only main.go exits.
 func Main() int {
 	growStack()
-	// gatekeep re-executed as the namespace helper of kernel enforcement.
-	if code, ok := enforce.HelperMain(); ok {
-		return code
-	}
 	return Run(os.Args[1:], os.Stdin, processStdout{os.Stdout}, os.Stderr)
 }
 

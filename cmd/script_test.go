@@ -19,11 +19,6 @@ import (
 var update = flag.Bool("update", false, "rewrite cmp golden files in testdata/script")
 
 func TestMain(m *testing.M) {
-	// The test binary re-executed as enforcement's namespace helper
-	// (enforce.Probe, and gatekeep under --enforce, run /proc/self/exe).
-	if code, ok := enforce.HelperMain(); ok {
-		os.Exit(code)
-	}
 	testscript.Main(m, map[string]func(){
 		"gatekeep": func() {
 			// The enforcement scripts' servers (netserve_test.go).

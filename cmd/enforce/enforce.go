@@ -14,21 +14,21 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/gatekeep/gatekeep/policy/confine"
+	"github.com/gatekeep/gatekeep/policy/confine/spec"
 )
 
-// Tier is how much the kernel enforces (confine.Tier).
-type Tier = confine.Tier
+// Tier is how much the kernel enforces (spec.Tier).
+type Tier = spec.Tier
 
 // The tiers, as confine names them.
 const (
-	TierFull     = confine.TierFull
-	TierLandlock = confine.TierLandlock
-	TierNone     = confine.TierNone
+	TierFull     = spec.TierFull
+	TierLandlock = spec.TierLandlock
+	TierNone     = spec.TierNone
 )
 
-// Plan is what a confined command may do (confine.Plan).
-type Plan = confine.Plan
+// Plan is what a confined command may do (spec.Plan).
+type Plan = spec.Plan
 
 // Support is what the probe found this machine (and this process, under
 // whatever seccomp or LSM policy it runs) can do.

@@ -16,77 +16,13 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/gatekeep/gatekeep/cmd/enforce/helper"
 )
-
-// forwarded are the signals gatekeep passes to the command. The command
-// runs in a session of its own (no controlling terminal), so SIGINT and
-// SIGQUIT typed at the terminal reach gatekeep alone, which passes them
-// to the command's process group; Ctrl-Z (SIGTSTP) stops that group and
-// then gatekeep, and SIGCONT resumes the group.
-var forwarded = []os.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT,
-	syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGALRM, syscall.SIGWINCH, syscall.SIGCONT, syscall.SIGTSTP}
-
-// notifySignals starts catching the forwarded signals; they queue until
-// relay passes them on.
-func notifySignals() chan os.Signal {
-	sigs := make(chan os.Signal, 16)
-	signal.Notify(sigs, forwarded...)
-	return sigs
-}
-
-// relay passes each signal arriving on sigs to send until the returned
-// stop is called; stop ends the catching and reports whether a SIGQUIT
-// was passed on. A run that was sent SIGQUIT ends as 131 whatever the
-// command's own status: bash ignores SIGQUIT, so its status would be that
-// of whatever ran after the signal killed its child.
-func relay(sigs chan os.Signal, send func(syscall.Signal)) (stop func() (quit bool)) {
-	var quit atomic.Bool
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			select {
-			case s := <-sigs:
-				if s == syscall.SIGQUIT {
-					quit.Store(true)
-				}
-				send(s.(syscall.Signal))
-			case <-done:
-				return
-			}
-		}
-	}()
-	return func() bool {
-		signal.Stop(sigs)
-		close(done)
-		wg.Wait()
-		return quit.Load()
-	}
-}
-
-// toCommand passes s to the command pid, which leads a session and a
-// process group of its own, as the terminal would have: what the
-// terminal sends its foreground group (SIGINT, SIGQUIT, SIGCONT) goes to
-// the whole group, Ctrl-Z (SIGTSTP) stops the group, the rest goes to
-// the command's main process.
-func toCommand(pid int, s syscall.Signal) {
-	switch s {
-	case syscall.SIGINT, syscall.SIGQUIT, syscall.SIGCONT:
-		unix.Kill(-pid, s)
-	case syscall.SIGTSTP:
-		unix.Kill(-pid, unix.SIGSTOP)
-	default:
-		unix.Kill(pid, s)
-	}
-}
 
 // stopSelf stops gatekeep after its command's group on Ctrl-Z, so the
 // shell that started gatekeep sees the job stopped; its SIGCONT (fg, bg)
@@ -95,15 +31,6 @@ func stopSelf(s syscall.Signal) {
 	if s == syscall.SIGTSTP {
 		unix.Kill(os.Getpid(), unix.SIGSTOP)
 	}
-}
-
-// exitCode is the status gatekeep reports for ws: the exit code, or
-// 128+N for a signal N, as a shell does.
-func exitCode(ws syscall.WaitStatus) int {
-	if ws.Signaled() {
-		return 128 + int(ws.Signal())
-	}
-	return ws.ExitStatus()
 }
 
 // startHelper starts the helper c and reads its status pipe r until it
@@ -147,7 +74,7 @@ func runFull(p Plan, path string, argv, env []string) (int, error) {
 		defer proxyConn.Close()
 		env = ProxyEnv(env, p.Proxy.Port)
 	}
-	c, r, err := helperCmd(helperMsg{Plan: p, Path: path, Argv: argv}, env, true)
+	c, r, err := helperCmd(helper.Msg{Plan: wire(p), Path: path, Argv: argv}, env, true)
 	if err != nil {
 		if helperEnd != nil {
 			helperEnd.Close()
@@ -158,7 +85,7 @@ func runFull(p Plan, path string, argv, env []string) (int, error) {
 	if helperEnd != nil {
 		c.ExtraFiles = append(c.ExtraFiles, helperEnd)
 	}
-	sigs := notifySignals()
+	sigs := helper.NotifySignals()
 	if err := startHelper(c, r); err != nil {
 		signal.Stop(sigs)
 		var ue *UnavailableError
@@ -191,8 +118,8 @@ func runFull(p Plan, path string, argv, env []string) (int, error) {
 			<-served
 		}()
 	}
-	// The helper passes each signal on as toCommand says.
-	stop := relay(sigs, func(s syscall.Signal) {
+	// The helper passes each signal on as helper.ToCommand says.
+	stop := helper.Relay(sigs, func(s syscall.Signal) {
 		c.Process.Signal(s)
 		stopSelf(s)
 	})
@@ -215,132 +142,7 @@ func runStatus(c *exec.Cmd, quit bool, err error) (int, error) {
 	if quit {
 		return 128 + int(syscall.SIGQUIT), nil
 	}
-	return exitCode(ws), nil
-}
-
-// runInit is the full-tier helper's life as the init (PID 1) of the
-// command's PID namespace, after the mounts: it starts the command on a
-// confined thread, passes on the signals gatekeep sends it, reaps every
-// process re-parented to it, and when the command's main process ends,
-// kills every other process of the namespace and reaps them before it
-// returns the command's status; the kernel would kill them anyway when
-// it exits. A failure before the command runs returns its stage.
-func runInit(msg helperMsg, env []string, abi int, status *os.File) (string, int, error) {
-	if os.Getpid() != 1 {
-		// kill(-1) below would reach every process of the user.
-		return "pid namespace", 0, errors.New("the helper is not the init of a PID namespace")
-	}
-	// A /proc of this namespace: it lists only the run's processes, and
-	// /proc/N is the process getpid() names inside. A kernel that
-	// refuses (a container masking parts of /proc) leaves the outer one.
-	unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "")
-	// The thread that starts the command shares its Landlock domain
-	// until it ends, and a process of the same domain may ptrace one
-	// another: not dumpable, this process (which holds CAP_SYS_ADMIN
-	// over the mounts) cannot be ptraced or have its memory read or
-	// written through /proc by the command, which has no CAP_SYS_PTRACE.
-	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
-		return "dumpable", 0, err
-	}
-	// Descriptors inherited from gatekeep's caller (and the status pipe)
-	// must not reach the command.
-	if err := closeExtraFDs(); err != nil {
-		return "descriptors", 0, err
-	}
-	if port := proxyPort(msg.Plan); port != 0 {
-		if err := openProxyListener(port); err != nil {
-			return "proxy", 0, err
-		}
-	}
-	sigs := notifySignals()
-	pid, err := startConfined(msg.Plan, abi, msg.Path, msg.Argv, env)
-	if err != nil {
-		signal.Stop(sigs)
-		var errno syscall.Errno
-		if errors.As(err, &errno) {
-			return "exec", 0, fmt.Errorf("%d", int(errno))
-		}
-		return "confine", 0, err
-	}
-	// The command runs: gatekeep stops waiting for a failure.
-	status.Close()
-	stop := relay(sigs, func(s syscall.Signal) { toCommand(pid, s) })
-	code := 70 // a wait that fails before the command's end (cannot happen)
-	for {
-		var ws syscall.WaitStatus
-		wpid, err := syscall.Wait4(-1, &ws, syscall.WALL, nil)
-		if errors.Is(err, syscall.EINTR) {
-			continue
-		}
-		if err != nil {
-			break
-		}
-		if wpid == pid {
-			code = exitCode(ws)
-			break
-		}
-	}
-	stop()
-	// As the init, kill(-1) reaches every other process of the
-	// namespace and of the namespaces below it, and nothing else.
-	unix.Kill(-1, unix.SIGKILL)
-	for {
-		_, err := syscall.Wait4(-1, nil, syscall.WALL, nil)
-		if err != nil && !errors.Is(err, syscall.EINTR) {
-			break
-		}
-	}
-	return "", code, nil
-}
-
-// startConfined starts path on a thread that confineThread restricted:
-// the command inherits the thread's restrictions at fork. The thread is
-// never the process's main thread, whose domain is what the Landlock
-// scopes compare when the command signals or ptraces this process, and
-// it ends as soon as the command runs (a goroutine that exits locked
-// takes its thread with it), so no thread of this process shares the
-// command's domain while it runs. It returns the command's PID, or the
-// errno of a failed fork or exec, or the confinement's failure.
-func startConfined(p Plan, abi int, path string, argv, env []string) (int, error) {
-	type result struct {
-		pid int
-		err error
-	}
-	done := make(chan result, 1)
-	start := func() {
-		runtime.LockOSThread()
-		if err := confineThread(p, abi); err != nil {
-			done <- result{err: err}
-			return
-		}
-		pid, err := syscall.ForkExec(path, argv, &syscall.ProcAttr{
-			Env:   env,
-			Files: []uintptr{0, 1, 2},
-			// A session of its own: the terminal is no longer the
-			// command's controlling terminal, so it cannot open
-			// /dev/tty to type into it (seccomp refuses TIOCSTI on
-			// the descriptors it has).
-			Sys: &syscall.SysProcAttr{Setsid: true},
-		})
-		done <- result{pid, err}
-	}
-	go func() {
-		runtime.LockOSThread()
-		if unix.Gettid() != unix.Getpid() {
-			start()
-			return
-		}
-		// The main thread: hold it while another thread does it.
-		held := make(chan struct{})
-		go func() {
-			defer close(held)
-			start()
-		}()
-		<-held
-		runtime.UnlockOSThread()
-	}()
-	r := <-done
-	return r.pid, r.err
+	return helper.ExitCode(ws), nil
 }
 
 // runLandlock runs the command in the Landlock tier, where no namespace
@@ -354,7 +156,7 @@ func startConfined(p Plan, abi int, path string, argv, env []string) (int, error
 // gets SIGKILL if gatekeep dies (its parent-death signal), but what it
 // started does not: a kill -9 of gatekeep leaves them running.
 func runLandlock(p Plan, path string, argv, env []string, note func(string)) (int, error) {
-	if abi, err := landlockABI(); err != nil || abi < 1 {
+	if abi, err := helper.LandlockABI(); err != nil || abi < 1 {
 		return 0, &UnavailableError{Err: errors.New("landlock is not available")}
 	}
 	runtime.LockOSThread()
@@ -362,12 +164,12 @@ func runLandlock(p Plan, path string, argv, env []string, note func(string)) (in
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
 		return 0, &UnavailableError{Err: fmt.Errorf("subreaper: %w", err)}
 	}
-	c, r, err := helperCmd(helperMsg{Plan: p, Path: path, Argv: argv}, env, false)
+	c, r, err := helperCmd(helper.Msg{Plan: wire(p), Path: path, Argv: argv}, env, false)
 	if err != nil {
 		return 0, &UnavailableError{Err: err}
 	}
 	defer r.Close()
-	sigs := notifySignals()
+	sigs := helper.NotifySignals()
 	if err := startHelper(c, r); err != nil {
 		signal.Stop(sigs)
 		var ue *UnavailableError
@@ -378,8 +180,8 @@ func runLandlock(p Plan, path string, argv, env []string, note func(string)) (in
 		return 0, &UnavailableError{Err: err}
 	}
 	pid := c.Process.Pid
-	stop := relay(sigs, func(s syscall.Signal) {
-		toCommand(pid, s)
+	stop := helper.Relay(sigs, func(s syscall.Signal) {
+		helper.ToCommand(pid, s)
 		stopSelf(s)
 	})
 	// Waited for but not reaped: its PID (and group ID) cannot name

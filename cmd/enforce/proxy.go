@@ -4,12 +4,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gatekeep/gatekeep/policy/confine"
+	"github.com/gatekeep/gatekeep/policy/confine/spec"
 )
 
 // Proxy is the one way out of a confined command's network namespace
-// (confine.Proxy).
-type Proxy = confine.Proxy
+// (spec.Proxy).
+type Proxy = spec.Proxy
 
 // DefaultProxyPort is the port the proxy listens on inside the
 // namespace (squid's: some tools assume it for a local proxy).

@@ -14,26 +14,9 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
-)
 
-// The namespace helper is gatekeep itself, re-executed with helperArg: it
-// is born in new user, mount and network namespaces (a multi-threaded Go
-// process cannot unshare a user namespace in place), sets up the mounts,
-// restricts its locked thread and execs the command. gatekeep stays the
-// parent: it forwards signals and returns the exit status.
-const (
-	helperArg = "__gatekeep_confine"
-	planEnv   = "GATEKEEP_CONFINE_PLAN"
-	statusFD  = 3 // the helper reports a setup failure on this pipe
+	"github.com/gatekeep/gatekeep/cmd/enforce/helper"
 )
-
-// helperMsg is what the parent hands the helper in planEnv.
-type helperMsg struct {
-	Plan  Plan     `json:"plan"`
-	Path  string   `json:"path,omitempty"`
-	Argv  []string `json:"argv,omitempty"`
-	Probe string   `json:"probe,omitempty"` // a directory the probe must fail to write in
-}
 
 // errNoNamespaces is a refusal to create the helper's namespaces.
 var errNoNamespaces = errors.New("user namespaces are refused")
@@ -42,6 +25,7 @@ var errNoNamespaces = errors.New("user namespaces are refused")
 type UnavailableError struct{ Err error }
 
 func (e *UnavailableError) Error() string { return "enforcement is unavailable: " + e.Err.Error() }
+
 func (e *UnavailableError) Unwrap() error { return e.Err }
 
 // ExecError is an execve failure of the command itself (not found, not
@@ -51,6 +35,7 @@ type ExecError struct {
 }
 
 func (e *ExecError) Error() string { return e.Errno.Error() }
+
 func (e *ExecError) Unwrap() error { return e.Errno }
 
 // Run runs path with argv and env confined by p and returns its exit
@@ -81,124 +66,11 @@ func Run(p Plan, path string, argv, env []string, note func(string)) (int, error
 	return runLandlock(p, path, argv, env, note)
 }
 
-// confineThread applies no_new_privs, Landlock, the capability bounds and
-// the seccomp filter (terminal injection; sockets when the network is
-// off) to the calling, locked thread.
-func confineThread(p Plan, abi int) error {
-	// The helper got CAP_SYS_ADMIN as an ambient capability to mount;
-	// the command must not keep it across exec.
-	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
-		return fmt.Errorf("clearing ambient capabilities: %w", err)
-	}
-	if err := noNewPrivs(); err != nil {
-		return err
-	}
-	if err := landlockRestrict(abi, p.Writable, p.Readable, p.Network, proxyPort(p)); err != nil {
-		return err
-	}
-	if err := dropCapabilities(); err != nil {
-		return err
-	}
-	rules := ttyRules
-	switch {
-	case proxyPort(p) != 0:
-		rules = append(append([]sysRule(nil), rules...), proxyNetworkRules...)
-	case !p.Network:
-		rules = append(append([]sysRule(nil), rules...), networkRules...)
-	}
-	return installFilter(rules)
-}
-
-// keptCaps are the capabilities a confined command run by root keeps:
-// those over files and ids, which Landlock bounds (a project owned by
-// another user stays writable to root). The rest go: CAP_SYS_PTRACE lets
-// root read another process's /proc/N/environ past Landlock, CAP_MKNOD a
-// block device in the project, CAP_SYS_MODULE, CAP_SYS_RAWIO,
-// CAP_NET_ADMIN and CAP_SYS_BOOT act on the whole machine.
-var keptCaps = []uintptr{unix.CAP_CHOWN, unix.CAP_DAC_OVERRIDE, unix.CAP_DAC_READ_SEARCH, unix.CAP_FOWNER,
-	unix.CAP_FSETID, unix.CAP_KILL, unix.CAP_SETGID, unix.CAP_SETUID}
-
-// dropCapabilities takes every capability but keptCaps from the calling
-// thread: from its bounding set (so exec gives root no more) and its
-// effective, permitted and inheritable sets. A thread with no capability
-// to drop (a non-root user) has nothing to do.
-func dropCapabilities() error {
-	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
-	var data [2]unix.CapUserData
-	if err := unix.Capget(&hdr, &data[0]); err != nil {
-		return fmt.Errorf("capget: %w", err)
-	}
-	var keep [2]uint32
-	for _, c := range keptCaps {
-		keep[c/32] |= 1 << (c % 32)
-	}
-	if data[0].Permitted&^keep[0] == 0 && data[1].Permitted&^keep[1] == 0 {
-		return nil
-	}
-	// Without CAP_SETPCAP the bounding set cannot shrink, and needs not:
-	// exec gives a user other than root no capability (no_new_privs
-	// ignores file capabilities; the ambient set is cleared).
-	setpcap := data[unix.CAP_SETPCAP/32].Effective&(1<<(unix.CAP_SETPCAP%32)) != 0
-	for c := uintptr(0); setpcap && c <= unix.CAP_LAST_CAP; c++ {
-		if keep[c/32]&(1<<(c%32)) != 0 {
-			continue
-		}
-		if err := unix.Prctl(unix.PR_CAPBSET_DROP, c, 0, 0, 0); err != nil && !errors.Is(err, unix.EINVAL) {
-			return fmt.Errorf("dropping capability %d: %w", c, err)
-		}
-	}
-	for i := range data {
-		data[i].Effective &= keep[i]
-		data[i].Permitted &= keep[i]
-		data[i].Inheritable &= keep[i]
-	}
-	if err := unix.Capset(&hdr, &data[0]); err != nil {
-		return fmt.Errorf("capset: %w", err)
-	}
-	return nil
-}
-
-// closeExtraFDs makes every descriptor above 2 close at exec, so the
-// command gets only stdin, stdout and stderr: a descriptor inherited from
-// gatekeep's caller (a TCP connection, a directory of the outer mount
-// tree, reached through /proc/self/fd/N) would pass by the network filter
-// and the hidden secrets. They are marked close-on-exec rather than
-// closed, so the Go runtime's own descriptors stay usable until exec.
-func closeExtraFDs() error {
-	err := unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC)
-	if err == nil {
-		return nil
-	}
-	if !errors.Is(err, unix.ENOSYS) && !errors.Is(err, unix.EINVAL) {
-		return fmt.Errorf("close_range: %w", err)
-	}
-	// Before Linux 5.11: each open descriptor, as /proc lists it.
-	d, err := os.Open("/proc/self/fd")
-	if err != nil {
-		return err
-	}
-	names, err := d.Readdirnames(-1)
-	d.Close()
-	if err != nil {
-		return err
-	}
-	for _, n := range names {
-		var fd int
-		if _, err := fmt.Sscanf(n, "%d", &fd); err != nil || fd < 3 {
-			continue
-		}
-		if _, err := unix.FcntlInt(uintptr(fd), unix.F_SETFD, unix.FD_CLOEXEC); err != nil && !errors.Is(err, unix.EBADF) {
-			return err
-		}
-	}
-	return nil
-}
-
 // helperCmd builds the helper process for msg, in new namespaces (user,
 // mount, PID, and network when the plan has none) when namespaced is
 // set. The helper gets SIGKILL when gatekeep dies (its parent-death
 // signal): in the full tier that ends the whole PID namespace.
-func helperCmd(msg helperMsg, env []string, namespaced bool) (*exec.Cmd, *os.File, error) {
+func helperCmd(msg helper.Msg, env []string, namespaced bool) (*exec.Cmd, *os.File, error) {
 	b, err := json.Marshal(msg)
 	if err != nil {
 		return nil, nil, err
@@ -209,8 +81,8 @@ func helperCmd(msg helperMsg, env []string, namespaced bool) (*exec.Cmd, *os.Fil
 	}
 	c := &exec.Cmd{
 		Path:       "/proc/self/exe",
-		Args:       []string{os.Args[0], helperArg},
-		Env:        append(append([]string(nil), env...), planEnv+"="+string(b)),
+		Args:       []string{os.Args[0], helper.Arg},
+		Env:        append(append([]string(nil), env...), helper.PlanEnv+"="+string(b)),
 		Stdin:      os.Stdin,
 		Stdout:     os.Stdout,
 		Stderr:     os.Stderr,
@@ -242,13 +114,19 @@ func helperCmd(msg helperMsg, env []string, namespaced bool) (*exec.Cmd, *os.Fil
 		// The helper needs CAP_SYS_ADMIN in its namespace to mount; the
 		// thread that starts the command drops the ambient set.
 		attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN}
-		if proxyPort(msg.Plan) != 0 {
+		if msg.Plan.ProxyPort != 0 {
 			// To bring the namespace's loopback interface up.
 			attr.AmbientCaps = append(attr.AmbientCaps, unix.CAP_NET_ADMIN)
 		}
 	}
 	c.SysProcAttr = attr
 	return c, r, nil
+}
+
+// wire is the part of p the helper applies.
+func wire(p Plan) helper.Plan {
+	return helper.Plan{Full: p.Tier == TierFull, Writable: p.Writable, Readable: p.Readable, ReadOnly: p.ReadOnly,
+		Hidden: p.Hidden, Pinned: p.Pinned, Network: p.Network, ProxyPort: proxyPort(p)}
 }
 
 // helperFailure turns the helper's report ("STAGE: message" or
@@ -264,171 +142,12 @@ func helperFailure(report string) error {
 	return &UnavailableError{Err: errors.New(report)}
 }
 
-// HelperMain runs the helper when gatekeep was started as one (argument
-// helperArg); it returns false otherwise. cmd.Main calls it first. In the
-// full tier the helper is the init of the command's PID namespace and
-// returns the command's status (runInit); in the Landlock tier, and for
-// the probe, it restricts its own thread and execs the command in place:
-// on success it does not return.
-func HelperMain() (int, bool) {
-	if len(os.Args) < 2 || os.Args[1] != helperArg {
-		return 0, false
-	}
-	runtime.LockOSThread()
-	status := os.NewFile(statusFD, "status")
-	fail := func(stage string, err error) (int, bool) {
-		fmt.Fprintf(status, "%s: %v", stage, err)
-		return 70, true
-	}
-	var msg helperMsg
-	if err := json.Unmarshal([]byte(os.Getenv(planEnv)), &msg); err != nil {
-		return fail("plan", err)
-	}
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, planEnv+"=") {
-			env = append(env, kv)
-		}
-	}
-	abi, err := landlockABI()
-	if err != nil {
-		return fail("landlock", err)
-	}
-	if msg.Plan.Tier == TierFull {
-		if err := setupMounts(msg.Plan); err != nil {
-			return fail("mount", err)
-		}
-		if msg.Probe == "" {
-			stage, code, err := runInit(msg, env, abi, status)
-			if err != nil {
-				return fail(stage, err)
-			}
-			return code, true
-		}
-	}
-	if err := confineThread(msg.Plan, abi); err != nil {
-		return fail("confine", err)
-	}
-	if msg.Probe != "" {
-		// A ruleset that does not stop a write never counts.
-		f, err := os.Create(filepath.Join(msg.Probe, "probe"))
-		if err == nil {
-			f.Close()
-			return fail("landlock", errors.New("a write outside the writable dirs was not refused"))
-		}
-		if s, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM, 0); err == nil {
-			unix.Close(s)
-			return fail("seccomp", errors.New("a UDP socket was not refused"))
-		}
-		return 0, true
-	}
-	// A session of its own: the terminal is no longer the command's
-	// controlling terminal, so it cannot open /dev/tty to type into it
-	// (seccomp refuses TIOCSTI on the descriptors it has). gatekeep, in
-	// the terminal's foreground group, passes Ctrl-C on to the group.
-	if _, err := unix.Setsid(); err != nil {
-		return fail("setsid", err)
-	}
-	// The status pipe is among them: it closes at exec, telling the
-	// parent the exec happened.
-	if err := closeExtraFDs(); err != nil {
-		return fail("descriptors", err)
-	}
-	err = unix.Exec(msg.Path, msg.Argv, env)
-	var errno syscall.Errno
-	if errors.As(err, &errno) {
-		return fail("exec", fmt.Errorf("%d", int(errno)))
-	}
-	return fail("exec", err)
-}
-
-// setupMounts binds each read-only path onto itself read-only, and covers
-// each hidden path: a file with /dev/null, a directory with an empty
-// read-only tmpfs. The mount namespace was made with a new user
-// namespace, so the kernel turned its shared mounts into slaves: nothing
-// mounted here propagates back (mount_namespaces(7)). Each path is opened
-// without following a final symlink and mounted through its /proc/self/fd
-// link, so a path swapped after planning cannot redirect the mount.
-func setupMounts(p Plan) error {
-	for _, path := range p.Pinned {
-		if err := withPath(path, func(fdPath string, dir bool) error {
-			if !dir {
-				return errors.New("not a directory")
-			}
-			return unix.Mount(fdPath, fdPath, "", unix.MS_BIND|unix.MS_REC, "")
-		}); err != nil {
-			return fmt.Errorf("pinning %s: %w", path, err)
-		}
-	}
-	for _, path := range p.ReadOnly {
-		if err := withPath(path, func(fdPath string, dir bool) error {
-			if err := unix.Mount(fdPath, fdPath, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
-				return err
-			}
-			return remountRO(path)
-		}); err != nil {
-			return fmt.Errorf("read-only %s: %w", path, err)
-		}
-	}
-	for _, path := range p.Hidden {
-		if err := withPath(path, func(fdPath string, dir bool) error {
-			if dir {
-				return unix.Mount("tmpfs", fdPath, "tmpfs", unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=4k,mode=0555")
-			}
-			return unix.Mount("/dev/null", fdPath, "", unix.MS_BIND, "")
-		}); err != nil {
-			return fmt.Errorf("hiding %s: %w", path, err)
-		}
-	}
-	return nil
-}
-
-// withPath opens path without following a final symlink (a missing path
-// is skipped) and calls fn with its /proc/self/fd name.
-func withPath(path string, fn func(fdPath string, dir bool) error) error {
-	fd, err := unix.Open(path, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-	if errors.Is(err, unix.ENOENT) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	defer unix.Close(fd)
-	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
-		return err
-	}
-	if st.Mode&unix.S_IFMT == unix.S_IFLNK {
-		return errors.New("is a symbolic link")
-	}
-	return fn(fmt.Sprintf("/proc/self/fd/%d", fd), st.Mode&unix.S_IFMT == unix.S_IFDIR)
-}
-
-// remountRO makes the bind mount at path read-only, keeping the flags the
-// kernel locks in a user namespace (nosuid, nodev, noexec, atime).
-func remountRO(path string) error {
-	var st unix.Statfs_t
-	if err := unix.Statfs(path, &st); err != nil {
-		return err
-	}
-	flags := uintptr(unix.MS_BIND | unix.MS_REMOUNT | unix.MS_RDONLY)
-	for _, f := range []struct{ st, ms uintptr }{
-		{unix.ST_NOSUID, unix.MS_NOSUID}, {unix.ST_NODEV, unix.MS_NODEV}, {unix.ST_NOEXEC, unix.MS_NOEXEC},
-		{unix.ST_NOATIME, unix.MS_NOATIME}, {unix.ST_NODIRATIME, unix.MS_NODIRATIME}, {unix.ST_RELATIME, unix.MS_RELATIME},
-	} {
-		if uintptr(st.Flags)&f.st != 0 {
-			flags |= f.ms
-		}
-	}
-	return unix.Mount("", path, "", flags, "")
-}
-
 // Probe finds what this machine supports by trying it in helper processes:
 // the full tier in new namespaces, else Landlock and seccomp alone. Each
 // probe must also see a write outside its writable dir refused.
 func Probe() Support {
 	var s Support
-	abi, err := landlockABI()
+	abi, err := helper.LandlockABI()
 	s.LandlockABI = abi
 	if err != nil {
 		s.Errors = append(s.Errors, err.Error())
@@ -453,7 +172,7 @@ func Probe() Support {
 		if t == TierFull {
 			p.ReadOnly = []string{ro}
 		}
-		c, r, err := helperCmd(helperMsg{Plan: p, Probe: outside}, os.Environ(), t == TierFull)
+		c, r, err := helperCmd(helper.Msg{Plan: wire(p), Probe: outside}, os.Environ(), t == TierFull)
 		if err != nil {
 			return err
 		}
@@ -494,7 +213,7 @@ func Probe() Support {
 // missing, disabled or refused. It is a cheap first test; only Probe
 // shows a ruleset is really enforced.
 func LandlockABI() int {
-	abi, _ := landlockABI()
+	abi, _ := helper.LandlockABI()
 	return abi
 }
 
@@ -502,18 +221,18 @@ func LandlockABI() int {
 // p.Writable, for the file tools: gatekeep's own reads and writes. The
 // thread is never unlocked, so the runtime discards it afterwards.
 func Confined(p Plan, fn func() error) error {
-	abi, err := landlockABI()
+	abi, err := helper.LandlockABI()
 	if err != nil || abi < 1 {
 		return &UnavailableError{Err: errors.New("landlock is not available")}
 	}
 	done := make(chan error, 1)
 	go func() {
 		runtime.LockOSThread()
-		if err := noNewPrivs(); err != nil {
+		if err := helper.NoNewPrivs(); err != nil {
 			done <- &UnavailableError{Err: err}
 			return
 		}
-		if err := landlockRestrict(abi, p.Writable, nil, true, 0); err != nil {
+		if err := helper.LandlockRestrict(abi, p.Writable, nil, true, 0); err != nil {
 			done <- &UnavailableError{Err: err}
 			return
 		}

@@ -26,14 +26,8 @@ func Run(Plan, string, []string, []string, func(string)) (int, error) {
 	return 0, &UnavailableError{Err: errNotLinux}
 }
 
-// HelperMain is never a helper off Linux.
-func HelperMain() (int, bool) { return 0, false }
-
 // Probe reports nothing supported off Linux.
 func Probe() Support { return Support{Errors: []string{errNotLinux.Error()}} }
-
-// Refuse is a no-op error off Linux.
-func Refuse(namespaces, landlock bool) error { return errNotLinux }
 
 // LandlockABI is 0 off Linux.
 func LandlockABI() int { return 0 }

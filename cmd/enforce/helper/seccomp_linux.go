@@ -1,4 +1,4 @@
-package enforce
+package helper
 
 import (
 	"errors"
@@ -160,7 +160,7 @@ func installFilter(rules []sysRule) error {
 // with ENOSYS. Tests use it to reach the lower tiers; the caller must lock
 // the thread and exec from it.
 func Refuse(namespaces, landlock bool) error {
-	if err := noNewPrivs(); err != nil {
+	if err := NoNewPrivs(); err != nil {
 		return err
 	}
 	var rules []sysRule

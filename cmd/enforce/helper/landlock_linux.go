@@ -1,4 +1,4 @@
-package enforce
+package helper
 
 import (
 	"errors"
@@ -19,8 +19,8 @@ type pathBeneath struct {
 	fd      int32
 }
 
-// landlockABI is the kernel's Landlock ABI version, 0 when unavailable.
-func landlockABI() (int, error) {
+// LandlockABI is the kernel's Landlock ABI version, 0 when unavailable.
+func LandlockABI() (int, error) {
 	v, _, e := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, unix.LANDLOCK_CREATE_RULESET_VERSION)
 	if e != 0 {
 		return 0, fmt.Errorf("landlock: %w", e)
@@ -66,14 +66,14 @@ var (
 	devDirs  = []string{"/dev/pts", "/dev/shm"}
 )
 
-// landlockRestrict enforces a ruleset on the calling thread: writes only
+// LandlockRestrict enforces a ruleset on the calling thread: writes only
 // below writable (and to the device files above), reads only below
 // writable and readable when readable is not nil, no TCP unless network,
 // no signals to processes outside (ABI 6), no abstract Unix sockets
 // outside unless network (ABI 6). The caller has locked the thread and set
 // no_new_privs. It fails when the kernel refuses any step: a ruleset that
 // is not enforced never counts.
-func landlockRestrict(abi int, writable, readable []string, network bool, port int) error {
+func LandlockRestrict(abi int, writable, readable []string, network bool, port int) error {
 	if abi < 1 {
 		return errors.New("landlock is not available")
 	}
@@ -165,10 +165,10 @@ func landlockRestrict(abi int, writable, readable []string, network bool, port i
 	return nil
 }
 
-// noNewPrivs sets no_new_privs on the calling thread (Landlock and seccomp
+// NoNewPrivs sets no_new_privs on the calling thread (Landlock and seccomp
 // need it without CAP_SYS_ADMIN; it also keeps setuid programs from
 // gaining privileges).
-func noNewPrivs() error {
+func NoNewPrivs() error {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("prctl no_new_privs: %w", err)
 	}
