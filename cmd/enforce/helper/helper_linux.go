@@ -251,7 +251,7 @@ func helperMain() (int, bool) {
 	// (seccomp refuses TIOCSTI on the descriptors it has). gatekeep, in
 	// the terminal's foreground group, passes Ctrl-C on to the group.
 	if _, err := unix.Setsid(); err != nil {
-		return fail("setsid", err)
+		return fail("session", err)
 	}
 	// The status pipe is among them: it closes at exec, telling the
 	// parent the exec happened.
