@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"github.com/gatekeep/gatekeep/cmd/enforce"
 	"os"
 	"strings"
 
@@ -147,7 +148,17 @@ func (a *app) decide(chk *checkOptions, c call) error {
 		q.Suggest = a.suggestTarget()
 	}
 	ans := policy.Decide(cfg, q)
+	var early *enforce.Early
+	if chk == nil {
+		// The helper starts while the plan is made; it is ended
+		// unless the call runs in it.
+		early = a.startEarly(req, ans)
+		defer early.Discard()
+	}
 	a.applyConfinement(cfg, ans.Confine, chk != nil)
+	if a.enf != nil {
+		a.enf.early = early
+	}
 	d := ans.Decision
 	a.attachProxy(req)
 	if chk != nil {

@@ -29,6 +29,9 @@ type enforcement struct {
 	// that is there after it under another identity (a directory renamed
 	// away and a new one made in its place) is new.
 	shapeIDs map[string]enforce.FileID
+	// early is the full tier's helper, started while the plan was made
+	// (startEarly); nil when there is none.
+	early *enforce.Early
 }
 
 // enforcementJSON is check --json's `enforcement` member.
@@ -141,6 +144,26 @@ func (a *app) enforcePlan(cfg *policy.Config, tier enforce.Tier, create bool) en
 	return plan
 }
 
+// startEarly starts the full tier's helper for a call that will run in
+// it, before its plan is worked out (enforce.StartEarly): a start of
+// gatekeep in new namespaces takes about as long as the plan, and they
+// overlap. None for a call that may still be denied or asked about (the
+// person's answer can take minutes), nor for one that reaches the proxy
+// (its helper is made with the proxy's socket pair).
+func (a *app) startEarly(req policy.Request, ans policy.Answer) *enforce.Early {
+	c, d := ans.Confine, ans.Decision
+	if c == nil || c.BypassUnconfined || c.Tier != string(enforce.TierFull) || req.Tool != policy.ToolBash {
+		return nil
+	}
+	if d.Effect != policy.Allow && (d.Effect != policy.Ask || !ans.Bypass) {
+		return nil
+	}
+	if !c.Network && a.loaded != nil && !a.loaded.Enforce.AllowedHosts.Empty() {
+		return nil
+	}
+	return enforce.StartEarly(c.Network, shellEnv())
+}
+
 // noteBypassUnconfined says once per gatekeep version, on stderr, that
 // bypassPermissions runs what the text cannot show unconfined on this
 // machine: a marker file in gatekeep's cache directory remembers it.
@@ -221,7 +244,7 @@ func (a *app) runConfined(path string, argv []string) error {
 	links := recordGitLinks(a.enf.plan)
 	plan := a.enf.plan
 	a.startProxy(&plan)
-	status, err := enforce.Run(plan, path, argv, shellEnv(), func(msg string) {
+	status, err := enforce.Run(plan, a.enf.early, path, argv, shellEnv(), func(msg string) {
 		fmt.Fprintf(a.stderr, "gatekeep: %s\n", msg)
 	})
 	a.endProxy()

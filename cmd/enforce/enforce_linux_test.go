@@ -52,7 +52,16 @@ func childRun() int {
 	}
 	time.Sleep(5 * time.Millisecond)
 	p := Plan{Tier: Tier(os.Getenv("TIER")), Writable: []string{os.Getenv("WRITABLE")}, Network: true, RequireFull: true}
-	status, err := Run(p, "/bin/sh", []string{"sh", "-c", `echo x > "$TARGET"`}, os.Environ(), func(string) {})
+	// EARLY: a helper started before the plan, for a plan with the
+	// network on (as p) or off (then Run must end it and start another).
+	var early *Early
+	switch os.Getenv("EARLY") {
+	case "same":
+		early = StartEarly(true, os.Environ())
+	case "other":
+		early = StartEarly(false, os.Environ())
+	}
+	status, err := Run(p, early, "/bin/sh", []string{"sh", "-c", `echo x > "$TARGET"`}, os.Environ(), func(string) {})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "run failed:", err)
 		return 99
@@ -84,7 +93,9 @@ func needLandlock(t *testing.T) {
 
 // TestExecOnRestrictedThread is the regression test for the thread that
 // restricts itself being the one that starts the command: the command is
-// confined every time, across many runs with busy threads, in each tier.
+// confined every time, across many runs with busy threads, in each tier,
+// with a helper started before the plan (one that suits it, one that
+// does not) and without.
 func TestExecOnRestrictedThread(t *testing.T) {
 	needLandlock(t)
 	tiers := []Tier{TierLandlock}
@@ -106,7 +117,8 @@ func TestExecOnRestrictedThread(t *testing.T) {
 				ok     bool
 			}{{filepath.Join(writable, "f"), true}, {filepath.Join(outside, "f"), false}} {
 				cmd := exec.Command(os.Args[0])
-				cmd.Env = append(os.Environ(), "ENFORCE_TEST_CHILD=run", "TIER="+string(tier), "WRITABLE="+writable, "TARGET="+c.target)
+				cmd.Env = append(os.Environ(), "ENFORCE_TEST_CHILD=run", "TIER="+string(tier), "WRITABLE="+writable, "TARGET="+c.target,
+					"EARLY="+[]string{"", "same", "other"}[i%3])
 				out, err := cmd.CombinedOutput()
 				_, statErr := os.Stat(c.target)
 				if c.ok && (err != nil || statErr != nil) {
@@ -146,5 +158,31 @@ func TestProbeTiers(t *testing.T) {
 		if got := Tier(strings.TrimSpace(string(out))); got != c.want {
 			t.Errorf("NOLANDLOCK=%q: tier %s, want %s", c.nolandlock, got, c.want)
 		}
+	}
+}
+
+// TestEarlyHelperDiscarded: a helper started ahead of a plan that is
+// never sent (the call was denied after all) ends with Discard, reaped:
+// no process of it is left.
+func TestEarlyHelperDiscarded(t *testing.T) {
+	needLandlock(t)
+	if s := Probe(); s.Tier() != TierFull {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI must have the full tier: %s %q", s, s.Errors)
+		}
+		t.Skip("the full tier is unavailable")
+	}
+	e := StartEarly(false, os.Environ())
+	if e == nil || e.h == nil {
+		t.Fatal("no early helper started")
+	}
+	pid := e.h.c.Process.Pid
+	if _, err := os.Stat(fmt.Sprintf("/proc/%d", pid)); err != nil {
+		t.Fatalf("the early helper %d is not running: %v", pid, err)
+	}
+	e.Discard()
+	e.Discard() // twice is harmless
+	if _, err := os.Stat(fmt.Sprintf("/proc/%d", pid)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the discarded helper %d is still there: %v", pid, err)
 	}
 }

@@ -9,11 +9,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"os/signal"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -33,35 +33,18 @@ func stopSelf(s syscall.Signal) {
 	}
 }
 
-// startHelper starts the helper c and reads its status pipe r until it
-// closes: empty when the command started, else the helper's failure.
-func startHelper(c *exec.Cmd, r *os.File) error {
-	err := c.Start()
-	for _, f := range c.ExtraFiles {
-		f.Close()
-	}
-	if err != nil {
-		return err
-	}
-	report, _ := io.ReadAll(io.LimitReader(r, 4096))
-	if len(report) > 0 {
-		c.Wait()
-		return helperFailure(string(report))
-	}
-	return nil
-}
-
 // runFull runs the command in the full tier: the helper, in new user,
 // mount, PID (and network) namespaces, is the init of the command's PID
 // namespace (runInit) and exits with the command's status once it has
 // killed everything else there. If gatekeep is killed, the helper's
 // parent-death signal kills it, and the kernel then kills every process
 // of the namespace; the mounts go with the last of them.
-func runFull(p Plan, path string, argv, env []string) (int, error) {
+func runFull(p Plan, early *Early, path string, argv, env []string) (int, error) {
 	// The parent-death signal follows the thread that started the
 	// helper: it must not end while the helper runs.
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
+	defer early.release()
 	var proxyConn, helperEnd *os.File
 	if p.Proxy != nil && p.Proxy.Serve == nil {
 		p.Proxy = nil // nobody to serve it: the network stays off
@@ -74,30 +57,24 @@ func runFull(p Plan, path string, argv, env []string) (int, error) {
 		defer proxyConn.Close()
 		env = ProxyEnv(env, p.Proxy.Port)
 	}
-	c, r, err := helperCmd(helper.Msg{Plan: wire(p), Path: path, Argv: argv}, env, true)
-	if err != nil {
-		if helperEnd != nil {
-			helperEnd.Close()
+	h := early.take(p, env)
+	if h == nil {
+		var err error
+		h, err = spawn(env, spawnOpts{namespaced: true, network: p.Network, proxyEnd: helperEnd})
+		if err != nil {
+			// Namespaces refused (Docker, an AppArmor-restricted
+			// Ubuntu): the landlock tier is what this machine offers,
+			// as the probe says; nothing to report on each call.
+			return 0, &UnavailableError{Err: fmt.Errorf("%w: %w", errNoNamespaces, err)}
 		}
-		return 0, &UnavailableError{Err: err}
-	}
-	defer r.Close()
-	if helperEnd != nil {
-		c.ExtraFiles = append(c.ExtraFiles, helperEnd)
 	}
 	sigs := helper.NotifySignals()
-	if err := startHelper(c, r); err != nil {
+	h.send(helper.Msg{Plan: wire(p), Path: path, Argv: argv})
+	if err := h.started(); err != nil {
 		signal.Stop(sigs)
-		var ue *UnavailableError
-		var ee *ExecError
-		if errors.As(err, &ue) || errors.As(err, &ee) {
-			return 0, err
-		}
-		// Namespaces refused (Docker, an AppArmor-restricted Ubuntu):
-		// the landlock tier is what this machine offers, as the probe
-		// says; nothing to report on each call.
-		return 0, &UnavailableError{Err: fmt.Errorf("%w: %w", errNoNamespaces, err)}
+		return 0, err
 	}
+	c := h.c
 	var served chan struct{}
 	if proxyConn != nil {
 		// The helper sent the listener before it started the command.
@@ -123,9 +100,73 @@ func runFull(p Plan, path string, argv, env []string) (int, error) {
 		c.Process.Signal(s)
 		stopSelf(s)
 	})
-	err = c.Wait()
+	err := c.Wait()
 	quit := stop()
 	return runStatus(c, quit, err)
+}
+
+// Early is a full-tier helper started while gatekeep still works out the
+// plan (StartEarly): the helper's own start, a process start of gatekeep
+// and the namespaces, takes about as long as the plan, so the two
+// overlap. The helper waits for its plan; Run hands it over, or ends the
+// helper and starts another when the plan turned out to need a different
+// one (a network namespace, the proxy's socket pair, another
+// environment). A nil *Early is none.
+type Early struct {
+	h       *proc
+	network bool
+	env     []string
+	locked  bool
+}
+
+// StartEarly starts a full-tier helper for a plan with the network on or
+// off and the command's environment env, or returns nil when it cannot.
+// The calling goroutine's thread stays locked (the helper's parent-death
+// signal follows it) until Run or Discard.
+func StartEarly(network bool, env []string) *Early {
+	runtime.LockOSThread()
+	e := &Early{network: network, env: env, locked: true}
+	h, err := spawn(env, spawnOpts{namespaced: true, network: network})
+	if err != nil {
+		// Run starts one again and falls back as it says.
+		e.release()
+		return nil
+	}
+	e.h = h
+	return e
+}
+
+// take hands over the helper when it suits plan p and env, else ends it.
+func (e *Early) take(p Plan, env []string) *proc {
+	if e == nil || e.h == nil {
+		return nil
+	}
+	h := e.h
+	e.h = nil
+	if e.network != p.Network || proxyPort(p) != 0 || !slices.Equal(e.env, env) {
+		h.kill()
+		return nil
+	}
+	return h
+}
+
+// Discard ends the helper if Run did not take it, and unlocks the thread.
+func (e *Early) Discard() {
+	if e == nil {
+		return
+	}
+	if e.h != nil {
+		e.h.kill()
+		e.h = nil
+	}
+	e.release()
+}
+
+func (e *Early) release() {
+	if e != nil && e.locked {
+		e.locked = false
+		runtime.UnlockOSThread()
+	}
 }
 
 // runStatus is the status of a run whose helper c was waited for (err is
@@ -164,21 +205,17 @@ func runLandlock(p Plan, path string, argv, env []string, note func(string)) (in
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
 		return 0, &UnavailableError{Err: fmt.Errorf("subreaper: %w", err)}
 	}
-	c, r, err := helperCmd(helper.Msg{Plan: wire(p), Path: path, Argv: argv}, env, false)
+	h, err := spawn(env, spawnOpts{})
 	if err != nil {
 		return 0, &UnavailableError{Err: err}
 	}
-	defer r.Close()
 	sigs := helper.NotifySignals()
-	if err := startHelper(c, r); err != nil {
+	h.send(helper.Msg{Plan: wire(p), Path: path, Argv: argv})
+	if err := h.started(); err != nil {
 		signal.Stop(sigs)
-		var ue *UnavailableError
-		var ee *ExecError
-		if errors.As(err, &ue) || errors.As(err, &ee) {
-			return 0, err
-		}
-		return 0, &UnavailableError{Err: err}
+		return 0, err
 	}
+	c := h.c
 	pid := c.Process.Pid
 	stop := helper.Relay(sigs, func(s syscall.Signal) {
 		helper.ToCommand(pid, s)

@@ -44,10 +44,13 @@ func (e *ExecError) Unwrap() error { return e.Errno }
 // Landlock tier gatekeep kills what it left (see runLandlock). When the
 // full tier cannot be set up (namespaces refused at run time) it falls
 // back to the Landlock tier, calling note once to say so. A
-// *UnavailableError means nothing ran.
-func Run(p Plan, path string, argv, env []string, note func(string)) (int, error) {
+// *UnavailableError means nothing ran. early, when not nil, is a helper
+// started ahead (StartEarly): Run uses it when it suits p, and ends it
+// otherwise.
+func Run(p Plan, early *Early, path string, argv, env []string, note func(string)) (int, error) {
+	defer early.Discard()
 	if p.Tier == TierFull {
-		status, err := runFull(p, path, argv, env)
+		status, err := runFull(p, early, path, argv, env)
 		var ue *UnavailableError
 		if !errors.As(err, &ue) || p.RequireFull {
 			return status, err
@@ -66,35 +69,65 @@ func Run(p Plan, path string, argv, env []string, note func(string)) (int, error
 	return runLandlock(p, path, argv, env, note)
 }
 
-// helperCmd builds the helper process for msg, in new namespaces (user,
-// mount, PID, and network when the plan has none) when namespaced is
-// set. The helper gets SIGKILL when gatekeep dies (its parent-death
-// signal): in the full tier that ends the whole PID namespace.
-func helperCmd(msg helper.Msg, env []string, namespaced bool) (*exec.Cmd, *os.File, error) {
-	b, err := json.Marshal(msg)
+// proc is a started helper: its process, the read end of its status
+// pipe and the write end of its plan pipe.
+type proc struct {
+	c        *exec.Cmd
+	status   *os.File
+	plan     *os.File
+	probeErr bytes.Buffer
+}
+
+// spawnOpts say how to start a helper.
+type spawnOpts struct {
+	// namespaced: in new user, mount and PID namespaces, and a network
+	// one unless network.
+	namespaced, network bool
+	// proxyEnd, when not nil, is the helper's end of the proxy's socket
+	// pair.
+	proxyEnd *os.File
+	// probe: no stdin or stdout, stderr kept in the proc's probeErr.
+	probe bool
+}
+
+// spawn starts the helper with env (the command's environment), which
+// then waits for its Msg (send). It gets SIGKILL when gatekeep's thread
+// that started it ends (its parent-death signal): in the full tier that
+// ends the whole PID namespace. The caller has locked that thread.
+func spawn(env []string, o spawnOpts) (*proc, error) {
+	statusR, statusW, err := os.Pipe()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	r, w, err := os.Pipe()
+	planR, planW, err := os.Pipe()
 	if err != nil {
-		return nil, nil, err
+		statusR.Close()
+		statusW.Close()
+		return nil, err
 	}
 	c := &exec.Cmd{
 		Path:       "/proc/self/exe",
 		Args:       []string{os.Args[0], helper.Arg},
-		Env:        append(append([]string(nil), env...), helper.PlanEnv+"="+string(b)),
+		Env:        env,
 		Stdin:      os.Stdin,
 		Stdout:     os.Stdout,
 		Stderr:     os.Stderr,
-		ExtraFiles: []*os.File{w},
+		ExtraFiles: []*os.File{statusW, planR}, // helper.StatusFD, helper.PlanFD
+	}
+	if o.proxyEnd != nil {
+		c.ExtraFiles = append(c.ExtraFiles, o.proxyEnd) // helper.ProxyFD
+	}
+	h := &proc{c: c}
+	if o.probe {
+		c.Stdin, c.Stdout, c.Stderr = nil, nil, &h.probeErr
 	}
 	attr := &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	if namespaced {
+	if o.namespaced {
 		attr.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID
 		// A process group of its own: the terminal's Ctrl-C reaches
 		// gatekeep alone, which passes it on once.
 		attr.Setpgid = true
-		if !msg.Plan.Network {
+		if !o.network {
 			attr.Cloneflags |= syscall.CLONE_NEWNET
 		}
 		uid, gid := os.Getuid(), os.Getgid()
@@ -114,13 +147,53 @@ func helperCmd(msg helper.Msg, env []string, namespaced bool) (*exec.Cmd, *os.Fi
 		// The helper needs CAP_SYS_ADMIN in its namespace to mount; the
 		// thread that starts the command drops the ambient set.
 		attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN}
-		if msg.Plan.ProxyPort != 0 {
+		if o.proxyEnd != nil {
 			// To bring the namespace's loopback interface up.
 			attr.AmbientCaps = append(attr.AmbientCaps, unix.CAP_NET_ADMIN)
 		}
 	}
 	c.SysProcAttr = attr
-	return c, r, nil
+	err = c.Start()
+	for _, f := range c.ExtraFiles {
+		f.Close()
+	}
+	if err != nil {
+		statusR.Close()
+		planW.Close()
+		return nil, err
+	}
+	h.status, h.plan = statusR, planW
+	return h, nil
+}
+
+// send hands the helper msg and closes the plan pipe. A helper that
+// ended meanwhile says why on its status pipe (started).
+func (h *proc) send(msg helper.Msg) {
+	b, err := json.Marshal(msg)
+	if err == nil {
+		_, _ = h.plan.Write(b)
+	}
+	h.plan.Close()
+}
+
+// started reads the status pipe until it closes: nil when the command
+// runs, else the helper's failure, once it is waited for.
+func (h *proc) started() error {
+	defer h.status.Close()
+	report, _ := io.ReadAll(io.LimitReader(h.status, 4096))
+	if len(report) == 0 {
+		return nil
+	}
+	h.c.Wait()
+	return helperFailure(string(report))
+}
+
+// kill ends a helper that was sent no plan.
+func (h *proc) kill() {
+	h.plan.Close()
+	h.status.Close()
+	h.c.Process.Kill()
+	h.c.Wait()
 }
 
 // wire is the part of p the helper applies.
@@ -172,26 +245,19 @@ func Probe() Support {
 		if t == TierFull {
 			p.ReadOnly = []string{ro}
 		}
-		c, r, err := helperCmd(helper.Msg{Plan: wire(p), Probe: outside}, os.Environ(), t == TierFull)
+		h, err := spawn(os.Environ(), spawnOpts{namespaced: t == TierFull, probe: true})
 		if err != nil {
 			return err
 		}
-		defer r.Close()
-		c.Stdin, c.Stdout = nil, nil
-		var stderr bytes.Buffer
-		c.Stderr = &stderr
-		if err := c.Start(); err != nil {
-			c.ExtraFiles[0].Close()
-			return err
-		}
-		c.ExtraFiles[0].Close()
-		report, _ := io.ReadAll(io.LimitReader(r, 4096))
-		err = c.Wait()
+		h.send(helper.Msg{Plan: wire(p), Probe: outside})
+		defer h.status.Close()
+		report, _ := io.ReadAll(io.LimitReader(h.status, 4096))
+		err = h.c.Wait()
 		if len(report) > 0 {
 			return errors.New(string(report))
 		}
 		if err != nil {
-			return fmt.Errorf("probe helper: %v %s", err, strings.TrimSpace(stderr.String()))
+			return fmt.Errorf("probe helper: %v %s", err, strings.TrimSpace(h.probeErr.String()))
 		}
 		return nil
 	}

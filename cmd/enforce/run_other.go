@@ -22,7 +22,16 @@ func (e *ExecError) Unwrap() error { return e.Errno }
 var errNotLinux = errors.New("kernel enforcement needs Linux (Landlock); this is " + runtime.GOOS)
 
 // Run never runs anything off Linux.
-func Run(Plan, string, []string, []string, func(string)) (int, error) {
+// Early is never started off Linux.
+type Early struct{}
+
+// StartEarly starts nothing off Linux.
+func StartEarly(bool, []string) *Early { return nil }
+
+// Discard has nothing to end off Linux.
+func (e *Early) Discard() {}
+
+func Run(Plan, *Early, string, []string, []string, func(string)) (int, error) {
 	return 0, &UnavailableError{Err: errNotLinux}
 }
 

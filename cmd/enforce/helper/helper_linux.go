@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"runtime"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -17,15 +17,17 @@ import (
 )
 
 // How gatekeep starts the helper: /proc/self/exe with Arg as its first
-// argument, the Msg as JSON in PlanEnv, a pipe at StatusFD where the
-// helper reports a failure before the command runs (it closes at the
-// command's exec), and with a proxy the helper's end of a socket pair at
-// ProxyFD.
+// argument, a pipe at StatusFD where the helper reports a failure before
+// the command runs (it closes once the command runs), a pipe at PlanFD
+// the helper reads its Msg from as JSON (gatekeep may start the helper
+// before the plan is made, and writes it when it is), and with a proxy
+// the helper's end of a socket pair at ProxyFD. The helper's environment
+// is the command's.
 const (
 	Arg      = "__gatekeep_confine"
-	PlanEnv  = "GATEKEEP_CONFINE_PLAN"
 	StatusFD = 3
-	ProxyFD  = 4
+	PlanFD   = 4
+	ProxyFD  = 5
 )
 
 // Plan is the part of the confinement plan the helper applies (the
@@ -52,7 +54,7 @@ type Plan struct {
 	ProxyPort int `json:"proxy_port,omitempty"`
 }
 
-// Msg is what the parent hands the helper in PlanEnv.
+// Msg is what the parent hands the helper on PlanFD.
 type Msg struct {
 	Plan  Plan     `json:"plan"`
 	Path  string   `json:"path,omitempty"`
@@ -205,15 +207,16 @@ func helperMain() (int, bool) {
 		return 70, true
 	}
 	var msg Msg
-	if err := json.Unmarshal([]byte(os.Getenv(PlanEnv)), &msg); err != nil {
+	planPipe := os.NewFile(PlanFD, "plan")
+	b, err := io.ReadAll(planPipe)
+	planPipe.Close()
+	if err == nil {
+		err = json.Unmarshal(b, &msg)
+	}
+	if err != nil {
 		return fail("plan", err)
 	}
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, PlanEnv+"=") {
-			env = append(env, kv)
-		}
-	}
+	env := os.Environ()
 	abi, err := LandlockABI()
 	if err != nil {
 		return fail("landlock", err)
