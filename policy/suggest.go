@@ -186,7 +186,7 @@ func (e *evaluation) ruleFor(p *part) (string, string) {
 	name := argv[0]
 	// A command with a word that runs code (go test -exec CMD) is saved
 	// as the exact form: a `*` rule would not cover that word.
-	if cmdmodel.ExactOnly(name) || shellparse.IsShell(name) || shellparse.IsInterpreter(name) || c.IsWrapper() ||
+	if cmdmodel.ExactOnly(name) || shellparse.IsShell(name) || cmdmodel.IsInterpreter(name) || c.IsWrapper() ||
 		len(cmdmodel.CodeWords(&c.Command, c.IsWrapper())) > 0 || slices.ContainsFunc(argv[1:], func(w string) bool { return riskyWord(name, w) }) {
 		if c.HasDynamic(1) {
 			return "", "the command's code or arguments are only known at run time, so no rule can describe it"

@@ -66,7 +66,7 @@ func (p *parser) stdinTexts(idx int) (texts []string, ok bool, why string) {
 // not in the text.
 func (p *parser) makeCode(idx int) {
 	c := p.cmds[idx]
-	s, ok := cmdmodel.LookupSpec("make", false)
+	s, ok := cmdmodel.MakeSpec()
 	if !ok {
 		return
 	}

@@ -116,6 +116,16 @@ type Spec struct {
 	Skip       int
 	noRun      string
 	split      string
+	// fromInput: the wrapper appends words it reads from standard input
+	// to the command (xargs).
+	fromInput bool
+	// shellUnless: the wrapper joins the command's words with spaces and
+	// runs them with `sh -c`, unless one of these options is given
+	// (watch without -x).
+	shellUnless string
+	// applets: the command is an applet of the wrapper's own, named by
+	// its base name (`busybox /bin/ls` runs ls).
+	applets bool
 	// ops reports the effects of the operands and of the options it
 	// handles itself. Nil: the operands are no files.
 	ops func(l *Cmdline, out *effectList)
