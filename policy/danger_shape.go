@@ -13,7 +13,8 @@ import (
 	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
-// Danger by shape, not by name (issue 12): a command whose name is only
+// Danger by shape, not by name, so that a spelling the table does not list
+// is caught as well: a command whose name is only
 // known at run time is judged as every command of the danger table; a
 // variable the script assigns a literal is followed into the words that use
 // it (`X=/; rm -rf "$X"` is `rm -rf /`); block devices are known by what
@@ -499,26 +500,11 @@ func nvmeVerb(x *dangerCtx) (string, bool) {
 }
 
 // remoteSource reports a command whose output is content from the network
-// or only known at run time: a fetcher, ssh (the remote command's output),
-// `openssl s_client`, and a command whose name is only known at run time
-// (`$(echo curl) URL`).
+// or only known at run time: one cmdmodel.PrintsRemote names, and a
+// command whose name is only known at run time (`$(echo curl) URL`).
 func remoteSource(c *shellparse.Command) bool {
 	if len(c.Args) == 0 {
 		return false
 	}
-	if c.Args[0].Dynamic {
-		return true
-	}
-	name := commandName(c)
-	switch {
-	case cmdmodel.Fetches(name), name == "ssh", name == "telnet":
-		return true
-	case name == "openssl":
-		for _, w := range c.Args[1:] {
-			if w.Dynamic || w.Text == "s_client" {
-				return true
-			}
-		}
-	}
-	return false
+	return c.Args[0].Dynamic || cmdmodel.PrintsRemote(commandName(c), &c.Command)
 }

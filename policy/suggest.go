@@ -232,8 +232,8 @@ func riskyWord(name, w string) bool {
 		return slices.ContainsFunc(riskyLong, func(r string) bool { return len(opt) >= 3 && strings.HasPrefix(r, opt) })
 	case strings.HasPrefix(w, "-") && len(w) > 1:
 		return strings.ContainsAny(w[1:], "frRDd")
-	case name == "git":
-		return strings.HasPrefix(w, "+") || strings.HasPrefix(w, ":")
+	case cmdmodel.IsGit(name):
+		return cmdmodel.ForcingRefspec(w)
 	}
 	return false
 }
