@@ -81,8 +81,8 @@ func (p *parser) makeCode(idx int) {
 			}
 			continue
 		}
-		switch it.Opt {
-		case "f", "file", "makefile":
+		switch {
+		case cmdmodel.MakefileOpt(it.Opt):
 			v := l.Val(it)
 			if v.Dynamic || !(v.Text == "-" || isStdinPath(v.Word)) {
 				continue
@@ -96,7 +96,7 @@ func (p *parser) makeCode(idx int) {
 			for _, t := range texts {
 				p.makefileCode(idx, Word{Text: t, Offset: c.Offset}, "make -f -")
 			}
-		case "E", "eval":
+		case cmdmodel.MakeEvalOpt(it.Opt):
 			p.makefileCode(idx, l.Val(it).Word, "make --eval")
 		}
 	}

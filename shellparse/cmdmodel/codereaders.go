@@ -109,3 +109,11 @@ func CodeReaderOf(name string) CodeReader {
 // MakeSpec is make's model (GNU make 4.4): its options, read to find a
 // makefile or code given on the command line.
 func MakeSpec() (*Spec, bool) { return LookupSpec("make", false) }
+
+// MakefileOpt reports whether opt, an option of a line MakeSpec reads,
+// names a makefile to read (-f, --file, --makefile).
+func MakefileOpt(opt string) bool { return opt == "f" || opt == "file" || opt == "makefile" }
+
+// MakeEvalOpt reports whether opt, an option of a line MakeSpec reads,
+// gives makefile text to evaluate (-E, --eval).
+func MakeEvalOpt(opt string) bool { return opt == "E" || opt == "eval" }
