@@ -9,8 +9,8 @@ import (
 // command line, as the real tool parses it. The readers of options go
 // through it: file effects (effects.go), the shell reader's unwrapping of
 // wrappers (LookupSpec, Cmdline), the safe layer (ReadOnly), the danger
-// layer's flag checks (ReadLine), rule matching (rulematch.go) and git's
-// destroyers (ReadGitLine, GitGlobal). The entries are in effects_table.go
+// layer's readers (system.go, device_table.go, through ReadLine), rule
+// matching (rulematch.go) and git's destroyers (ReadGitLine, GitGlobal). The entries are in effects_table.go
 // (commands), git_table.go (git) and wrapper_table.go (wrappers). Three
 // readers are not getopt's and stand beside it: find's expression
 // (find.go), sed's program (sed.go), and DeletesTree, which reads rm,
