@@ -155,7 +155,7 @@ var dangerTable = []dangerRule{
 		msg: "%s destroys everything on the disk; work on an image file, not a disk device"},
 	// nvme-cli's erasing verbs, whatever the operand: `nvme format
 	// /dev/nvme0n1`, `nvme sanitize`, `nvme delete-ns` (danger_shape.go).
-	{code: CodeDangerDiskWipe, names: []string{"nvme"}, check: nvmeVerb,
+	{code: CodeDangerDiskWipe, names: cmdmodel.NVMeTools, check: nvmeVerb,
 		msg: "%s destroys everything on the disk; work on an image file, not a disk device"},
 	// Rewriting the partition table of a block device: `fdisk /dev/sda`,
 	// `sgdisk --zap-all /dev/sda`, `parted /dev/sda mklabel gpt`. Listing

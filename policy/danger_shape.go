@@ -481,23 +481,8 @@ func isBlockNode(p string) bool {
 	return err == nil && m&fs.ModeDevice != 0 && m&fs.ModeCharDevice == 0
 }
 
-// nvmeVerb: nvme-cli's erasing subcommands (nvme(1): format, sanitize,
-// delete-ns, write-zeroes, write-uncor, dsm deallocates).
-func nvmeVerb(x *dangerCtx) (string, bool) {
-	// The subcommand is the first word that is not an option.
-	var verb shellparse.Word
-	for _, w := range x.c.Args[1:] {
-		if !strings.HasPrefix(w.Text, "-") || w.Dynamic {
-			verb = w
-			break
-		}
-	}
-	switch v := strings.ToLower(verb.Text); v {
-	case "format", "sanitize", "delete-ns", "write-zeroes", "write-uncor", "dsm":
-		return "nvme " + v, true
-	}
-	return "", false
-}
+// nvmeVerb: nvme-cli's erasing subcommands (cmdmodel.NVMeErasingVerb).
+func nvmeVerb(x *dangerCtx) (string, bool) { return cmdmodel.NVMeErasingVerb(&x.c.Command) }
 
 // remoteSource reports a command whose output is content from the network
 // or only known at run time: one cmdmodel.PrintsRemote names, and a

@@ -44,7 +44,8 @@ func programNames() map[string]bool {
 		names[n] = true
 	}
 	for _, n := range slices.Concat(interpreters, versionedInterpreter, Finders, BlockCopiers, ModeChangers,
-		OwnerChangers, Movers, Syncers, TreeRemovers, FileRemovers) {
+		OwnerChangers, Movers, Syncers, TreeRemovers, FileRemovers, NVMeTools,
+		DiskWipers, VolumeTools, Partitioners) {
 		names[n] = true
 	}
 	for _, b := range bashBuiltins {
