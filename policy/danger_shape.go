@@ -14,10 +14,9 @@ import (
 )
 
 // Danger by shape, not by name, so that a spelling the table does not list
-// is caught as well: a command whose name is only
-// known at run time is judged as every command of the danger table; a
-// variable the script assigns a literal is followed into the words that use
-// it (`X=/; rm -rf "$X"` is `rm -rf /`); block devices are known by what
+// is caught as well: a command whose name is only known at run time is
+// judged as every command of the danger table; a variable the script
+// assigns a literal is followed into the words that use it (`X=/; rm -rf "$X"` is `rm -rf /`); block devices are known by what
 // they are (LVM's /dev/VG/LV, a device node on disk) and through
 // /proc/PID/root; content from the network or from a command only known at
 // run time is remote code.
