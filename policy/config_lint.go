@@ -166,7 +166,7 @@ func opensInterpreter(m *bashMatcher) bool {
 	if strings.Contains(name, "*") {
 		return true
 	}
-	if !shellparse.IsShell(name) && !shellparse.IsInterpreter(name) && !cmdmodel.RunsWords(name) {
+	if !shellparse.IsShell(name) && !cmdmodel.IsInterpreter(name) && !cmdmodel.RunsWords(name) {
 		return false
 	}
 	for _, w := range m.words[1:] {

@@ -108,7 +108,8 @@ func (r *dangerRule) appliesTo(name string) bool {
 
 var rmNames = cmdmodel.TreeRemovers
 
-// dangerTable is the danger layer of design §3, checked top to bottom
+// dangerTable is the danger layer: the forms that break the system or
+// the home directory whatever the rules say, checked top to bottom
 // against every simple command of a script. Wrappers and the commands they
 // run are separate commands (`sudo rm -rf /` is caught at `rm -rf /`), as
 // are `bash -c`, `eval`, `$(...)`, `xargs` and `find -exec` code, so each
@@ -132,7 +133,7 @@ var dangerTable = []dangerRule{
 	// what it finds: `find / -delete`, `find ~ -name x -delete`, and the
 	// rm, unlink or shred run by `find /etc -exec rm {} \;` (the exec'd
 	// command is a command of its own whose parent is the find).
-	{code: CodeDangerFindDelete, names: []string{"find"}, check: findDeletes,
+	{code: CodeDangerFindDelete, names: cmdmodel.Finders, check: findDeletes,
 		msg: "find over %s deletes whatever it matches there; run find inside the project, and -print the matches before deleting"},
 	{code: CodeDangerFindDelete, names: cmdmodel.FileRemovers, check: execByFind,
 		msg: "find over %s deletes whatever it matches there; run find inside the project, and -print the matches before deleting"},
@@ -154,7 +155,7 @@ var dangerTable = []dangerRule{
 		msg: "%s destroys everything on the disk; work on an image file, not a disk device"},
 	// nvme-cli's erasing verbs, whatever the operand: `nvme format
 	// /dev/nvme0n1`, `nvme sanitize`, `nvme delete-ns` (danger_shape.go).
-	{code: CodeDangerDiskWipe, names: []string{"nvme"}, check: nvmeVerb,
+	{code: CodeDangerDiskWipe, names: cmdmodel.NVMeTools, check: nvmeVerb,
 		msg: "%s destroys everything on the disk; work on an image file, not a disk device"},
 	// Rewriting the partition table of a block device: `fdisk /dev/sda`,
 	// `sgdisk --zap-all /dev/sda`, `parted /dev/sda mklabel gpt`. Listing
@@ -163,7 +164,7 @@ var dangerTable = []dangerRule{
 		msg: "repartitioning %s can destroy every file system on the device; inspect it read-only (lsblk, fdisk -l) instead"},
 	// dd writing onto a block device: `dd if=/dev/zero of=/dev/sda`.
 	// Reading one (`dd if=/dev/sda of=disk.img`) is fine.
-	{code: CodeDangerDdDevice, names: []string{"dd"}, check: ddOntoDevice,
+	{code: CodeDangerDdDevice, names: cmdmodel.BlockCopiers, check: ddOntoDevice,
 		msg: "dd onto %s overwrites the device's raw blocks; write to an image file (of=disk.img) instead"},
 	// Any redirect onto a block device (`> /dev/sda`, `>> /dev/nvme0n1`,
 	// `&> /dev/sdb`, `{ ...; } > /dev/sda`), and tee, cp, mv or install
@@ -192,19 +193,19 @@ var dangerTable = []dangerRule{
 	// `chmod -R 777 /`, `chmod -R 755 /etc`, `chown -R user /usr`. Also a
 	// plain change of / itself (`chmod 777 /`). The home directory is not
 	// on this list: `sudo chown -R $USER ~` is the usual repair of it.
-	{code: CodeDangerChmodSystem, names: []string{"chmod"}, check: permCheck,
+	{code: CodeDangerChmodSystem, names: cmdmodel.ModeChangers, check: permCheck,
 		msg: "changing the permissions of %s can leave the system unusable or open; change only the project files you mean"},
-	{code: CodeDangerChownSystem, names: []string{"chown", "chgrp"}, check: permCheck,
+	{code: CodeDangerChownSystem, names: cmdmodel.OwnerChangers, check: permCheck,
 		msg: "changing the owner of %s can leave the system unusable; change only the project files you mean"},
 	// Moving /, the home directory or a system directory away, or all of
 	// its content: `mv /etc /tmp/x`, `mv /usr /usr.bak`, `mv ~ /tmp`.
 	// Copying into a system directory (`cp -r x /usr`) only adds x; the
 	// sandbox judges that write.
-	{code: CodeDangerMvSystem, names: []string{"mv"}, check: mvSource,
+	{code: CodeDangerMvSystem, names: cmdmodel.Movers, check: mvSource,
 		msg: "moving %s away breaks the operating system or the home directory; move only the specific files you mean, inside the project"},
 	// rsync --delete into /, the home directory or a system directory:
 	// everything there that the source lacks is erased.
-	{code: CodeDangerRsyncDelete, names: []string{"rsync"}, check: rsyncDelete,
+	{code: CodeDangerRsyncDelete, names: cmdmodel.Syncers, check: rsyncDelete,
 		msg: "rsync --delete into %s erases whatever the source lacks there; sync into a directory inside the project"},
 }
 
@@ -243,7 +244,8 @@ func newDangerCtx(s *shellparse.Script, i int, home, cwd, dir string) *dangerCtx
 	return x
 }
 
-// commandName normalizes toward denial (design §4): the basename, lowercased
+// commandName normalizes toward denial, so a spelling the checks do not
+// expect cannot slip past them: the basename, lowercased
 // (macOS file systems run `RM` as rm), without a Windows ".exe".
 func commandName(c *shellparse.Command) string {
 	return strings.TrimSuffix(strings.ToLower(c.Name()), ".exe")
@@ -521,7 +523,7 @@ func braceList(s string) (pre string, alts []string, post string, ok bool) {
 // rmCheck: rm -r of a place, or rm of every name in / or a system dir.
 func rmCheck(want place) func(x *dangerCtx) (string, bool) {
 	return func(x *dangerCtx) (string, bool) {
-		ops, recursive := rmLine(x)
+		ops, recursive := cmdmodel.RmLine(&x.c.Command)
 		for _, w := range ops {
 			t := x.classify(w)
 			if t.place != want {
@@ -535,32 +537,10 @@ func rmCheck(want place) func(x *dangerCtx) (string, bool) {
 	}
 }
 
-// rmLine reads an rm command line by the command model: its operands, and
-// whether it removes recursively. A line the model does not understand
-// (an unknown option, an ambiguous abbreviation, a word only known at run
-// time) may be recursive. Other names of rmNames (gnu rm, busybox forms)
-// are read as rm.
-func rmLine(x *dangerCtx) ([]shellparse.Word, bool) {
-	line, _ := cmdmodel.ReadLine(&x.c.Command, "rm")
-	return line.Operands(), line.Has("r", "R", "recursive") || !line.Understood()
-}
-
-// findStarts returns the starting points of a find command, as
-// cmdmodel.FindSplit reads them. No path means ".".
-func findStarts(c *shellparse.Command) (starts []shellparse.Word) {
-	args := c.Args[1:]
-	first, j := cmdmodel.FindSplit(args, func(w shellparse.Word) string { return w.Text })
-	starts = args[first:j:j]
-	if len(starts) == 0 {
-		starts = []shellparse.Word{{Text: "."}}
-	}
-	return starts
-}
-
 // findTarget returns the first starting point of find that is /, the home
 // directory or a system directory.
 func (x *dangerCtx) findTarget(c *shellparse.Command) (string, bool) {
-	starts := findStarts(c)
+	starts := cmdmodel.FindStarts(c.Args[1:])
 	for _, w := range starts {
 		if t := x.classify(w); t.place != placeOther {
 			return t.text, true
@@ -588,7 +568,7 @@ func execByFind(x *dangerCtx) (string, bool) {
 		return "", false
 	}
 	for j, n := x.c.Parent, 0; j >= 0 && j < x.i && n <= shellparse.MaxDepth*2; j, n = x.s.Commands[j].Parent, n+1 {
-		if f := &x.s.Commands[j]; commandName(f) == "find" {
+		if f := &x.s.Commands[j]; cmdmodel.IsFind(commandName(f)) {
 			return x.findTarget(f)
 		}
 	}
@@ -702,11 +682,9 @@ func partitions(x *dangerCtx) (string, bool) {
 
 // ddOntoDevice: a dd operand `of=` naming a block device.
 func ddOntoDevice(x *dangerCtx) (string, bool) {
-	for _, w := range x.c.Args[1:] {
-		if of, ok := strings.CutPrefix(w.Text, "of="); ok {
-			if x.device(shellparse.Word{Text: of, Dynamic: w.Dynamic}) {
-				return of, true
-			}
+	for _, of := range cmdmodel.DdOutputs(&x.c.Command) {
+		if x.device(of) {
+			return of.Text, true
 		}
 	}
 	return "", false
@@ -719,30 +697,9 @@ func writesDevice(x *dangerCtx) (string, bool) {
 			return r.Target.Text, true
 		}
 	}
-	switch x.name {
-	case "tee":
-		// Every operand is written; a line the model does not understand
-		// may write any word.
-		line, _ := cmdmodel.ReadLine(&x.c.Command, "tee")
-		written := line.Operands()
-		if !line.Understood() {
-			written = x.c.Args[1:]
-		}
-		for _, w := range written {
-			if x.device(w) {
-				return w.Text, true
-			}
-		}
-	case "cp", "mv", "install":
-		line, _ := cmdmodel.ReadLine(&x.c.Command, x.name)
-		dest := line.Values("t", "target-directory")
-		if ops := line.Operands(); len(ops) > 1 {
-			dest = append(dest, ops[len(ops)-1])
-		}
-		for _, w := range dest {
-			if x.device(w) {
-				return w.Text, true
-			}
+	for _, w := range cmdmodel.CopyDestinations(&x.c.Command, x.name) {
+		if x.device(w) {
+			return w.Text, true
 		}
 	}
 	return "", false
@@ -807,17 +764,9 @@ func (x *dangerCtx) descends(j, anc int) bool {
 }
 
 // permCheck: chmod, chown, chgrp -R of / or a system directory, or of /
-// itself without -R. The files changed are the command model's (the
-// first operand is the mode or owner unless --reference, or for chmod a
-// mode given as options, says otherwise). A line the model does not
-// understand may be recursive, and any operand may be a file.
+// itself without -R, the files as cmdmodel.PermChanged reads them.
 func permCheck(x *dangerCtx) (string, bool) {
-	line, _ := cmdmodel.ReadLine(&x.c.Command, x.name)
-	files := line.Written()
-	recursive := line.Has("R", "recursive") || !line.Understood()
-	if !line.Understood() {
-		files = append(files, line.Operands()...)
-	}
+	files, recursive := cmdmodel.PermChanged(&x.c.Command, x.name)
 	for _, w := range files {
 		t := x.classify(w)
 		if t.place == placeRoot && (recursive || !t.glob) || recursive && t.place == placeSystem {
@@ -827,16 +776,10 @@ func permCheck(x *dangerCtx) (string, bool) {
 	return "", false
 }
 
-// mvSource: an operand moved away is /, the home directory or a system
-// directory, or all of its content. With -t every operand is a source;
-// otherwise the last one is the destination.
+// mvSource: an operand moved away (cmdmodel.MovedAway) is /, the home
+// directory or a system directory, or all of its content.
 func mvSource(x *dangerCtx) (string, bool) {
-	line, _ := cmdmodel.ReadLine(&x.c.Command, "mv")
-	sources := line.Operands()
-	hasT := line.Has("t", "target-directory")
-	if !hasT && len(sources) > 0 {
-		sources = sources[:len(sources)-1]
-	}
+	sources := cmdmodel.MovedAway(&x.c.Command)
 	for _, w := range sources {
 		if t := x.classify(w); t.place != placeOther {
 			return t.text, true
@@ -845,30 +788,10 @@ func mvSource(x *dangerCtx) (string, bool) {
 	return "", false
 }
 
-// rsyncDelete: rsync with any --delete* option (or --del, in any
-// abbreviation rsync takes) whose destination, the last operand, is /,
-// the home directory or a system directory; read by the command model.
-// (--remove-source-files deletes on the source side: the sandbox judges
-// it, cmdmodel.DeletesTree.) A
-// line the model does not understand may delete, and its destination may
-// be the last word.
+// rsyncDelete: rsync deleting in a destination that is /, the home
+// directory or a system directory (cmdmodel.SyncDeleteDests).
 func rsyncDelete(x *dangerCtx) (string, bool) {
-	line, _ := cmdmodel.ReadLine(&x.c.Command, "rsync")
-	deletes := !line.Understood()
-	for _, o := range line.Options() {
-		deletes = deletes || o == "del" || strings.HasPrefix(o, "delete")
-	}
-	ops := line.Operands()
-	if !deletes || len(ops) < 2 && line.Understood() {
-		return "", false
-	}
-	var dests []shellparse.Word
-	if len(ops) > 0 {
-		dests = append(dests, ops[len(ops)-1])
-	}
-	if !line.Understood() && len(x.c.Args) > 2 {
-		dests = append(dests, x.c.Args[len(x.c.Args)-1])
-	}
+	dests := cmdmodel.SyncDeleteDests(&x.c.Command)
 	for _, dest := range dests {
 		if t := x.classify(dest); t.place != placeOther {
 			return t.text, true

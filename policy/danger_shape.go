@@ -13,10 +13,10 @@ import (
 	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
-// Danger by shape, not by name (issue 12): a command whose name is only
-// known at run time is judged as every command of the danger table; a
-// variable the script assigns a literal is followed into the words that use
-// it (`X=/; rm -rf "$X"` is `rm -rf /`); block devices are known by what
+// Danger by shape, not by name, so that a spelling the table does not list
+// is caught as well: a command whose name is only known at run time is
+// judged as every command of the danger table; a variable the script
+// assigns a literal is followed into the words that use it (`X=/; rm -rf "$X"` is `rm -rf /`); block devices are known by what
 // they are (LVM's /dev/VG/LV, a device node on disk) and through
 // /proc/PID/root; content from the network or from a command only known at
 // run time is remote code.
@@ -480,45 +480,15 @@ func isBlockNode(p string) bool {
 	return err == nil && m&fs.ModeDevice != 0 && m&fs.ModeCharDevice == 0
 }
 
-// nvmeVerb: nvme-cli's erasing subcommands (nvme(1): format, sanitize,
-// delete-ns, write-zeroes, write-uncor, dsm deallocates).
-func nvmeVerb(x *dangerCtx) (string, bool) {
-	// The subcommand is the first word that is not an option.
-	var verb shellparse.Word
-	for _, w := range x.c.Args[1:] {
-		if !strings.HasPrefix(w.Text, "-") || w.Dynamic {
-			verb = w
-			break
-		}
-	}
-	switch v := strings.ToLower(verb.Text); v {
-	case "format", "sanitize", "delete-ns", "write-zeroes", "write-uncor", "dsm":
-		return "nvme " + v, true
-	}
-	return "", false
-}
+// nvmeVerb: nvme-cli's erasing subcommands (cmdmodel.NVMeErasingVerb).
+func nvmeVerb(x *dangerCtx) (string, bool) { return cmdmodel.NVMeErasingVerb(&x.c.Command) }
 
 // remoteSource reports a command whose output is content from the network
-// or only known at run time: a fetcher, ssh (the remote command's output),
-// `openssl s_client`, and a command whose name is only known at run time
-// (`$(echo curl) URL`).
+// or only known at run time: one cmdmodel.PrintsRemote names, and a
+// command whose name is only known at run time (`$(echo curl) URL`).
 func remoteSource(c *shellparse.Command) bool {
 	if len(c.Args) == 0 {
 		return false
 	}
-	if c.Args[0].Dynamic {
-		return true
-	}
-	name := commandName(c)
-	switch {
-	case cmdmodel.Fetches(name), name == "ssh", name == "telnet":
-		return true
-	case name == "openssl":
-		for _, w := range c.Args[1:] {
-			if w.Dynamic || w.Text == "s_client" {
-				return true
-			}
-		}
-	}
-	return false
+	return c.Args[0].Dynamic || cmdmodel.PrintsRemote(commandName(c), &c.Command)
 }

@@ -52,7 +52,7 @@ func runFile(c *shellparse.Command) (shellparse.Word, bool) {
 		if len(c.Args) > 1 {
 			return c.Args[1], true
 		}
-	case shellparse.IsShell(name) || shellparse.IsInterpreter(name):
+	case shellparse.IsShell(name) || cmdmodel.IsInterpreter(name):
 		for i := 1; i < len(c.Args); i++ {
 			t := c.Args[i].Text
 			switch {

@@ -23,7 +23,7 @@ func (e *evaluation) linkOutside(p *part) verdict {
 		return verdict{}
 	}
 	links, ok := cmdmodel.LinksMade(&p.cmd.Command)
-	if !ok && (p.cmd.Name() == "ln" || p.cmd.Name() == "gln") && !p.cmd.Args[0].Dynamic {
+	if !ok && cmdmodel.IsLn(p.cmd.Name()) && !p.cmd.Args[0].Dynamic {
 		// An ln line the model does not read: where its links point is
 		// not known.
 		return verdict{ok: true, effect: Ask, code: CodeSandboxLinkOutside,

@@ -8,7 +8,8 @@ import (
 	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
-// modelRule is a Bash pattern read by the command model (issue 17): the
+// modelRule is a Bash pattern read by the command model, so that a rule
+// matches every spelling the tool reads alike: the
 // tool it names, the options it names (by their first name in the model,
 // with a value pattern when it gives one) and its operands as a pattern.
 // A deny or ask rule matches a command that, read by the same model, has
@@ -41,7 +42,7 @@ func compileModelRule(words []string, trailing bool) *modelRule {
 		}
 		ws[i] = shellparse.Word{Text: w}
 	}
-	if ws[0].Text == "git" {
+	if cmdmodel.IsGit(ws[0].Text) {
 		if stripped, ok := cmdmodel.StripGitGlobals(ws); ok {
 			ws = stripped
 		}
@@ -156,7 +157,7 @@ func (s *subject) modelLines() []cmdmodel.RuleLine {
 	}
 	words := slices.Clone(c.Args)
 	words[0].Text = c.Name()
-	if words[0].Text == "git" {
+	if cmdmodel.IsGit(words[0].Text) {
 		if stripped, ok := cmdmodel.StripGitGlobals(words); ok {
 			words = stripped
 		}

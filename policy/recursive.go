@@ -59,26 +59,8 @@ func (t *treeReport) advice() string {
 	if t.found == "" {
 		return fmt.Sprintf("%s reads everything under %s, and %s; name the files to read, or a smaller directory", t.via, t.dir, t.cut)
 	}
-	base := path.Base(t.found)
 	what := fmt.Sprintf("%s reads everything under %s, including %s", t.via, t.dir, t.found)
-	switch t.via {
-	case "grep", "egrep", "fgrep":
-		msg := fmt.Sprintf("%s; leave it out with %s -r --exclude=%s", what, t.via, base)
-		if t.dotFile {
-			msg += ", or use rg, which skips hidden files"
-		}
-		return msg
-	case "rg":
-		if t.dotFile && !t.hidden {
-			return fmt.Sprintf("%s (--hidden, -uu, --glob or --type bring in hidden files); drop them, or leave it out with -g '!%s'", what, base)
-		}
-		return fmt.Sprintf("%s; leave it out with -g '!%s'", what, base)
-	case "diff":
-		return what + "; compare the files by name instead"
-	case "git":
-		return fmt.Sprintf("git prints the files it tracks, including %s; name the paths to show after -- (git show HEAD -- src/)", t.found)
-	}
-	return what + "; name the files to read instead"
+	return cmdmodel.LeaveOutAdvice(t.via, what, t.found, t.dotFile, t.hidden)
 }
 
 // candidate is a deny or ask Read rule, which a file of the tree may
@@ -218,7 +200,7 @@ func (e *evaluation) trackedFiles(p *part, s *subject) {
 	if rs == nil || s.real == "" {
 		return
 	}
-	w := &treeWalk{e: e, report: treeReport{via: "git", dir: p.path}}
+	w := &treeWalk{e: e, report: treeReport{via: cmdmodel.TrackedReader, dir: p.path}}
 	w.cands = rs.treeCandidates()
 	if len(w.cands) == 0 {
 		return

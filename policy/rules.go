@@ -12,7 +12,8 @@ import (
 	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
-// Config layers (design §6), highest precedence first. They name a rule's
+// Config layers, highest precedence first: a managed policy above the
+// user's, the user's above the project's. They name a rule's
 // source in RuleRef.Source and a file in FileInfo.Source.
 const (
 	SourceManaged = "managed"
@@ -218,7 +219,8 @@ func (e *evaluation) coveredArgument(p *part) verdict {
 }
 
 // decidingRule is the rule that decides subject s: the last matching rule
-// of the first layer that has one (design §6). A file that needs trust and
+// of the first layer that has one, so a higher layer overrides a lower
+// one whatever order the rules are read in. A file that needs trust and
 // lacks it may only tighten: when its rule asks, the scan goes on, and a
 // deny of a lower layer (the default secrets) wins over it.
 func (rs *RuleSet) decidingRule(s *subject) *Rule {
@@ -257,8 +259,8 @@ func clipText(s string, n int) string {
 	return s[:n] + "..."
 }
 
-// ruleVerdict finds the rule that decides p (design §6: the first layer
-// with a matching rule, and in it the last matching rule) and answers with
+// ruleVerdict finds the rule that decides p (the first layer with a
+// matching rule, and in it the last matching rule) and answers with
 // it when its effect is one of effects; otherwise it gives no answer. The
 // safe layer asks for Deny and Ask only, so a matching allow rule of a
 // higher layer keeps a lower deny from stopping a safe command, as it
@@ -268,7 +270,8 @@ func clipText(s string, n int) string {
 // to the mode: an allow rule of the embedded default policy (its allow
 // rules only carve exceptions out of its own denies, `.env.example` out of
 // `.env.*`, and never open more than the mode does), and in plan mode an
-// allow rule for a write or a command (design §7).
+// allow rule for a write or a command (plan mode is for reading: its
+// writes and commands keep asking).
 func (e *evaluation) ruleVerdict(p *part, effects ...Effect) verdict {
 	rs := e.cfg.Rules
 	if rs == nil || len(rs.layers) == 0 {
@@ -327,7 +330,8 @@ func reasonText(s string) string {
 }
 
 // denyForms are the argv forms deny and ask rules and [[danger]] entries
-// are matched against (design §4, normalize toward denial): as written,
+// are matched against, normalized toward denial so that another spelling
+// of the same command cannot slip past a rule: as written,
 // with the command name reduced to its basename (`/usr/bin/git`), and for
 // git without its global options (`git -C dir push`).
 func denyForms(c *shellparse.Command) [][]shellparse.Word {
@@ -341,13 +345,13 @@ func denyForms(c *shellparse.Command) [][]shellparse.Word {
 		base[0].Text = name
 		forms = append(forms, base)
 	}
-	if base[0].Text == "git" && !base[0].Dynamic {
+	if cmdmodel.IsGit(base[0].Text) && !base[0].Dynamic {
 		plain := base
 		if stripped, ok := cmdmodel.StripGitGlobals(base); ok {
 			forms = append(forms, stripped)
 			plain = stripped
 		}
-		// Every spelling of git push's options (issue 17): `-uf`,
+		// Every spelling of git push's options: `-uf`,
 		// `--forc`, `origin main --force` and `+main` are what a rule
 		// `Bash(git push --force *)` or `Bash(git push -f *)` names.
 		forms = append(forms, cmdmodel.GitPushForms(plain)...)

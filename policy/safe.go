@@ -88,10 +88,10 @@ func (e *evaluation) safeShape(c *shellparse.Command) bool {
 	if g != nil {
 		sc = g // `cd DIR && git diff`, `git -C DIR status` in the same repository
 	}
-	if commandName(c) == "git" && (!e.projectGit(c, gdirs) || cmdmodel.GitRuntimeObjects(&sc.Command) != "") {
+	if cmdmodel.IsGit(commandName(c)) && (!e.projectGit(c, gdirs) || cmdmodel.GitRuntimeObjects(&sc.Command) != "") {
 		return false
 	}
-	if commandName(c) == "npm" && !cmdmodel.VersionOnly(&c.Command) && !e.noProjectNpmrc(c) {
+	if cmdmodel.ReadsProjectNpmrc(commandName(c)) && !cmdmodel.VersionOnly(&c.Command) && !e.noProjectNpmrc(c) {
 		return false
 	}
 	return c.Bare() && safeCommand(sc) && e.resolvesOutsideRoots(c.Args[0].Text)
@@ -183,7 +183,8 @@ func transparentWrapper(c *shellparse.Command) bool {
 }
 
 // resolvesOutsideRoots reports whether a bare command name resolves through
-// PATH to a file outside the directories the agent can write (design §4). A
+// PATH to a file outside the directories the agent can write, so the agent
+// cannot have put it there. A
 // name that does not resolve runs nothing and counts as outside.
 func (e *evaluation) resolvesOutsideRoots(name string) bool {
 	if e.cfg.LookPath == nil {

@@ -11,8 +11,8 @@ import (
 )
 
 // plainGit returns git as it runs in the call's own directory when a git
-// command points at another directory that belongs to the same repository
-// (issue 12): `cd DIR && git diff`, `git -C DIR status`, where DIR's git
+// command points at another directory that belongs to the same repository:
+// `cd DIR && git diff`, `git -C DIR status`, where DIR's git
 // directory (found the way git finds it, without running git) is the one
 // of the call's working directory. That repository's config is already
 // the one plain `git` obeys, so the command is judged as plain `git` in
@@ -27,7 +27,7 @@ func (e *evaluation) plainGit(c *shellparse.Command) *shellparse.Command {
 // (where its relative paths resolve): the -C operands applied to each
 // directory the shell may be in.
 func (e *evaluation) plainGitIn(c *shellparse.Command) (*shellparse.Command, []string) {
-	if len(c.Args) < 2 || c.Args[0].Dynamic || c.Args[0].Text != "git" || c.DirDynamic || !filepath.IsAbs(e.cwd) {
+	if len(c.Args) < 2 || c.Args[0].Dynamic || !cmdmodel.IsGit(c.Args[0].Text) || c.DirDynamic || !filepath.IsAbs(e.cwd) {
 		return nil, nil
 	}
 	dir, ok := commandDir(e.cwd, c.Dir)
@@ -68,7 +68,7 @@ func (e *evaluation) plainGitIn(c *shellparse.Command) (*shellparse.Command, []s
 	dirs := []string{dir}
 	for _, d := range c.OtherDirs {
 		// A cd before it may not have run: every directory git may run
-		// in must be of the same repository (issue 11).
+		// in must be of the same repository.
 		od, ok := commandDir(e.cwd, d)
 		for _, t := range cs {
 			if ok {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gatekeep/gatekeep/shellparse"
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
 // lsFilesNames returns the words an unquoted `$(git ls-files)` in c
@@ -38,7 +39,7 @@ func (e *evaluation) lsFilesNames(s *shellparse.Script, c *shellparse.Command, k
 		sc := &s.Commands[i]
 		if sc.Parent == idx && sc.Offset >= w.Offset && sc.Offset < w.Offset+len(w.Text) {
 			inner++
-			if len(sc.Args) != 2 || sc.Args[0].Text != "git" || sc.Args[1].Text != "ls-files" || sc.Args[1].Dynamic {
+			if !cmdmodel.ListsTrackedFiles(sc.Args) {
 				return nil, false
 			}
 		}

@@ -186,7 +186,7 @@ func (e *evaluation) ruleFor(p *part) (string, string) {
 	name := argv[0]
 	// A command with a word that runs code (go test -exec CMD) is saved
 	// as the exact form: a `*` rule would not cover that word.
-	if cmdmodel.ExactOnly(name) || shellparse.IsShell(name) || shellparse.IsInterpreter(name) || c.IsWrapper() ||
+	if cmdmodel.ExactOnly(name) || shellparse.IsShell(name) || cmdmodel.IsInterpreter(name) || c.IsWrapper() ||
 		len(cmdmodel.CodeWords(&c.Command, c.IsWrapper())) > 0 || slices.ContainsFunc(argv[1:], func(w string) bool { return riskyWord(name, w) }) {
 		if c.HasDynamic(1) {
 			return "", "the command's code or arguments are only known at run time, so no rule can describe it"
@@ -232,8 +232,8 @@ func riskyWord(name, w string) bool {
 		return slices.ContainsFunc(riskyLong, func(r string) bool { return len(opt) >= 3 && strings.HasPrefix(r, opt) })
 	case strings.HasPrefix(w, "-") && len(w) > 1:
 		return strings.ContainsAny(w[1:], "frRDd")
-	case name == "git":
-		return strings.HasPrefix(w, "+") || strings.HasPrefix(w, ":")
+	case cmdmodel.IsGit(name):
+		return cmdmodel.ForcingRefspec(w)
 	}
 	return false
 }

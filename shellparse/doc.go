@@ -21,7 +21,9 @@
 //
 // Besides the shell's own builtins it knows only where programs take code
 // in a string (shells and interpreters, make recipes, git's configuration,
-// crontab and at lines) and reads that code as commands of its own. What a
+// crontab and at lines) and reads that code as commands of its own; which
+// programs those are, and which of their options hold the code, the
+// command model says (CodeReaderOf, IsInterpreter, GitSubCodeOpts). What a
 // program does with its words (options, files, wrappers, read-only forms,
 // destroyers) is the command model's, in package cmdmodel, which the walk
 // asks to find the command a wrapper runs; Effects joins the model's file

@@ -2,7 +2,6 @@ package shellparse
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
@@ -353,27 +352,6 @@ func extCommand(url string) string {
 	return strings.Join(words, " ")
 }
 
-// gitSubCodeOpts are, per git subcommand, the options whose value git
-// runs as a command (git-clone(1) --upload-pack, git-fetch(1), git-pull(1),
-// git-ls-remote(1), git-push(1) --receive-pack/--exec, git-archive(1)
-// --exec, git-rebase(1) --exec, git-filter-branch(1) filters,
-// git-difftool(1) --extcmd, git-grep(1) --open-files-in-pager): long
-// names, and the short letter that means the same.
-var gitSubCodeOpts = map[string][]string{
-	"clone":         {"upload-pack", "u"},
-	"fetch":         {"upload-pack"},
-	"pull":          {"upload-pack"},
-	"ls-remote":     {"upload-pack", "u"},
-	"fetch-pack":    {"upload-pack", "exec"},
-	"push":          {"receive-pack", "exec"},
-	"send-pack":     {"receive-pack", "exec"},
-	"archive":       {"exec"},
-	"rebase":        {"exec", "x"},
-	"difftool":      {"extcmd", "x"},
-	"grep":          {"open-files-in-pager", "O"},
-	"filter-branch": {"env-filter", "tree-filter", "index-filter", "parent-filter", "msg-filter", "commit-filter", "tag-name-filter"},
-}
-
 // gitSubCode judges what a git subcommand runs from its own words: the
 // options of gitSubCodeOpts, `git bisect run CMD...` and `git submodule
 // foreach CMD...` (their words, joined, as shell code).
@@ -399,7 +377,7 @@ func (p *parser) gitSubCode(idx int, sub string, words []Word) {
 		}
 		return
 	}
-	opts := gitSubCodeOpts[sub]
+	opts := cmdmodel.GitSubCodeOpts(sub)
 	if opts == nil {
 		return
 	}
@@ -444,7 +422,7 @@ func (p *parser) gitConfigValue(idx int, item, key string, val Word) {
 	via := "git config " + strings.ToLower(key)
 	switch gitCodeKey(key) {
 	case "sh":
-		if strings.EqualFold(key, "core.fsmonitor") && !val.Dynamic && isGitBool(val.Text) {
+		if strings.EqualFold(key, "core.fsmonitor") && !val.Dynamic && cmdmodel.GitBool(val.Text) {
 			return // the built-in daemon, not a hook command
 		}
 		p.valueCode(idx, val, via)
@@ -472,17 +450,6 @@ func (p *parser) gitConfigValue(idx int, item, key string, val Word) {
 	case "elsewhere":
 		p.cmds[idx].Unknown = "git is configured with " + item + ", which points at code or configuration that is not checked"
 	}
-}
-
-// isGitBool reports a value git reads as a boolean (git-config(1)
-// "boolean").
-func isGitBool(v string) bool {
-	switch strings.ToLower(v) {
-	case "", "true", "false", "yes", "no", "on", "off":
-		return true
-	}
-	_, err := strconv.Atoi(v)
-	return err == nil
 }
 
 // valueCode parses a value another program runs with `sh -c` as code of

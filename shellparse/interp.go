@@ -29,14 +29,14 @@ import (
 // interpShellOuts are, per language family, the names of the calls that
 // run a command line. A name with a dot needs that qualifier.
 var interpShellOuts = map[string][]string{
-	"perl": {"system", "exec", "readpipe", "open"},
-	"python": {"system", "popen", "execv", "execvp", "execl", "execlp", "execve", "execvpe", "spawnv", "spawnvp",
+	cmdmodel.FamilyPerl: {"system", "exec", "readpipe", "open"},
+	cmdmodel.FamilyPython: {"system", "popen", "execv", "execvp", "execl", "execlp", "execve", "execvpe", "spawnv", "spawnvp",
 		"spawnl", "spawnlp", "check_output", "check_call", "getoutput", "getstatusoutput", "Popen",
 		"subprocess.run", "subprocess.call", "sp.run", "sp.call", "pty.spawn", "spawn"},
-	"ruby": {"system", "exec", "spawn", "popen", "capture2", "capture2e", "capture3", "popen2", "popen2e",
+	cmdmodel.FamilyRuby: {"system", "exec", "spawn", "popen", "capture2", "capture2e", "capture3", "popen2", "popen2e",
 		"popen3", "pipeline", "pipeline_r", "pipeline_w", "pipeline_rw", "pipeline_start"},
-	"node": {"exec", "execSync", "spawn", "spawnSync", "execFile", "execFileSync"},
-	"php":  {"system", "exec", "shell_exec", "passthru", "popen", "proc_open", "pcntl_exec"},
+	cmdmodel.FamilyNode: {"exec", "execSync", "spawn", "spawnSync", "execFile", "execFileSync"},
+	cmdmodel.FamilyPHP:  {"system", "exec", "shell_exec", "passthru", "popen", "proc_open", "pcntl_exec"},
 }
 
 // interpTok is a token of a one-liner: 'w' a name (dotted: os.system,
@@ -94,7 +94,7 @@ func analyzeInterp(family, src string) (runs []interpShell, unknown string) {
 		}
 		via := family + " " + base + "()"
 		switch {
-		case family == "perl" && base == "open":
+		case family == cmdmodel.FamilyPerl && base == "open":
 			runs, unknown = perlOpen(args, runs, unknown, via)
 			continue
 		case len(args) == 0:
@@ -103,13 +103,13 @@ func analyzeInterp(family, src string) (runs []interpShell, unknown string) {
 		first := args[0]
 		lits, allLit := interpLiterals(args)
 		switch {
-		case family == "python" && len(args[0]) > 0 && args[0][0].kind == 'o' && args[0][0].text == "[":
+		case family == cmdmodel.FamilyPython && len(args[0]) > 0 && args[0][0].kind == 'o' && args[0][0].text == "[":
 			if argv, ok := interpList(args[0]); ok {
 				runs = append(runs, interpShell{argv: argv, via: via})
 			} else {
 				fail(family + " runs a command only known at run time (" + base + ")")
 			}
-		case family == "node" && (base == "spawn" || base == "spawnSync" || base == "execFile" || base == "execFileSync"):
+		case family == cmdmodel.FamilyNode && (base == "spawn" || base == "spawnSync" || base == "execFile" || base == "execFileSync"):
 			// (file, [args], {shell: true}): argv, or with shell the words joined.
 			if len(args) >= 1 && len(args[0]) == 1 && args[0][0].kind == 's' {
 				argv := []string{args[0][0].text}
@@ -126,7 +126,7 @@ func analyzeInterp(family, src string) (runs []interpShell, unknown string) {
 			} else {
 				fail(family + " runs a command only known at run time (" + base + ")")
 			}
-		case len(first) == 1 && first[0].kind == 's' && (len(args) == 1 || family == "node" || family == "php" || family == "python"):
+		case len(first) == 1 && first[0].kind == 's' && (len(args) == 1 || family == cmdmodel.FamilyNode || family == cmdmodel.FamilyPHP || family == cmdmodel.FamilyPython):
 			// One string: a command line for /bin/sh -c (perl, ruby with
 			// shell metacharacters; python shell=True; the others always).
 			runs = append(runs, interpShell{code: first[0].text, via: via})
@@ -144,7 +144,7 @@ func analyzeInterp(family, src string) (runs []interpShell, unknown string) {
 // python's Popen, check_* and the like need no qualifier, run and call
 // need subprocess's.
 func interpNameMatch(family string, names []string, t, src string) bool {
-	if family == "node" && !strings.Contains(src, "child_process") {
+	if family == cmdmodel.FamilyNode && !strings.Contains(src, "child_process") {
 		return false
 	}
 	base := t[strings.LastIndexAny(t, ".:>")+1:]
@@ -238,7 +238,7 @@ func interpArgs(family string, toks []interpTok, i int) (args [][]interpTok, ok 
 	if i < len(toks) && toks[i].kind == 'o' && toks[i].text == "(" {
 		closer = ")"
 		i++
-	} else if family != "perl" && family != "ruby" || i >= len(toks) || toks[i].kind != 's' && toks[i].kind != 'v' {
+	} else if family != cmdmodel.FamilyPerl && family != cmdmodel.FamilyRuby || i >= len(toks) || toks[i].kind != 's' && toks[i].kind != 'v' {
 		return nil, false
 	}
 	depth := 0
@@ -283,8 +283,8 @@ func lexInterp(family, src string) []interpTok {
 		case c == '\n':
 			toks = append(toks, interpTok{kind: 'o', text: "\n"})
 			i++
-		case c == '#' && family != "node":
-			if family == "ruby" && i+1 < len(src) && src[i+1] == '{' {
+		case c == '#' && family != cmdmodel.FamilyNode:
+			if family == cmdmodel.FamilyRuby && i+1 < len(src) && src[i+1] == '{' {
 				toks = append(toks, interpTok{kind: 'o', text: "#"})
 				i++
 				continue
@@ -292,17 +292,17 @@ func lexInterp(family, src string) []interpTok {
 			for i < len(src) && src[i] != '\n' {
 				i++
 			}
-		case c == '/' && i+1 < len(src) && src[i+1] == '/' && (family == "node" || family == "php"):
+		case c == '/' && i+1 < len(src) && src[i+1] == '/' && (family == cmdmodel.FamilyNode || family == cmdmodel.FamilyPHP):
 			for i < len(src) && src[i] != '\n' {
 				i++
 			}
-		case c == '/' && i+1 < len(src) && src[i+1] == '*' && (family == "node" || family == "php"):
+		case c == '/' && i+1 < len(src) && src[i+1] == '*' && (family == cmdmodel.FamilyNode || family == cmdmodel.FamilyPHP):
 			end := strings.Index(src[i+2:], "*/")
 			if end < 0 {
 				return toks
 			}
 			i += end + 4
-		case c == '%' && family == "ruby" && i+2 < len(src) && src[i+1] == 'x' && strings.IndexByte("([{<|!/", src[i+2]) >= 0:
+		case c == '%' && family == cmdmodel.FamilyRuby && i+2 < len(src) && src[i+1] == 'x' && strings.IndexByte("([{<|!/", src[i+2]) >= 0:
 			body, n, ok := delimited(src[i+2:])
 			val, exact := unescapeQuoted(family, body, false)
 			if !ok || !exact {
@@ -314,10 +314,10 @@ func lexInterp(family, src string) []interpTok {
 				return toks
 			}
 			i += 2 + n
-		case c == '$' && family == "perl" && i+1 < len(src) && src[i+1] == '#':
+		case c == '$' && family == cmdmodel.FamilyPerl && i+1 < len(src) && src[i+1] == '#':
 			toks = append(toks, interpTok{kind: 'v', text: "$#"}) // $#array, not a comment
 			i += 2
-		case c == '/' && (family == "perl" || family == "ruby") && interpRegexOK(toks):
+		case c == '/' && (family == cmdmodel.FamilyPerl || family == cmdmodel.FamilyRuby) && interpRegexOK(toks):
 			// A match: its text is no code, and a # in it starts no comment.
 			body, n, ok := delimited(src[i:])
 			if !ok {
@@ -329,15 +329,15 @@ func lexInterp(family, src string) []interpTok {
 			t, n := interpString(family, src[i:], "")
 			toks = append(toks, t)
 			i += n
-		case isNameChar(c) || c == '$' || c == '@' && family == "perl":
+		case isNameChar(c) || c == '$' || c == '@' && family == cmdmodel.FamilyPerl:
 			j := i + 1
-			for j < len(src) && (isNameChar(src[j]) || src[j] == '.' && family != "perl" && family != "php" ||
+			for j < len(src) && (isNameChar(src[j]) || src[j] == '.' && family != cmdmodel.FamilyPerl && family != cmdmodel.FamilyPHP ||
 				src[j] == ':' && j+1 < len(src) && src[j+1] == ':' || src[j] == ':' && j > 0 && src[j-1] == ':' ||
 				src[j] == '-' && j+1 < len(src) && src[j+1] == '>' || src[j] == '>' && src[j-1] == '-') {
 				j++
 			}
 			word := src[i:j]
-			if family == "python" && j < len(src) && (src[j] == '"' || src[j] == '\'') && len(word) <= 2 &&
+			if family == cmdmodel.FamilyPython && j < len(src) && (src[j] == '"' || src[j] == '\'') && len(word) <= 2 &&
 				strings.Trim(strings.ToLower(word), "rbfu") == "" {
 				t, n := interpString(family, src[j:], strings.ToLower(word))
 				toks = append(toks, t)
@@ -370,10 +370,10 @@ func quoteLike(family, word, rest string) (interpTok, int, bool) {
 	cmd := false
 	bodies := 1
 	switch {
-	case family == "perl" && (word == "q" || word == "qq" || word == "qx"):
+	case family == cmdmodel.FamilyPerl && (word == "q" || word == "qq" || word == "qx"):
 		cmd = word == "qx"
-	case family == "perl" && (word == "m" || word == "qr" || word == "qw"):
-	case family == "perl" && (word == "s" || word == "y" || word == "tr"):
+	case family == cmdmodel.FamilyPerl && (word == "m" || word == "qr" || word == "qw"):
+	case family == cmdmodel.FamilyPerl && (word == "s" || word == "y" || word == "tr"):
 		bodies = 2
 	default:
 		return interpTok{}, 0, false
@@ -454,7 +454,7 @@ func delimited(s string) (body string, n int, ok bool) {
 func interpString(family, s, prefix string) (interpTok, int) {
 	q := s[0]
 	delim := s[:1]
-	if family == "python" && strings.HasPrefix(s, strings.Repeat(delim, 3)) {
+	if family == cmdmodel.FamilyPython && strings.HasPrefix(s, strings.Repeat(delim, 3)) {
 		delim = strings.Repeat(delim, 3)
 	}
 	i := len(delim)
@@ -472,15 +472,15 @@ func interpString(family, s, prefix string) (interpTok, int) {
 	var val string
 	exact := true
 	switch {
-	case family == "python" && strings.Contains(prefix, "r"):
+	case family == cmdmodel.FamilyPython && strings.Contains(prefix, "r"):
 		val = body
 		exact = !strings.Contains(prefix, "f") || !strings.Contains(body, "{")
-	case family == "python":
+	case family == cmdmodel.FamilyPython:
 		val, exact = unescapeC(body)
 		if strings.Contains(prefix, "f") && strings.Contains(body, "{") {
 			exact = false
 		}
-	case family == "node":
+	case family == cmdmodel.FamilyNode:
 		val, exact = unescapeC(body)
 		if q == '`' && strings.Contains(body, "${") {
 			exact = false
@@ -489,7 +489,7 @@ func interpString(family, s, prefix string) (interpTok, int) {
 		val, exact = unescapeQuoted(family, body, q == '\'')
 	}
 	switch {
-	case q == '`' && family != "node" && family != "python":
+	case q == '`' && family != cmdmodel.FamilyNode && family != cmdmodel.FamilyPython:
 		if !exact {
 			return interpTok{kind: 'v', text: "`"}, n
 		}
@@ -522,8 +522,8 @@ func unescapeQuoted(family, body string, single bool) (string, bool) {
 			continue
 		}
 		switch {
-		case body[i] == '$' && family != "ruby", body[i] == '@' && family == "perl",
-			body[i] == '#' && family == "ruby" && i+1 < len(body) && body[i+1] == '{':
+		case body[i] == '$' && family != cmdmodel.FamilyRuby, body[i] == '@' && family == cmdmodel.FamilyPerl,
+			body[i] == '#' && family == cmdmodel.FamilyRuby && i+1 < len(body) && body[i+1] == '{':
 			return "", false
 		}
 	}

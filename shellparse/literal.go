@@ -4,9 +4,11 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
-// A literal script fed to a shell is code (issue 18): when every command
+// A literal script fed to a shell is code, as much as a here-document: when every command
 // that feeds a shell's standard input writes text known from the script
 // alone (echo or printf of static words, cat of a literal here-document or
 // here-string), that text is parsed and walked like the here-document form
@@ -83,9 +85,9 @@ func literalSource(c *Command, r int) (string, bool) {
 			return "", false
 		}
 		return printfOutput(c.Argv()[1:], r == readDash)
-	case "cat":
+	default:
 		// `cat <<'EOF'`, `cat <<< 'text'`, `cat - <<EOF`: the body only.
-		if len(c.Args) > 2 || len(c.Args) == 2 && c.Args[1].Text != "-" || len(c.Redirects) != 1 {
+		if !cmdmodel.CopiesStdin(&c.Command) || len(c.Redirects) != 1 {
 			return "", false
 		}
 		rd := c.Redirects[0]
@@ -131,20 +133,11 @@ func isStdinPath(w Word) bool {
 	return false
 }
 
-// xargsLiteralOpts are the xargs options (xargs(1)) under which input text
-// becomes arguments by plain splitting at blanks and newlines, when it
-// holds no quote or backslash: the others (-0, -d, -a, -E, -I ...) change
-// what the input is or where it goes.
-var xargsLiteralOpts = []string{"r", "no-run-if-empty", "t", "verbose", "n", "max-args", "P", "max-procs",
-	"L", "max-lines", "x", "exit", "s", "max-chars", "p", "interactive", "o", "open-tty"}
-
 // xargsLiteralArgs returns the words xargs reads from a literal input,
 // or ok false when the input is not literal or not plainly split.
 func (p *parser) xargsLiteralArgs(seen []string, offset int) ([]Word, bool) {
-	for _, o := range seen {
-		if !slices.Contains(xargsLiteralOpts, o) {
-			return nil, false
-		}
+	if !cmdmodel.XargsSplitsPlainly(seen) {
+		return nil, false
 	}
 	texts, ok := p.stdinLiteral()
 	text := strings.Join(texts, "\n") // every reading's words

@@ -66,7 +66,7 @@ func (p *parser) stdinTexts(idx int) (texts []string, ok bool, why string) {
 // not in the text.
 func (p *parser) makeCode(idx int) {
 	c := p.cmds[idx]
-	s, ok := cmdmodel.LookupSpec("make", false)
+	s, ok := cmdmodel.MakeSpec()
 	if !ok {
 		return
 	}
@@ -81,8 +81,8 @@ func (p *parser) makeCode(idx int) {
 			}
 			continue
 		}
-		switch it.Opt {
-		case "f", "file", "makefile":
+		switch {
+		case cmdmodel.MakefileOpt(it.Opt):
 			v := l.Val(it)
 			if v.Dynamic || !(v.Text == "-" || isStdinPath(v.Word)) {
 				continue
@@ -96,7 +96,7 @@ func (p *parser) makeCode(idx int) {
 			for _, t := range texts {
 				p.makefileCode(idx, Word{Text: t, Offset: c.Offset}, "make -f -")
 			}
-		case "E", "eval":
+		case cmdmodel.MakeEvalOpt(it.Opt):
 			p.makefileCode(idx, l.Val(it).Word, "make --eval")
 		}
 	}

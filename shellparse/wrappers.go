@@ -3,7 +3,6 @@ package shellparse
 import (
 	"path"
 	"regexp"
-	"slices"
 	"strings"
 	"sync"
 
@@ -11,42 +10,12 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// interpreters read a program from standard input when given no script:
-// these names, and the versioned ones followed by digits and dots
-// (python3.12, perl5, lua5.4).
-var (
-	interpreters         = []string{"node", "nodejs", "Rscript", "osascript", "deno", "bun"}
-	versionedInterpreter = []string{"python", "pypy", "perl", "ruby", "php", "lua", "tclsh"}
-)
-
-// interpreterCode lists each interpreter's options that take program text
-// (a table the linker lays out; a map would be built in init).
-var interpreterCode = [...]struct {
-	family string
-	opts   []string
-}{{"python", []string{"c"}}, {"perl", []string{"e", "E"}}, {"ruby", []string{"e"}},
-	{"node", []string{"e", "p", "eval", "print"}}, {"php", []string{"r"}}, {"lua", []string{"e"}}, {"Rscript", []string{"e"}}}
-
 // IsShell reports whether name (a basename) is a POSIX-like shell: the
 // shells whose -c takes code (bash(1), dash(1), zsh(1), ksh(1)).
 func IsShell(name string) bool {
 	switch name {
 	case "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "rbash", "fish":
 		return true
-	}
-	return false
-}
-
-// IsInterpreter reports whether name (a basename) runs programs in another
-// language (python, perl, node ...).
-func IsInterpreter(name string) bool {
-	if slices.Contains(interpreters, name) {
-		return true
-	}
-	for _, p := range versionedInterpreter {
-		if v, ok := strings.CutPrefix(name, p); ok && strings.Trim(v, "0123456789.") == "" {
-			return true
-		}
 	}
 	return false
 }
@@ -66,6 +35,7 @@ func (p *parser) unwrap(idx int) {
 		p.checkLocale(c.Assigns, c.Offset) // `LC_ALL=zh_CN.GBK bash -c ...`
 	}
 	name := path.Base(c.Args[0].Text)
+	reader := cmdmodel.CodeReaderOf(name)
 	switch {
 	case name == "eval":
 		p.evalCode(idx)
@@ -76,19 +46,19 @@ func (p *parser) unwrap(idx int) {
 	case name == "source" || name == ".":
 		p.cmds[idx].Unknown = "source runs a file's code, which is not checked"
 		p.cmds[idx].Feeders = p.children(idx)
-	case name == "find":
+	case reader == cmdmodel.FindCode:
 		p.findExec(idx)
-	case name == "git":
+	case reader == cmdmodel.GitCode:
 		p.gitCode(idx)
-	case name == "make" || name == "gmake":
+	case reader == cmdmodel.MakeCode:
 		p.makeCode(idx)
-	case name == "at" || name == "batch":
+	case reader == cmdmodel.AtCode:
 		p.atCode(idx)
-	case name == "crontab":
+	case reader == cmdmodel.CrontabCode:
 		p.crontabCode(idx)
 	case IsShell(name):
 		p.shellCode(idx)
-	case IsInterpreter(name):
+	case cmdmodel.IsInterpreter(name):
 		p.interpreterCode(idx, name)
 	case cmdmodel.IsAwk(name):
 		p.awkCode(idx)
@@ -129,20 +99,20 @@ func (p *parser) wrapped(idx int, name string, s *cmdmodel.Spec) {
 		return
 	}
 	i := l.End + s.Skip
-	if name == "xargs" {
-		p.xargs(idx, i, l)
+	if s.ArgsFromInput() {
+		p.xargs(idx, i, name, l)
 		return
 	}
 	if i >= len(c.Args) {
 		return // `env`, `sudo -i`, `nohup`: no command given
 	}
-	if name == "watch" && !l.Has("x", "exec") {
+	if s.RunsJoinedByShell(l) {
 		// watch passes its words joined by spaces to `sh -c`.
-		p.reparse(idx, joinWords(c.Args[i:]), "watch", false)
+		p.reparse(idx, joinWords(c.Args[i:]), name, false)
 		return
 	}
 	inner := Command{Command: cmdmodel.Command{Args: c.Args[i:], Assigns: append(append([]cmdmodel.Assign(nil), c.Assigns...), l.Assigns...), Offset: c.Args[i].Offset, TrailingArgs: c.TrailingArgs}, End: c.End, Text: c.Text, Parent: idx, Inner: -1}
-	if name == "busybox" && len(inner.Args) > 0 {
+	if s.RunsApplets() && len(inner.Args) > 0 {
 		inner.Args[0].Text = path.Base(inner.Args[0].Text)
 	}
 	if dir, ok := cmdmodel.WrapperDir(name, s, l); ok {
@@ -503,13 +473,8 @@ func (p *parser) interpreterCode(idx int, name string) {
 	if cmdmodel.VersionOnly(&c.Command) {
 		return // prints its version and exits (version_table.go)
 	}
-	family := strings.TrimRight(name, "0123456789.")
-	var codeOpts []string
-	for _, ic := range interpreterCode {
-		if ic.family == family {
-			codeOpts = ic.opts
-		}
-	}
+	family := cmdmodel.InterpreterFamily(name)
+	codeOpts := cmdmodel.InterpreterCodeOpts(family)
 	for i := 1; i < len(c.Args); i++ {
 		t := c.Args[i].Text
 		if !strings.HasPrefix(t, "-") || t == "-" {
@@ -535,7 +500,7 @@ func (p *parser) interpreterCode(idx int, name string) {
 				return
 			}
 		}
-		if family == "python" && strings.HasPrefix(t, "-m") {
+		if cmdmodel.RunsModule(family, t) {
 			return // python -m module
 		}
 	}
@@ -544,7 +509,7 @@ func (p *parser) interpreterCode(idx int, name string) {
 
 // xargs: the command after the options runs with arguments read from
 // standard input appended (or substituted for the -I string).
-func (p *parser) xargs(idx, i int, l *cmdmodel.Cmdline) {
+func (p *parser) xargs(idx, i int, name string, l *cmdmodel.Cmdline) {
 	c := p.cmds[idx]
 	var args []Word
 	if i < len(c.Args) {
@@ -589,7 +554,7 @@ func (p *parser) xargs(idx, i int, l *cmdmodel.Cmdline) {
 	if trailing {
 		p.xargsFeed(&inner, l)
 	}
-	p.emitInner(idx, inner, "xargs")
+	p.emitInner(idx, inner, name)
 }
 
 // findExec emits the commands of find's -exec, -execdir, -ok and -okdir

@@ -24,7 +24,8 @@ import (
 )
 
 // defaultTOML is the embedded default policy: secret files denied to reads
-// and writes (design §6). It is read by the same loader as every file.
+// and writes, the lowest layer of the rules. It is read by the same loader
+// as every file.
 //
 //go:embed default.toml
 var defaultTOML []byte

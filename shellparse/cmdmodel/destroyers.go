@@ -328,3 +328,21 @@ var fetchers = map[string]bool{
 // Fetches reports whether name is a downloader (fetchers): what it prints
 // or writes comes from the network.
 func Fetches(name string) bool { return fetchers[name] }
+
+// PrintsRemote reports whether c, called name (its basename, lowercased),
+// prints content from the network: a downloader (fetchers), ssh(1) and
+// telnet(1) (the remote side's output), and `openssl s_client` (a word
+// only known at run time may be s_client).
+func PrintsRemote(name string, c *Command) bool {
+	switch {
+	case Fetches(name), name == "ssh", name == "telnet":
+		return true
+	case name == "openssl":
+		for _, w := range c.Args[1:] {
+			if w.Dynamic || w.Text == "s_client" {
+				return true
+			}
+		}
+	}
+	return false
+}

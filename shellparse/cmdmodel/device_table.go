@@ -122,7 +122,29 @@ var (
 	// FileRemovers delete the files named: rm(1), srm(1), unlink(1),
 	// shred(1) -u.
 	FileRemovers = []string{"rm", "srm", "unlink", "shred"}
+	// NVMeTools erase a namespace through a verb: nvme-cli's nvme(1)
+	// (NVMeErasingVerb).
+	NVMeTools = []string{"nvme"}
 )
+
+// NVMeErasingVerb returns `nvme VERB` when c, a command of NVMeTools,
+// runs one of nvme-cli's erasing subcommands (nvme(1): format, sanitize,
+// delete-ns, write-zeroes, write-uncor, dsm deallocates). The subcommand
+// is the first word that is not an option.
+func NVMeErasingVerb(c *Command) (string, bool) {
+	var verb Word
+	for _, w := range c.Args[1:] {
+		if !strings.HasPrefix(w.Text, "-") || w.Dynamic {
+			verb = w
+			break
+		}
+	}
+	switch v := strings.ToLower(verb.Text); v {
+	case "format", "sanitize", "delete-ns", "write-zeroes", "write-uncor", "dsm":
+		return "nvme " + v, true
+	}
+	return "", false
+}
 
 // MayWipe reports whether a disk wiper (DiskWipers) erases what it is
 // given: always, but badblocks(8) only in its destructive write mode

@@ -128,3 +128,9 @@ func findOutput(c *Command, end int, print, execs bool) (FindOutput, bool) {
 	}
 	return out, true
 }
+
+// CopiesStdin reports whether c only copies its standard input to its
+// output: cat(1) with no operand or `-` alone.
+func CopiesStdin(c *Command) bool {
+	return len(c.Args) > 0 && c.Args[0].Text == "cat" && (len(c.Args) == 1 || len(c.Args) == 2 && c.Args[1].Text == "-")
+}

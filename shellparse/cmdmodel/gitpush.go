@@ -22,6 +22,19 @@ var gitPushSpec = Spec{complete: true,
 	acts:     "receive-pack exec help",
 }
 
+// IsGit reports whether name (a basename) is git(1).
+func IsGit(name string) bool { return name == "git" }
+
+// ForcingRefspec reports a git push refspec that forces the update of its
+// ref (`+main`) or deletes it (`:main`) (git-push(1) <refspec>).
+func ForcingRefspec(w string) bool { return strings.HasPrefix(w, "+") || strings.HasPrefix(w, ":") }
+
+// ListsTrackedFiles reports a command line that is exactly `git ls-files`:
+// it prints the paths of the files git tracks in the work tree.
+func ListsTrackedFiles(args []Word) bool {
+	return len(args) == 2 && args[0].Text == "git" && args[1].Text == "ls-files" && !args[1].Dynamic
+}
+
 // GitPushForms returns the spellings of a `git push` command line that deny
 // and ask rules match besides the one written, so a rule written
 // one way catches every spelling git reads alike: each option as

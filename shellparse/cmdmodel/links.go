@@ -92,6 +92,9 @@ type LinkMade struct {
 	IntoDir      bool
 }
 
+// IsLn reports whether name (a basename) is ln(1), or GNU's as gln.
+func IsLn(name string) bool { return name == "ln" || name == "gln" }
+
 // LinksMade lists the links ln(1) (`ln [-s] TARGET LINK`, `ln TARGET`,
 // `ln -t DIR TARGET...`) and cp -s/--symbolic-link (cp(1): SOURCE...
 // DEST makes symbolic links to the sources) create, read by the command

@@ -9,8 +9,8 @@ import (
 // command line, as the real tool parses it. The readers of options go
 // through it: file effects (effects.go), the shell reader's unwrapping of
 // wrappers (LookupSpec, Cmdline), the safe layer (ReadOnly), the danger
-// layer's flag checks (ReadLine), rule matching (rulematch.go) and git's
-// destroyers (ReadGitLine, GitGlobal). The entries are in effects_table.go
+// layer's readers (system.go, device_table.go, through ReadLine), rule
+// matching (rulematch.go) and git's destroyers (ReadGitLine, GitGlobal). The entries are in effects_table.go
 // (commands), git_table.go (git) and wrapper_table.go (wrappers). Three
 // readers are not getopt's and stand beside it: find's expression
 // (find.go), sed's program (sed.go), and DeletesTree, which reads rm,
@@ -116,6 +116,16 @@ type Spec struct {
 	Skip       int
 	noRun      string
 	split      string
+	// fromInput: the wrapper appends words it reads from standard input
+	// to the command (xargs).
+	fromInput bool
+	// shellUnless: the wrapper joins the command's words with spaces and
+	// runs them with `sh -c`, unless one of these options is given
+	// (watch without -x).
+	shellUnless string
+	// applets: the command is an applet of the wrapper's own, named by
+	// its base name (`busybox /bin/ls` runs ls).
+	applets bool
 	// ops reports the effects of the operands and of the options it
 	// handles itself. Nil: the operands are no files.
 	ops func(l *Cmdline, out *effectList)

@@ -532,6 +532,11 @@ func PipMoves(key string) bool {
 	return slices.Contains([]string{"index-url", "extra-index-url", "find-links", "proxy", "trusted-host", "no-index"}, key)
 }
 
+// ReadsProjectNpmrc reports whether name (a basename) is npm(1), which
+// reads the per-project .npmrc of its directory or any above it
+// (npm-config(7)).
+func ReadsProjectNpmrc(name string) bool { return name == "npm" }
+
 // NpmMoves reports an npmrc key that moves the registry (or a scope's),
 // or names other config files.
 func NpmMoves(key string) bool {

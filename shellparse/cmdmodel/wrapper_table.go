@@ -62,18 +62,18 @@ var wrapperTable = specTable{entries: []specEntry{
 	// busybox(1) 1.35: `busybox APPLET ARGS...`; its own options are
 	// spelled whole.
 	{"busybox", &Spec{kind: beyond, complete: true, exact: true, flags: "list list-full help", args: "show",
-		acts: "install", noRun: "list list-full help show install"}},
+		acts: "install", noRun: "list list-full help show install", applets: true}},
 	// watch(1), procps-ng 4.0.2 (getopt "+bced::ghn:pq:tvwx"): without
 	// -x the words are joined and run by `sh -c`.
 	{"watch", &Spec{kind: beyond, complete: true,
 		flags: "b beep c color e errexit g chgexit p precise t no-title w no-wrap x exec h help v version",
-		args:  "n interval q equexit", optional: "d differences", noRun: "h help v version"}},
+		args:  "n interval q equexit", optional: "d differences", noRun: "h help v version", shellUnless: "x exec"}},
 	// xargs(1), GNU findutils 4.9 (getopt "+0a:d:E:e::I:i::l::L:n:oprP:s:txv"):
 	// -a FILE reads the arguments from FILE.
 	{"xargs", &Spec{kind: beyond, complete: true,
 		flags:    "0 null o open-tty p interactive r no-run-if-empty t verbose x exit show-limits help version",
 		args:     "d delimiter E I L n max-args P max-procs s max-chars process-slot-var",
-		optional: "e eof i replace l max-lines", reads: "a arg-file", noRun: "help version"}},
+		optional: "e eof i replace l max-lines", reads: "a arg-file", noRun: "help version", fromInput: true}},
 }}
 
 // sudoSpec is sudo's model in wrapperTable, which sudoEdit copies.
@@ -156,6 +156,21 @@ func WrapperDir(name string, s *Spec, l *Cmdline) (Word, bool) {
 // string into a command at run time (env -S).
 func (s *Spec) SplitsWith(opt string) bool { return containsField(s.split, opt) }
 
+// ArgsFromInput reports whether the wrapper appends words it reads from
+// standard input to the command it runs (xargs).
+func (s *Spec) ArgsFromInput() bool { return s.fromInput }
+
+// RunsJoinedByShell reports whether the wrapper, as its line l reads,
+// runs its command's words joined with spaces by `sh -c` (watch
+// without -x).
+func (s *Spec) RunsJoinedByShell(l *Cmdline) bool {
+	return s.shellUnless != "" && !l.Has(strings.Fields(s.shellUnless)...)
+}
+
+// RunsApplets reports whether the wrapper's command is one of its own
+// applets, named by its base name (busybox).
+func (s *Spec) RunsApplets() bool { return s.applets }
+
 // RunsNothingWith reports whether with the wrapper's option opt it runs
 // no command (`sudo -l`, `command -v`).
 func (s *Spec) RunsNothingWith(opt string) bool { return containsField(s.noRun, opt) }
@@ -224,3 +239,22 @@ func HasSubSubcommands(name, sub string) bool {
 // RaisesPrivilege reports the wrappers that run their command as another
 // user (sudo(8), doas(1)): what they add is their own, whatever they run.
 func RaisesPrivilege(name string) bool { return name == "sudo" || name == "doas" }
+
+// xargsLiteralOpts are the xargs options (xargs(1)) under which input text
+// becomes arguments by plain splitting at blanks and newlines, when it
+// holds no quote or backslash: the others (-0, -d, -a, -E, -I ...) change
+// what the input is or where it goes.
+var xargsLiteralOpts = []string{"r", "no-run-if-empty", "t", "verbose", "n", "max-args", "P", "max-procs",
+	"L", "max-lines", "x", "exit", "s", "max-chars", "p", "interactive", "o", "open-tty"}
+
+// XargsSplitsPlainly reports whether xargs, given the options opts (as
+// its model names them), makes arguments of its input text by plain
+// splitting at blanks and newlines (xargsLiteralOpts).
+func XargsSplitsPlainly(opts []string) bool {
+	for _, o := range opts {
+		if !slices.Contains(xargsLiteralOpts, o) {
+			return false
+		}
+	}
+	return true
+}

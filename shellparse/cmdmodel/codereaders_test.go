@@ -1,4 +1,4 @@
-package shellparse
+package cmdmodel
 
 import (
 	"regexp"
