@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gatekeep/gatekeep/policy"
+	"github.com/gatekeep/gatekeep/policy/agentcall"
 	"github.com/gatekeep/gatekeep/shellparse"
 )
 
@@ -77,7 +78,7 @@ func dialectNamed(name string) *dialect {
 type hookCall struct {
 	cfg         *policy.Config
 	payload     *hookPayload
-	m           hookMapping
+	m           agentcall.Mapping
 	reqs        []policy.Request
 	ans         policy.Answer      // policy.Decide's answer for reqs
 	root        string             // the project root
@@ -89,7 +90,7 @@ type hookCall struct {
 // agent, with gatekeep's reason.
 func answerFor(d *dialect, c *hookCall) hookAnswer {
 	dec := c.ans.Decision
-	ag := policy.Agent{CanAsk: d.canAsk, TrustedMode: c.trustedMode, UI: c.m.ui}
+	ag := policy.Agent{CanAsk: d.canAsk, TrustedMode: c.trustedMode, UI: c.m.UI}
 	if c.payload != nil {
 		ag.PermissionMode, ag.Inline = c.payload.mode, c.payload.event == claudeSkillEvent
 	}
@@ -112,7 +113,7 @@ func answerFor(d *dialect, c *hookCall) hookAnswer {
 // the real absolute path gatekeep checked, for a file tool with one path;
 // nil otherwise.
 func updatedInput(c *hookCall) map[string]json.RawMessage {
-	if c.m.pathKey == "" || len(c.ans.Parts) != 1 || c.payload == nil || c.ans.Parts[0].UpdatedInput == nil {
+	if c.m.PathKey == "" || len(c.ans.Parts) != 1 || c.payload == nil || c.ans.Parts[0].UpdatedInput == nil {
 		return nil
 	}
 	real := c.ans.Parts[0].UpdatedInput.Path
@@ -127,7 +128,7 @@ func updatedInput(c *hookCall) map[string]json.RawMessage {
 	for k, v := range c.payload.input {
 		out[k] = v
 	}
-	out[c.m.pathKey] = b
+	out[c.m.PathKey] = b
 	return out
 }
 
