@@ -206,7 +206,7 @@ func (a *app) decideHook(d *dialect) (ans hookAnswer, none bool, err error) {
 			m.Requests[i].Dialect = c.dialect
 		}
 	}
-	c.m, c.reqs, c.payload = m, m.Requests, p
+	c.m, c.payload = m, p
 	q := policy.Query{Requests: m.Requests, Opaque: m.Opaque}
 	if !d.canAsk {
 		// A deny of an ask says how a person can allow the call.

@@ -79,8 +79,7 @@ type hookCall struct {
 	cfg         *policy.Config
 	payload     *hookPayload
 	m           agentcall.Mapping
-	reqs        []policy.Request
-	ans         policy.Answer      // policy.Decide's answer for reqs
+	ans         policy.Answer      // policy.Decide's answer for m.Requests
 	root        string             // the project root
 	trustedMode bool               // [hooks] trust_agent_mode: the agent's mode replaced gatekeep's
 	dialect     shellparse.Dialect // the dialect of the agent's shell commands (config.AgentInput)
@@ -94,7 +93,7 @@ func answerFor(d *dialect, c *hookCall) hookAnswer {
 	if c.payload != nil {
 		ag.PermissionMode, ag.Inline = c.payload.mode, c.payload.event == claudeSkillEvent
 	}
-	switch c.ans.ForAgent(c.cfg, c.reqs, ag) {
+	switch c.ans.ForAgent(c.cfg, c.m.Requests, ag) {
 	case policy.AgentAllow:
 		return hookAnswer{kind: answerAllow, reason: "gatekeep allowed this call: " + describeDecision(dec), input: updatedInput(c)}
 	case policy.AgentAsk:

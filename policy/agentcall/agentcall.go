@@ -48,9 +48,9 @@ type Mapping struct {
 	PathKey string
 }
 
-// Map maps an agent's tool call to the gatekeep requests that
-// decide it. Tool names and input fields are those of the agents'
-// documentation and source:
+// Map maps an agent's tool call to the gatekeep requests that decide it.
+// Tool names and input fields are those of the agents' documentation and
+// source:
 //
 //   - Claude Code tools: https://code.claude.com/docs/en/hooks#pretooluse-input
 //     (Bash and Monitor command; PowerShell command; Read, Write, Edit,
