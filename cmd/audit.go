@@ -14,6 +14,7 @@ import (
 
 	"github.com/gatekeep/gatekeep/cmd/netproxy"
 	"github.com/gatekeep/gatekeep/policy"
+	"github.com/gatekeep/gatekeep/policy/agentcall"
 )
 
 // auditRecord is one line of the audit log (docs/hooks.md, "Audit log"): one
@@ -230,7 +231,7 @@ func (a *app) auditHook(agent string, p *hookPayload, d policy.Decision, ans hoo
 	}
 	input := string(p.rawIn)
 	for _, k := range []string{"command", "file_path", "notebook_path", "path", "url"} {
-		if s, err := optString(p.input, k); err == nil && s != "" {
+		if s, err := agentcall.InputString(p.input, k); err == nil && s != "" {
 			input = s
 			break
 		}

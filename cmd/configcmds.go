@@ -65,12 +65,21 @@ are listed as "except": they exempt paths from the denies above them there
 			for _, d := range danger {
 				fmt.Fprintf(tw, "-\t%s\tdeny\t[[danger]] %s\t%s\tactive\n", d.Ref.Source, d.Ref.Rule, where(d.Ref))
 			}
-			return tw.Flush()
+			return flushOut(tw)
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print the rules as JSON")
 	c.AddCommand(a.rulesAddCmd(), a.rulesRemoveCmd())
 	return c
+}
+
+// flushOut writes out what tw holds; stdout failing is gatekeep's own
+// error (exit 70), not the command line's.
+func flushOut(tw *tabwriter.Writer) error {
+	if err := tw.Flush(); err != nil {
+		return withCode(ExitInternal, fmt.Errorf("writing to stdout: %w", err))
+	}
+	return nil
 }
 
 // carveOut: an allow rule of the embedded default layer, which only
@@ -133,7 +142,7 @@ func (a *app) configCmd() *cobra.Command {
 			for _, f := range files {
 				fmt.Fprintf(tw, "%s\t%s\t%s\n", f.Source, f.Path, fileState(f))
 			}
-			return tw.Flush()
+			return flushOut(tw)
 		},
 	}
 	path.Flags().BoolVar(&asJSON, "json", false, "print as JSON")

@@ -54,6 +54,7 @@ func TestOneParsePerCall(t *testing.T) {
 		{args: []string{"bash", "-c", "git push origin main"}, parses: 1},
 		{args: []string{"bash", "--", "docker", "ps"}, parses: 1},
 		{args: []string{"check", "--batch", batch}, parses: 3},
+		{args: []string{"check", "--explain", "--json", "--batch", batch}, parses: 3},
 		{args: []string{"hook", "claude"}, stdin: hook("make all"), parses: 1},
 		{args: []string{"hook", "codex"}, stdin: hook("make all"), parses: 1},
 		{args: []string{"hook", "gemini"}, stdin: strings.Replace(hook("ls"), "PreToolUse", "BeforeTool", 1), parses: 1},

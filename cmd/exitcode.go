@@ -69,10 +69,10 @@ func usageErr(format string, args ...any) error {
 }
 
 // exitCodeOf maps an error returned by a command to its exit status, and
-// whether it was already reported. An error without a code is a usage
-// error (64), whoever returned it: cobra returns its flag and argument
-// errors uncoded, and gatekeep's own errors carry their code (withCode,
-// silentExit, usageErr).
+// whether it was already reported. gatekeep's own errors carry their code
+// (withCode, silentExit, usageErr; a flag error gets ExitUsage from the
+// flag error funcs), so an error without one is cobra's own: an unknown
+// command or a wrong number of arguments, a usage error (64).
 func exitCodeOf(err error) (int, bool) {
 	if err == nil {
 		return ExitOK, true

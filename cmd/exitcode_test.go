@@ -1,9 +1,11 @@
 package cmd
 
 import (
+	"errors"
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io"
 	"os"
 	"regexp"
 	"strings"
@@ -74,3 +76,29 @@ func TestExitCodeTables(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnErrorsCoded: an error of gatekeep's own, not of the command
+// line, carries its code: the rules or the config files written to a
+// stdout that fails are an internal error (70), not a usage error.
+func TestOwnErrorsCoded(t *testing.T) {
+	tmp := t.TempDir()
+	for k, v := range map[string]string{"HOME": tmp, "XDG_CONFIG_HOME": tmp + "/config", "XDG_STATE_HOME": tmp + "/state",
+		"XDG_CACHE_HOME": tmp + "/cache", "GATEKEEP_MODE": "", "GATEKEEP_ROOT": "", "GATEKEEP_ENFORCE": ""} {
+		t.Setenv(k, v)
+	}
+	t.Chdir(tmp)
+	for _, args := range [][]string{{"rules"}, {"config", "path"}} {
+		a := newApp(strings.NewReader(""), failingWriter{}, io.Discard)
+		root := a.rootCmd()
+		root.SetArgs(args)
+		err := root.Execute()
+		if code, _ := exitCodeOf(err); code != ExitInternal {
+			t.Errorf("%q with a failing stdout: exit %d (%v), want %d", args, code, err, ExitInternal)
+		}
+	}
+}
+
+// failingWriter fails every write, as a full disk does.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }

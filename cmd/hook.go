@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gatekeep/gatekeep/policy"
+	"github.com/gatekeep/gatekeep/policy/agentcall"
 	"github.com/gatekeep/gatekeep/policy/config"
 	"github.com/gatekeep/gatekeep/prompt"
 )
@@ -191,7 +192,8 @@ func (a *app) decideHook(d *dialect) (ans hookAnswer, none bool, err error) {
 	if err := p.checkPreTool(); err != nil {
 		return ans, false, hookFail(err)
 	}
-	m, err := hookRequests(p)
+	home, _ := os.UserHomeDir()
+	m, err := agentcall.Map(p.call(home))
 	if err != nil {
 		return ans, false, hookFail(err)
 	}
@@ -199,16 +201,15 @@ func (a *app) decideHook(d *dialect) (ans hookAnswer, none bool, err error) {
 	if err != nil {
 		return ans, false, hookFail(err)
 	}
-	for i := range m.reqs {
-		if m.reqs[i].Tool == policy.ToolBash {
-			m.reqs[i].Dialect = c.dialect
+	for i := range m.Requests {
+		if m.Requests[i].Tool == policy.ToolBash {
+			m.Requests[i].Dialect = c.dialect
 		}
 	}
-	c.m, c.reqs, c.payload = m, m.reqs, p
-	q := policy.Query{Requests: m.reqs, Opaque: m.opaque}
+	c.m, c.payload = m, p
+	q := policy.Query{Requests: m.Requests, Opaque: m.Opaque}
 	if !d.canAsk {
 		// A deny of an ask says how a person can allow the call.
-		home, _ := os.UserHomeDir()
 		q.Suggest = &policy.SuggestTarget{Root: c.root, Home: home, File: config.LocalConfigPath(c.root)}
 	}
 	c.ans = policy.Decide(c.cfg, q)
@@ -295,6 +296,12 @@ func parseHookPayload(data []byte) (*hookPayload, error) {
 		p.rawIn = raw
 	}
 	return p, nil
+}
+
+// call is the tool call the payload reports, with home as the home
+// directory a working directory's `~` expands to.
+func (p *hookPayload) call(home string) agentcall.Call {
+	return agentcall.Call{Tool: p.tool, Input: p.input, Cwd: p.cwd, Home: home, MCPServer: p.mcpServer, MCPTool: p.mcpTool}
 }
 
 // checkPreTool checks the fields a pre-tool call must have.

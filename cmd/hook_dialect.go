@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gatekeep/gatekeep/policy"
+	"github.com/gatekeep/gatekeep/policy/agentcall"
 	"github.com/gatekeep/gatekeep/shellparse"
 )
 
@@ -77,9 +78,8 @@ func dialectNamed(name string) *dialect {
 type hookCall struct {
 	cfg         *policy.Config
 	payload     *hookPayload
-	m           hookMapping
-	reqs        []policy.Request
-	ans         policy.Answer      // policy.Decide's answer for reqs
+	m           agentcall.Mapping
+	ans         policy.Answer      // policy.Decide's answer for m.Requests
 	root        string             // the project root
 	trustedMode bool               // [hooks] trust_agent_mode: the agent's mode replaced gatekeep's
 	dialect     shellparse.Dialect // the dialect of the agent's shell commands (config.AgentInput)
@@ -89,11 +89,11 @@ type hookCall struct {
 // agent, with gatekeep's reason.
 func answerFor(d *dialect, c *hookCall) hookAnswer {
 	dec := c.ans.Decision
-	ag := policy.Agent{CanAsk: d.canAsk, TrustedMode: c.trustedMode, UI: c.m.ui}
+	ag := policy.Agent{CanAsk: d.canAsk, TrustedMode: c.trustedMode, UI: c.m.UI}
 	if c.payload != nil {
 		ag.PermissionMode, ag.Inline = c.payload.mode, c.payload.event == claudeSkillEvent
 	}
-	switch c.ans.ForAgent(c.cfg, c.reqs, ag) {
+	switch c.ans.ForAgent(c.cfg, c.m.Requests, ag) {
 	case policy.AgentAllow:
 		return hookAnswer{kind: answerAllow, reason: "gatekeep allowed this call: " + describeDecision(dec), input: updatedInput(c)}
 	case policy.AgentAsk:
@@ -112,7 +112,7 @@ func answerFor(d *dialect, c *hookCall) hookAnswer {
 // the real absolute path gatekeep checked, for a file tool with one path;
 // nil otherwise.
 func updatedInput(c *hookCall) map[string]json.RawMessage {
-	if c.m.pathKey == "" || len(c.ans.Parts) != 1 || c.payload == nil || c.ans.Parts[0].UpdatedInput == nil {
+	if c.m.PathKey == "" || len(c.ans.Parts) != 1 || c.payload == nil || c.ans.Parts[0].UpdatedInput == nil {
 		return nil
 	}
 	real := c.ans.Parts[0].UpdatedInput.Path
@@ -127,7 +127,7 @@ func updatedInput(c *hookCall) map[string]json.RawMessage {
 	for k, v := range c.payload.input {
 		out[k] = v
 	}
-	out[c.m.pathKey] = b
+	out[c.m.PathKey] = b
 	return out
 }
 

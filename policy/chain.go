@@ -310,9 +310,10 @@ func (e *evaluation) reset() {
 	*e = evaluation{partsBuf: e.partsBuf, subj: e.subj, memo: e.memo}
 }
 
-// Evaluate runs the chain for one request and returns its Decision with the
-// trace of every layer. It never panics on any input: a panic inside a layer
-// becomes a deny.
+// Evaluate runs the chain for one request and returns its Decision (with
+// the trace of every layer when req.Trace asks), without what Decide adds
+// (auto-allow, confinement, suggestions). It never panics on any input: a
+// panic inside a layer becomes a deny.
 func Evaluate(cfg *Config, req Request) Decision {
 	d, _ := evaluateDialects(cfg, req, nil)
 	return d

@@ -729,7 +729,7 @@ func TestDangerMessages(t *testing.T) {
 // dangerAnswered reports whether the danger layer denied any part of d.
 func dangerAnswered(d Decision) bool {
 	for _, s := range d.Parts {
-		if s.Layer == LayerDanger && s.Verdict != "pass" {
+		if s.Layer == LayerDanger && s.Verdict != VerdictPass {
 			return true
 		}
 	}

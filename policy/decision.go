@@ -219,19 +219,31 @@ type Input struct {
 	Cwd     string   `json:"cwd,omitempty"`
 }
 
-// Verdict is one layer's answer in a Step: an Effect's name, or
-// VerdictPass when the layer had no answer and the chain went on.
-type Verdict string
+// Verdict is one layer's answer in a Step: an Effect, or VerdictPass when
+// the layer had no answer and the chain went on. The first three share
+// Effect's values, so the zero Verdict is a deny, as the zero Effect is.
+type Verdict uint8
 
 const (
-	VerdictAllow Verdict = "allow"
-	VerdictAsk   Verdict = "ask"
-	VerdictDeny  Verdict = "deny"
-	VerdictPass  Verdict = "pass"
+	VerdictDeny  = Verdict(Deny)
+	VerdictAsk   = Verdict(Ask)
+	VerdictAllow = Verdict(Allow)
+	VerdictPass  = Verdict(Allow + 1)
 )
 
 // VerdictOf is the verdict that answers with e.
-func VerdictOf(e Effect) Verdict { return Verdict(e.String()) }
+func VerdictOf(e Effect) Verdict { return Verdict(e) }
+
+// String is the verdict's name: "allow", "ask", "deny" or "pass".
+func (v Verdict) String() string {
+	if v == VerdictPass {
+		return "pass"
+	}
+	return Effect(v).String()
+}
+
+// MarshalText renders the verdict as its name (String).
+func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
 
 // Step is one layer's verdict on one part of a call.
 type Step struct {

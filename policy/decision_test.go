@@ -1,6 +1,9 @@
 package policy
 
-import "testing"
+import (
+	"encoding/json"
+	"testing"
+)
 
 // TestTraceOnRequest: the trace of every layer is built only when the
 // request asks for it; the verdict that ended each part is always there,
@@ -19,7 +22,7 @@ func TestTraceOnRequest(t *testing.T) {
 	}
 	var asked []string
 	for _, s := range d.Asking() {
-		if s.Verdict != "ask" || s.Code == "" || s.Message == "" {
+		if s.Verdict != VerdictAsk || s.Code == "" || s.Message == "" {
 			t.Errorf("asking part %+v lacks its verdict, code or reason", s)
 		}
 		asked = append(asked, s.Subject)
@@ -47,7 +50,7 @@ func TestTraceOnRequest(t *testing.T) {
 	}
 	passes := 0
 	for _, s := range traced.Trace {
-		if s.Verdict == "pass" {
+		if s.Verdict == VerdictPass {
 			passes++
 		}
 	}
@@ -62,5 +65,28 @@ func TestTraceOnRequest(t *testing.T) {
 	}
 	if a := Evaluate(cfg, Request{Tool: ToolBash, Command: "ls", Cwd: v.root}).Asking(); len(a) != 0 {
 		t.Errorf("ls: Asking() = %+v, want none", a)
+	}
+}
+
+// TestVerdictJSON: a trace step's verdict is its name in JSON, and the
+// verdict of each effect is named as the effect is.
+func TestVerdictJSON(t *testing.T) {
+	for v, want := range map[Verdict]string{VerdictAllow: "allow", VerdictAsk: "ask", VerdictDeny: "deny", VerdictPass: "pass"} {
+		b, err := json.Marshal(Step{Layer: LayerSafe, Verdict: v})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := `{"part":0,"subject":"","layer":"safe","verdict":"` + want + `"}`; string(b) != got {
+			t.Errorf("%s: %s, want %s", want, b, got)
+		}
+	}
+	for _, e := range []Effect{Allow, Ask, Deny} {
+		if VerdictOf(e).String() != e.String() {
+			t.Errorf("VerdictOf(%s) is %s", e, VerdictOf(e))
+		}
+	}
+	var zero Step
+	if zero.Verdict != VerdictDeny {
+		t.Errorf("the zero verdict is %s, want deny", zero.Verdict)
 	}
 }

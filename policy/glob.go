@@ -10,7 +10,8 @@ import (
 	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
-// Globs as bash expands them (issue 17).
+// Globs as bash expands them, so that a glob is judged by the files it
+// names on disk rather than as a word only known at run time.
 //
 // A command whose only dynamic words are glob words (shellparse.Word.Glob)
 // is expanded against the disk in every directory it may run in, under

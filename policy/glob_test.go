@@ -9,7 +9,7 @@ import (
 	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
-// TestGlobsAsBashExpands: issue 17's rows with a .env in the project, with
+// TestGlobsAsBashExpands: globs over a project with a .env in it, with
 // the shell's glob options known (gatekeep bash -c: bash's defaults) and
 // unknown (an agent's shell): `*` does not reach .env unless dotglob is
 // set, and what dotglob alone would reach asks rather than allows.

@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// Rules at scale (issue 16): a rule read from the config cache is not
+// Rules at scale (a config of thousands of rules): a rule read from the config cache is not
 // compiled when the configuration is loaded but the first time a
 // decision needs its matcher, so that a call pays only for the rules that
 // can match it. What the rule index and the quick reject below need is

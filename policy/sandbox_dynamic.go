@@ -60,7 +60,8 @@ func (p *part) inDynamicDir() bool {
 }
 
 // dynamicWrite judges a write whose target is only known at run time
-// (design §5): its static part still has to lie inside a root. Each form
+// (a variable, a substitution, a glob): its static part still has to lie
+// inside a root. Each form
 // of the target (pathForms) is judged: a form that is static now is
 // checked as it is; a pattern or a partly dynamic form by its longest
 // literal directory prefix (`~/Documents/*` → ~/Documents, `/etc/*.conf`

@@ -194,7 +194,8 @@ func TestCompletesGitDir(t *testing.T) {
 		{"mkdir -p d/objects d/refs; echo x > d/HEAD", true},
 		{"mkdir -p d/objects d/src && echo x > d/HEAD", false},
 		{"mkdir -p d/refs && echo x > d/config", false},
-		// As wide as git's is_git_directory (issue 12 red team): a
+		// As wide as git's is_git_directory (git obeys the config of
+		// whatever it takes for a repository): a
 		// symlinked HEAD, objects and refs as executable files, a
 		// commondir naming objects and refs elsewhere, mkdir -p making
 		// refs on the way to refs/heads.

@@ -26,7 +26,7 @@ func TestDefaultSecrets(t *testing.T) {
 		".gradle/gradle.properties", ".yarnrc.yml", ".s3cfg", ".boto",
 		// ssh private keys under any name.
 		".ssh/deploy_key", ".ssh/github_ed25519", ".ssh/keys/prod.pem", ".ssh/ID_RSA.pub",
-		// issue 26's table, private keys by name, histories.
+		// Credential stores of common tools, private keys by name, histories.
 		".my.cnf", ".mylogin.cnf", ".aws/sso/cache/0a1b.json", ".aws/cli/cache/role.json", ".config/github-copilot/apps.json",
 		".config/github-copilot/hosts.json", ".cache/huggingface/stored_tokens", ".ollama/id_ed25519",
 		"backup/id_rsa", "work/deploy/id_ed25519", "id_ecdsa", "old/id_dsa",
@@ -88,7 +88,7 @@ func TestDefaultSecrets(t *testing.T) {
 	}
 }
 
-// TestReadDenySpellings (issue 26): every spelling of a secret's path
+// TestReadDenySpellings: every spelling of a secret's path
 // that the danger and sandbox layers see meets the Read deny rules, in
 // every mode; a read of a run-time name in a directory a deny rule
 // covers is a final ask; the same spellings of a plain file are not

@@ -10,7 +10,8 @@ import (
 )
 
 // A file rule sees every spelling of a path that the danger and sandbox
-// layers see (issue 26): the forms pathForms gives a path only known at
+// layers see, so that a secret a deny rule names cannot be read under a
+// spelling the rule was never matched against: the forms pathForms gives a path only known at
 // run time (the script's literal values, for lists, arrays and read from
 // a here-string among them, $PWD and ~+, brace lists) and the paths find
 // selects for the `{}` of its -exec, -execdir, -ok and -okdir commands.

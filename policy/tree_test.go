@@ -8,9 +8,9 @@ import (
 )
 
 // TestTreeWrites: a recursive copy or a move of a directory writes every
-// entry below it under its own name, judged like any write (issue 12 red
-// team: `cp -r examples/. .` wrote .claude/settings.json and .envrc in
-// acceptEdits); names only known at run time (an archive, a dynamic
+// entry below it under its own name, judged like any write (judged as a
+// write of the directory alone, `cp -r examples/. .` wrote
+// .claude/settings.json and .envrc in acceptEdits); names only known at run time (an archive, a dynamic
 // source, a tree over the bound) ask.
 func TestTreeWrites(t *testing.T) {
 	cfg, root, home := sandboxEnv(t, ModeAcceptEdits)

@@ -21,8 +21,10 @@ import (
 	"github.com/gatekeep/gatekeep/shellparse"
 )
 
-// The cache of decoded config files (issue 16, item 2). A file's TOML
-// decoding and validation are kept, once they succeed, under
+// The cache of decoded config files: every agent tool call starts
+// gatekeep afresh, so decoding and validating the config files would
+// otherwise be paid on every call. A file's TOML decoding and
+// validation are kept, once they succeed, under
 // Paths.Cache in a file named by a key over the file's layer and path,
 // the project root and home it was read against, and the gatekeep that
 // wrote it (LoadOptions.Version and the binary's build information, see
@@ -33,8 +35,8 @@ import (
 // can match it, and a plan file's symlinks are resolved again: nothing
 // the disk may have changed since is taken from the cache.
 //
-// An entry is bound to its file (issue 27, item 5): it records the
-// SHA-256 of the bytes it was compiled from, and is used only when the
+// An entry is bound to its file, so that only the file's own bytes say
+// which entry stands for it: it records the SHA-256 of the bytes it was compiled from, and is used only when the
 // file read now has that hash, so an entry of another config moved,
 // copied or re-keyed into this file's place is ignored and the file is
 // decoded afresh. An entry is its body's SHA-256 followed by the body

@@ -328,7 +328,7 @@ func TestCacheEntryRoundTrip(t *testing.T) {
 // TestConfigCacheBoundToFile: an entry compiled from another config —
 // copied into the file's place, or re-keyed to the file's key as a
 // same-user writer could — is not used: the decision follows the file on
-// disk (issue 27, item 5).
+// disk.
 func TestConfigCacheBoundToFile(t *testing.T) {
 	v := newCfgEnv(t)
 	opts := v.opts()

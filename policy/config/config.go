@@ -13,7 +13,9 @@ import (
 	"github.com/gatekeep/gatekeep/shellparse"
 )
 
-// Where the config files live (design §6).
+// Where the config files of the managed, project and local layers live
+// (the user's file is in Paths.User), and how the embedded default is
+// named.
 const (
 	// ManagedConfigFile is the administrator's file. The environment
 	// variable ManagedConfigEnv overrides it (for tests and packaging).

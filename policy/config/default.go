@@ -12,7 +12,9 @@ import (
 // by `go test ./policy/config -run TestDefaultEntry -update` and checked
 // by the same test against default.toml, so the two cannot drift apart.
 // A call whose only config is the default reads no cache file, hashes
-// nothing and compiles no rule until a decision needs it (issue 16).
+// nothing and compiles no rule until a decision needs it: every agent
+// tool call starts gatekeep afresh, so what it does before deciding is
+// paid on every call.
 
 // defaultKey names defaultEntry in place of a cache key.
 const defaultKey = DefaultConfigFile

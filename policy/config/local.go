@@ -23,7 +23,8 @@ func LocalConfigPath(root string) string {
 }
 
 // AppendLocalRules appends one [[rule]] block to the project's local config
-// file (design §8): as text, so the person's formatting and comments stay;
+// file (where `gatekeep rules add` and a prompt's "always allow" save the
+// person's own rules): as text, so the person's formatting and comments stay;
 // under an exclusive lock (gofrs/flock on a lock file beside it); written to
 // a temp file and renamed over, so a reader sees the old file or the new one.
 // A new file is created with mode 0600, and in a git work tree the file is

@@ -80,8 +80,7 @@ func RunTests(cfg *policy.Config, cwd string, cases []TestCase) []TestResult {
 		if c.Mode != "" {
 			cc.Mode = c.Mode
 		}
-		d := policy.Evaluate(&cc, TestRequest(c, cwd))
-		d.Trace = nil
+		d := policy.Decide(&cc, policy.Query{Requests: []policy.Request{TestRequest(c, cwd)}}).Decision
 		out = append(out, TestResult{Case: c, Decision: d, Pass: d.Effect == c.Expect})
 	}
 	return out
