@@ -6,12 +6,12 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/gatekeep/gatekeep/policy"
 	"github.com/gatekeep/gatekeep/shellparse"
+	"github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 )
 
 // searchRequests judges a search tool (Claude Code's Grep and Glob, Gemini
@@ -147,7 +147,7 @@ func searchFilter(glob, typ string) *shellparse.Filter {
 			includes = append(includes, g)
 		}
 	}
-	exts := rgTypes()[strings.ToLower(typ)]
+	exts := cmdmodel.RgTypeEndings(typ)
 	if includes == nil && exclude == "" && exts == nil {
 		return nil
 	}
@@ -206,19 +206,3 @@ func globParts(glob string) []string {
 	}
 	return parts
 }
-
-// rgTypes are the file name endings of ripgrep's common --type names
-// (`rg --type-list`); Claude Code's Grep passes its type to rg.
-var rgTypes = sync.OnceValue(func() map[string][]string {
-	return map[string][]string{
-		"go": {".go"}, "py": {".py", ".pyi"}, "js": {".js", ".jsx", ".mjs", ".cjs", ".vue"},
-		"ts": {".ts", ".tsx", ".cts", ".mts"}, "rust": {".rs"}, "java": {".java", ".jsp", ".properties"},
-		"c": {".c", ".h", ".h.in"}, "cpp": {".cpp", ".cc", ".cxx", ".hpp", ".hh", ".hxx", ".h", ".c++", ".h++", ".inl", ".ipp"},
-		"md":   {".md", ".markdown", ".mdx", ".mkd", ".mkdn", ".mdown", ".mdwn", ".mkdown", ".ron"},
-		"json": {".json", ".sarif", ".jsonl"}, "yaml": {".yaml", ".yml"}, "toml": {".toml", "cargo.lock"},
-		"sh": {".sh", ".bash", ".zsh", ".ksh", ".csh", ".tcsh", ".bashrc", ".zshrc", ".profile", ".bash_profile",
-			".bash_login", ".bash_logout", ".zprofile", ".zlogin", ".zlogout", ".kshrc", ".cshrc", ".tcshrc"},
-		"ruby": {".rb", ".gemspec", "gemfile", ".rbw", "rakefile", ".rake"}, "html": {".html", ".htm", ".xhtml", ".ejs"},
-		"css": {".css", ".scss"},
-	}
-})

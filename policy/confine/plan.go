@@ -371,7 +371,7 @@ func Build(in Input) (Plan, *Tree) {
 		// project, the writable dirs (already) and the toolchains'.
 		p.Readable = outsideOf(realHome)
 		var inHome []string
-		for _, d := range slices.Concat(cfg.Guard.Roots(), homeReadable(in.Getenv, home), s.Readable, pathguard.DefaultConfigDirs(home)) {
+		for _, d := range slices.Concat(cfg.Guard.Roots(), cmdmodel.ToolchainReadable(in.Getenv, home), s.Readable, pathguard.DefaultConfigDirs(home)) {
 			if real, err := rp.eval(d); err == nil && Within(realHome, real) && real != realHome {
 				p.Readable = appendUnique(p.Readable, real)
 				inHome = appendUnique(inHome, real)
@@ -415,61 +415,6 @@ func GitStateShapes(git string) []string {
 		}
 		return nil
 	})
-	return out
-}
-
-// homeReadableNames are what a confined command may read in the home
-// directory besides the project and the writable dirs: the toolchains'
-// installs and caches and the settings they read that hold no secrets.
-// Left out on purpose: ~/.ssh, ~/.aws, ~/.config (but git's, go's and
-// gatekeep's), ~/.cache (but cacheNames), ~/.npmrc, ~/.pypirc, ~/.netrc,
-// ~/.docker, ~/.kube, the shell rc files (tokens are exported there),
-// ~/.cargo/credentials*, the agents' dirs.
-var homeReadableNames = []string{"go", ".npm", ".cargo/bin", ".cargo/registry", ".cargo/git", ".cargo/env",
-	".cargo/config.toml", ".cargo/config", ".rustup", ".local/bin", ".local/lib", ".local/share/uv", ".local/share/pnpm",
-	".local/pipx", ".nvm", ".pyenv", ".rbenv", ".rye", ".bun", ".deno", ".volta", ".sdkman", ".m2/repository",
-	".gradle/caches", ".gradle/wrapper", ".gem", ".dotnet", ".nuget/packages", ".gitconfig", ".config/git", ".config/go",
-	".gitignore_global", ".terminfo"}
-
-// cacheNames are the tools' own dirs in the user cache dir
-// ($XDG_CACHE_HOME, else ~/.cache) a confined command may read: pip, uv,
-// poetry, pipenv, go build (GOCACHE), gopls, golangci-lint, staticcheck,
-// yarn, pnpm, node-gyp, Playwright's and Puppeteer's browsers, Cypress,
-// electron, pre-commit, bazel, deno, sccache. The rest of the cache dir
-// is not readable: tools keep tokens there too
-// (~/.cache/huggingface/stored_tokens). npm's _cacache is ~/.npm and
-// cargo's is ~/.cargo (homeReadableNames).
-var cacheNames = []string{"pip", "uv", "pypoetry", "pipenv", "go-build", "gopls", "golangci-lint", "staticcheck",
-	"yarn", "pnpm", "node-gyp", "ms-playwright", "puppeteer", "Cypress", "electron", "pre-commit", "bazel", "deno", "sccache"}
-
-// homeReadable is homeReadableNames in home, and the toolchains' own
-// places where their environment variables move them.
-func homeReadable(getenv func(string) string, home string) []string {
-	if home == "" {
-		return nil
-	}
-	var out []string
-	for _, n := range homeReadableNames {
-		out = append(out, filepath.Join(home, n))
-	}
-	cache := filepath.Join(home, ".cache")
-	if v := getenv("XDG_CACHE_HOME"); filepath.IsAbs(v) {
-		cache = filepath.Clean(v)
-	}
-	for _, n := range cacheNames {
-		out = append(out, filepath.Join(cache, n))
-	}
-	for _, env := range []string{"GOPATH", "GOROOT", "GOCACHE", "GOMODCACHE", "CARGO_HOME", "RUSTUP_HOME",
-		"PYENV_ROOT", "NVM_DIR", "VOLTA_HOME", "BUN_INSTALL", "npm_config_cache", "npm_config_prefix", "PIP_CACHE_DIR", "UV_CACHE_DIR"} {
-		for _, v := range filepath.SplitList(getenv(env)) {
-			if filepath.IsAbs(v) {
-				out = append(out, filepath.Clean(v))
-			}
-		}
-	}
-	if v := getenv("XDG_CONFIG_HOME"); filepath.IsAbs(v) {
-		out = append(out, filepath.Join(v, "git"), filepath.Join(v, "go"))
-	}
 	return out
 }
 
