@@ -173,8 +173,9 @@ func TestEarlyHelperDiscarded(t *testing.T) {
 		t.Skip("the full tier is unavailable")
 	}
 	e := StartEarly(false, os.Environ())
-	if e == nil || e.h == nil {
-		t.Fatal("no early helper started")
+	<-e.ready
+	if e.err != nil {
+		t.Fatalf("no early helper started: %v", e.err)
 	}
 	pid := e.h.c.Process.Pid
 	if _, err := os.Stat(fmt.Sprintf("/proc/%d", pid)); err != nil {

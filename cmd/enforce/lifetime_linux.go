@@ -44,7 +44,6 @@ func runFull(p Plan, early *Early, path string, argv, env []string) (int, error)
 	// helper: it must not end while the helper runs.
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	defer early.release()
 	var proxyConn, helperEnd *os.File
 	if p.Proxy != nil && p.Proxy.Serve == nil {
 		p.Proxy = nil // nobody to serve it: the network stays off
@@ -113,59 +112,70 @@ func runFull(p Plan, early *Early, path string, argv, env []string) (int, error)
 // one (a network namespace, the proxy's socket pair, another
 // environment). A nil *Early is none.
 type Early struct {
-	h       *proc
 	network bool
 	env     []string
-	locked  bool
+	// A goroutine locked to its thread starts the helper (ready is
+	// closed then, h or err set) and keeps the thread until done is
+	// closed: the helper's parent-death signal follows the thread that
+	// started it, which must outlive it.
+	ready, done chan struct{}
+	h           *proc
+	err         error
+	taken       bool
 }
 
 // StartEarly starts a full-tier helper for a plan with the network on or
-// off and the command's environment env, or returns nil when it cannot.
-// The calling goroutine's thread stays locked (the helper's parent-death
-// signal follows it) until Run or Discard.
+// off and the command's environment env, without waiting for it: the
+// namespaces and the helper's exec are made on another thread while the
+// caller goes on.
 func StartEarly(network bool, env []string) *Early {
-	runtime.LockOSThread()
-	e := &Early{network: network, env: env, locked: true}
-	h, err := spawn(env, spawnOpts{namespaced: true, network: network})
-	if err != nil {
-		// Run starts one again and falls back as it says.
-		e.release()
-		return nil
-	}
-	e.h = h
+	e := &Early{network: network, env: env, ready: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		e.h, e.err = spawn(env, spawnOpts{namespaced: true, network: network})
+		close(e.ready)
+		<-e.done
+	}()
 	return e
 }
 
-// take hands over the helper when it suits plan p and env, else ends it.
+// take hands over the helper when it suits plan p and env, else ends it
+// (and Run starts another, which fails and falls back as it says when
+// this one could not be started).
 func (e *Early) take(p Plan, env []string) *proc {
-	if e == nil || e.h == nil {
+	if e == nil || e.taken {
 		return nil
 	}
-	h := e.h
-	e.h = nil
+	e.taken = true
+	<-e.ready
+	if e.err != nil {
+		return nil
+	}
 	if e.network != p.Network || proxyPort(p) != 0 || !slices.Equal(e.env, env) {
-		h.kill()
+		e.h.kill()
 		return nil
 	}
-	return h
+	return e.h
 }
 
-// Discard ends the helper if Run did not take it, and unlocks the thread.
+// Discard ends the helper if Run did not take it, and lets its thread go;
+// Run calls it once the helper it took has been waited for.
 func (e *Early) Discard() {
 	if e == nil {
 		return
 	}
-	if e.h != nil {
-		e.h.kill()
-		e.h = nil
+	if !e.taken {
+		e.taken = true
+		<-e.ready
+		if e.err == nil {
+			e.h.kill()
+		}
 	}
-	e.release()
-}
-
-func (e *Early) release() {
-	if e != nil && e.locked {
-		e.locked = false
-		runtime.UnlockOSThread()
+	select {
+	case <-e.done:
+	default:
+		close(e.done)
 	}
 }
 

@@ -2,7 +2,6 @@ package enforce
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -169,7 +168,7 @@ func spawn(env []string, o spawnOpts) (*proc, error) {
 // send hands the helper msg and closes the plan pipe. A helper that
 // ended meanwhile says why on its status pipe (started).
 func (h *proc) send(msg helper.Msg) {
-	b, err := json.Marshal(msg)
+	b, err := helper.Encode(msg)
 	if err == nil {
 		_, _ = h.plan.Write(b)
 	}

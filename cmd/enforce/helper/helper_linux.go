@@ -1,7 +1,6 @@
 package helper
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -19,7 +18,7 @@ import (
 // How gatekeep starts the helper: /proc/self/exe with Arg as its first
 // argument, a pipe at StatusFD where the helper reports a failure before
 // the command runs (it closes once the command runs), a pipe at PlanFD
-// the helper reads its Msg from as JSON (gatekeep may start the helper
+// the helper reads its Msg from (Encode; gatekeep may start the helper
 // before the plan is made, and writes it when it is), and with a proxy
 // the helper's end of a socket pair at ProxyFD. The helper's environment
 // is the command's.
@@ -36,30 +35,30 @@ type Plan struct {
 	// Full: the helper runs in new user, mount and PID (and network)
 	// namespaces: it makes the mounts and is the init of the command's
 	// PID namespace. Else it restricts its thread and execs in place.
-	Full bool `json:"full"`
+	Full bool
 	// Writable and Readable bound the command's writes and reads
 	// (Landlock); Readable nil reads everywhere.
-	Writable []string `json:"writable"`
-	Readable []string `json:"readable,omitempty"`
+	Writable []string
+	Readable []string
 	// ReadOnly are bound read-only, Hidden covered, Pinned bound onto
 	// themselves (full tier).
-	ReadOnly []string `json:"read_only,omitempty"`
-	Hidden   []string `json:"hidden,omitempty"`
-	Pinned   []string `json:"pinned,omitempty"`
+	ReadOnly []string
+	Hidden   []string
+	Pinned   []string
 	// Network lets the command open sockets other than Unix ones.
-	Network bool `json:"network"`
+	Network bool
 	// ProxyPort, with Network off in the full tier, is the port of the
 	// proxy's listener on the namespace's loopback: the command may
 	// connect to it, over TCP only.
-	ProxyPort int `json:"proxy_port,omitempty"`
+	ProxyPort int
 }
 
 // Msg is what the parent hands the helper on PlanFD.
 type Msg struct {
-	Plan  Plan     `json:"plan"`
-	Path  string   `json:"path,omitempty"`
-	Argv  []string `json:"argv,omitempty"`
-	Probe string   `json:"probe,omitempty"` // a directory the probe must fail to write in
+	Plan  Plan
+	Path  string
+	Argv  []string
+	Probe string // a directory the probe must fail to write in
 }
 
 // confineThread applies no_new_privs, Landlock, the capability bounds and
@@ -201,6 +200,7 @@ func helperMain() (int, bool) {
 		return 0, false
 	}
 	runtime.LockOSThread()
+	start := newStarter()
 	status := os.NewFile(StatusFD, "status")
 	fail := func(stage string, err error) (int, bool) {
 		fmt.Fprintf(status, "%s: %v", stage, err)
@@ -211,7 +211,7 @@ func helperMain() (int, bool) {
 	b, err := io.ReadAll(planPipe)
 	planPipe.Close()
 	if err == nil {
-		err = json.Unmarshal(b, &msg)
+		msg, err = decode(b)
 	}
 	if err != nil {
 		return fail("plan", err)
@@ -226,7 +226,7 @@ func helperMain() (int, bool) {
 			return fail("mount", err)
 		}
 		if msg.Probe == "" {
-			stage, code, err := runInit(msg, env, abi, status)
+			stage, code, err := runInit(start, msg, env, abi, status)
 			if err != nil {
 				return fail(stage, err)
 			}
@@ -430,7 +430,7 @@ func ExitCode(ws syscall.WaitStatus) int {
 // kills every other process of the namespace and reaps them before it
 // returns the command's status; the kernel would kill them anyway when
 // it exits. A failure before the command runs returns its stage.
-func runInit(msg Msg, env []string, abi int, status *os.File) (string, int, error) {
+func runInit(start starter, msg Msg, env []string, abi int, status *os.File) (string, int, error) {
 	if os.Getpid() != 1 {
 		// kill(-1) below would reach every process of the user.
 		return "pid namespace", 0, errors.New("the helper is not the init of a PID namespace")
@@ -458,7 +458,7 @@ func runInit(msg Msg, env []string, abi int, status *os.File) (string, int, erro
 		}
 	}
 	sigs := NotifySignals()
-	pid, err := startConfined(msg.Plan, abi, msg.Path, msg.Argv, env)
+	pid, err := startConfined(start, msg.Plan, abi, msg.Path, msg.Argv, env)
 	if err != nil {
 		signal.Stop(sigs)
 		var errno syscall.Errno
@@ -498,22 +498,21 @@ func runInit(msg Msg, env []string, abi int, status *os.File) (string, int, erro
 	return "", code, nil
 }
 
-// startConfined starts path on a thread that confineThread restricted:
-// the command inherits the thread's restrictions at fork. The thread is
+// startConfined starts path on the starter's thread, which confineThread
+// restricts: the command inherits the thread's restrictions at fork. The thread is
 // never the process's main thread, whose domain is what the Landlock
 // scopes compare when the command signals or ptraces this process, and
 // it ends as soon as the command runs (a goroutine that exits locked
 // takes its thread with it), so no thread of this process shares the
 // command's domain while it runs. It returns the command's PID, or the
 // errno of a failed fork or exec, or the confinement's failure.
-func startConfined(p Plan, abi int, path string, argv, env []string) (int, error) {
+func startConfined(s starter, p Plan, abi int, path string, argv, env []string) (int, error) {
 	type result struct {
 		pid int
 		err error
 	}
 	done := make(chan result, 1)
-	start := func() {
-		runtime.LockOSThread()
+	s <- func() {
 		if err := confineThread(p, abi); err != nil {
 			done <- result{err: err}
 			return
@@ -529,23 +528,38 @@ func startConfined(p Plan, abi int, path string, argv, env []string) (int, error
 		})
 		done <- result{pid, err}
 	}
+	r := <-done
+	return r.pid, r.err
+}
+
+// starter runs one function on a locked thread that is not the
+// process's main thread and that ends with it (startConfined). The
+// helper makes it first, so that the thread is made while the helper
+// waits for its plan.
+type starter chan func()
+
+func newStarter() starter {
+	s := make(starter, 1)
+	run := func() {
+		runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
+		(<-s)()
+	}
 	go func() {
 		runtime.LockOSThread()
 		if unix.Gettid() != unix.Getpid() {
-			start()
+			(<-s)()
 			return
 		}
 		// The main thread: hold it while another thread does it.
 		held := make(chan struct{})
 		go func() {
 			defer close(held)
-			start()
+			run()
 		}()
 		<-held
 		runtime.UnlockOSThread()
 	}()
-	r := <-done
-	return r.pid, r.err
+	return s
 }
 
 // landlockRuleNetPort is LANDLOCK_RULE_NET_PORT (Landlock ABI 4).
