@@ -5,6 +5,9 @@
 #
 #   testdata/bench/confine.sh [OUT.md]
 #
+# With BEFORE=/path/to/an/older/gatekeep in the environment, that build's
+# enforced call runs in the same hyperfine runs, for a before/after.
+#
 # Needs hyperfine and bubblewrap (apt-get install hyperfine bubblewrap);
 # builds gatekeep and execwrap static into a temp dir. Projects are made
 # under /opt (not a temp dir, which is a sandbox root of its own). Prints
@@ -31,6 +34,9 @@ out=${1:-/dev/null}
 for proj in "$small" "$big"; do
 	cd "$proj"
 	cmds=("$bin/execwrap true" "$bin/gatekeep bash -- true" "$bin/gatekeep bash --enforce -- true")
+	if [ -n "${BEFORE:-}" ]; then
+		cmds+=("$BEFORE bash --enforce -- true")
+	fi
 	if command -v bwrap >/dev/null; then
 		cmds+=("bwrap --ro-bind / / --dev /dev --proc /proc --unshare-all --die-with-parent --bind $proj $proj true")
 	fi
