@@ -44,6 +44,26 @@ const maxAuditLine = 4000
 // truncMarker ends an input that was cut to fit maxAuditLine.
 const truncMarker = "…[truncated]"
 
+// openAudit opens the audit log at path for appending: created with mode
+// 0600 (its directory 0700) when missing; it must be a regular file.
+func openAudit(path string) (*os.File, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("creating the audit log directory: %w", err)
+	}
+	f, err := os.OpenFile(path, auditOpenFlags, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("opening the audit log: %w", err)
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		if err == nil {
+			err = policy.ErrNotRegular
+		}
+		return nil, fmt.Errorf("opening the audit log %s: %w", path, err)
+	}
+	return f, nil
+}
+
 // appendAudit appends rec as one JSON line to the file at path: created
 // with mode 0600 (its directory 0700) when missing, opened O_APPEND, and
 // written with a single write call. The input is redacted, then cut so the
@@ -54,19 +74,9 @@ func appendAudit(path string, rec auditRecord) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return fmt.Errorf("creating the audit log directory: %w", err)
-	}
-	f, err := os.OpenFile(path, auditOpenFlags, 0o600)
+	f, err := openAudit(path)
 	if err != nil {
-		return fmt.Errorf("opening the audit log: %w", err)
-	}
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		f.Close()
-		if err == nil {
-			err = policy.ErrNotRegular
-		}
-		return fmt.Errorf("opening the audit log %s: %w", path, err)
+		return err
 	}
 	_, werr := f.Write(line)
 	cerr := f.Close()

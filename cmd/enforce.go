@@ -122,6 +122,14 @@ func (a *app) applyConfinement(cfg *policy.Config, c *policy.Confinement, check 
 		}
 		a.enf = &enforcement{level: c.Level, plan: enforce.Plan{Tier: enforce.TierNone, Limits: limits}}
 	default:
+		if !check && a.auditFile != "" {
+			// The log is gatekeep's, to be kept read-only like the
+			// protected paths: made before the plan, which watches
+			// what is missing (and removes what the command created).
+			if f, err := openAudit(a.auditFile); err == nil {
+				f.Close()
+			}
+		}
 		plan := a.enforcePlan(cfg, enforce.Tier(c.Tier), !check)
 		plan.Network, plan.RequireFull = c.Network, c.RequireFull
 		plan.Limits = append(plan.Limits, c.Limits...)

@@ -22,6 +22,8 @@ func TestMain(m *testing.M) {
 	switch os.Getenv("ENFORCE_TEST_CHILD") {
 	case "run":
 		os.Exit(childRun())
+	case "bad-mount":
+		os.Exit(childBadMount())
 	case "refuse-then-probe":
 		os.Exit(childRefuseThenProbe())
 	}
@@ -185,5 +187,47 @@ func TestEarlyHelperDiscarded(t *testing.T) {
 	e.Discard() // twice is harmless
 	if _, err := os.Stat(fmt.Sprintf("/proc/%d", pid)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the discarded helper %d is still there: %v", pid, err)
+	}
+}
+
+// childBadMount runs a full-tier plan whose read-only path is a symbolic
+// link (the helper refuses to mount over one) and prints what Run says.
+func childBadMount() int {
+	w := os.Getenv("WRITABLE")
+	p := Plan{Tier: TierFull, Writable: []string{w}, ReadOnly: []string{w + "/link"}}
+	_, err := Run(p, nil, "/bin/sh", []string{"sh", "-c", `echo x > "$TARGET"`}, os.Environ(), func(m string) { fmt.Println("note:", m) })
+	var ue *UnavailableError
+	if errors.As(err, &ue) {
+		fmt.Println("unavailable:", ue.Err)
+		return 0
+	}
+	fmt.Println("ran:", err)
+	return 1
+}
+
+// TestFullTierFailureStaysFull: a full-tier plan the helper cannot set
+// up (here a mount it refuses) is an error, not a run in the landlock
+// tier, where the protected paths would stay writable: nothing runs.
+func TestFullTierFailureStaysFull(t *testing.T) {
+	needLandlock(t)
+	if s := Probe(); s.Tier() != TierFull {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI must have the full tier: %s %q", s, s.Errors)
+		}
+		t.Skip("the full tier is unavailable")
+	}
+	w := t.TempDir()
+	if err := os.Symlink("/etc", filepath.Join(w, "link")); err != nil {
+		t.Fatal(err)
+	}
+	target := filepath.Join(w, "ran")
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), "ENFORCE_TEST_CHILD=bad-mount", "WRITABLE="+w, "TARGET="+target)
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "unavailable:") || strings.Contains(string(out), "note:") {
+		t.Errorf("want an unavailable full tier and no fallback, got (%v): %s", err, out)
+	}
+	if _, err := os.Stat(target); err == nil {
+		t.Error("the command ran")
 	}
 }

@@ -56,6 +56,9 @@ func runFull(p Plan, early *Early, path string, argv, env []string) (int, error)
 		defer proxyConn.Close()
 		env = ProxyEnv(env, p.Proxy.Port)
 	}
+	if n := len(p.Pinned) + len(p.ReadOnly) + len(p.Hidden); n > MaxMounts {
+		return 0, &UnavailableError{Err: fmt.Errorf("the plan needs %d mounts (protected paths and secret files to hide) and the full tier makes at most %d", n, MaxMounts)}
+	}
 	h := early.take(p, env)
 	if h == nil {
 		var err error
@@ -103,6 +106,13 @@ func runFull(p Plan, early *Early, path string, argv, env []string) (int, error)
 	quit := stop()
 	return runStatus(c, quit, err)
 }
+
+// MaxMounts bounds the mounts a full-tier plan may ask for (one a
+// protected path, pinned dir or hidden secret file): the kernel allows a
+// mount namespace 100,000 (fs.mount-max), a project planted with more
+// secret files than that would fail the mounts anyway, and each costs
+// the helper a few microseconds. A plan past it is not run.
+const MaxMounts = 10000
 
 // Early is a full-tier helper started while gatekeep still works out the
 // plan (StartEarly): the helper's own start, a process start of gatekeep

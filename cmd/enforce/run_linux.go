@@ -41,21 +41,22 @@ func (e *ExecError) Unwrap() error { return e.Errno }
 // status (128+N for a signal N). Nothing the command starts outlives the
 // run: in the full tier it runs in a PID namespace of its own, in the
 // Landlock tier gatekeep kills what it left (see runLandlock). When the
-// full tier cannot be set up (namespaces refused at run time) it falls
-// back to the Landlock tier, calling note once to say so. A
-// *UnavailableError means nothing ran. early, when not nil, is a helper
+// full tier's namespaces are refused at run time it falls back to the
+// Landlock tier (unless p.RequireFull); any other failure to set the full
+// tier up is an error. A *UnavailableError means nothing ran. early, when not nil, is a helper
 // started ahead (StartEarly): Run uses it when it suits p, and ends it
 // otherwise.
 func Run(p Plan, early *Early, path string, argv, env []string, note func(string)) (int, error) {
 	defer early.Discard()
 	if p.Tier == TierFull {
 		status, err := runFull(p, early, path, argv, env)
-		var ue *UnavailableError
-		if !errors.As(err, &ue) || p.RequireFull {
+		// Only a refusal of the namespaces themselves falls back: a
+		// plan the helper cannot set up (a mount that fails, too many
+		// of them) may come from what an earlier confined command left
+		// in the project, and must not buy the next run the weaker
+		// tier, where the protected paths stay writable.
+		if !errors.Is(err, errNoNamespaces) || p.RequireFull {
 			return status, err
-		}
-		if !errors.Is(err, errNoNamespaces) {
-			note(fmt.Sprintf("the full sandbox tier failed (%v); using the landlock tier, which cannot keep protected paths read-only or hide secrets", ue.Err))
 		}
 		if p.Proxy != nil {
 			note("the landlock tier cannot confine connections to the proxy, so the command has no network (allowed_hosts are not reachable)")
