@@ -23,7 +23,8 @@ import (
 // less, and git that finds no repository reads no repository config.
 // GIT_DIR, GIT_COMMON_DIR and GIT_OBJECT_DIRECTORY in gatekeep's own
 // environment are not read: a command that sets them is not safe anyway
-// (design §4), and an inherited one is the person's own setup.
+// (every GIT_ variable makes it unsafe), and an inherited one is the
+// person's own setup.
 
 // MaybeGitDir reports whether git could take dir for a git directory
 // (setup.c is_git_directory):

@@ -141,10 +141,11 @@ func (e *RootError) Error() string {
 	return fmt.Sprintf("refuse sandbox root %s: %s", e.Root, e.Reason)
 }
 
-// DefaultRoots returns the roots design §5 names besides the configured
-// ones: project (when not empty), os.TempDir() (which follows $TMPDIR), and
-// on Unix /tmp and /var/tmp. Pass the result, plus any extra dirs, to New;
-// New resolves them, drops duplicates and missing ones, and refuses `/`.
+// DefaultRoots returns the sandbox roots every run has besides the
+// configured ones: project (when not empty), os.TempDir() (which follows
+// $TMPDIR), and on Unix /tmp and /var/tmp. Pass the result, plus any
+// extra dirs, to New; New resolves them, drops duplicates and missing
+// ones, and refuses `/`.
 func DefaultRoots(project string) []string {
 	var roots []string
 	if project != "" {

@@ -13,7 +13,8 @@ import (
 // os.TempDir().
 var systemTempDirs = []string{"/tmp", "/var/tmp"}
 
-// managedConfigDirs hold the administrator's configuration (design §6).
+// managedConfigDirs hold the administrator's configuration (policy/config's
+// ManagedConfigFile).
 var managedConfigDirs = []string{"/etc/gatekeep"}
 
 // normalize is the identity: on Unix a resolved path is already the one

@@ -461,7 +461,7 @@ func (e *evaluation) resolveFile(dir, p string) (abs, real string) {
 	return filepath.ToSlash(abs), filepath.ToSlash(real)
 }
 
-// bashMatcher matches one simple command (design §6): the pattern's words
+// bashMatcher matches one simple command: the pattern's words
 // (split like a shell would, with go-shellwords) against the command's
 // words; `*` matches any run of characters, spaces included; a trailing
 // ` *` (or `:*`) also matches no further words, at a word boundary.
@@ -579,8 +579,9 @@ func (m *bashMatcher) matchForm(f *form) bool {
 }
 
 // names reports whether the pattern's own words name each of the words
-// that run code (issue 17: `Bash(go test *)` does not cover `go test -exec
-// CMD`, `Bash(go test -exec *)` covers only the option): a pattern word
+// that run code, so an allow rule never covers code it does not name
+// (`Bash(go test *)` does not cover `go test -exec CMD`, `Bash(go test
+// -exec *)` covers only the option): a pattern word
 // matches the word, or its option part before "=", with `*` in a pattern
 // word matching any run. A dynamic word is named only by a pattern word
 // that is all `*` after its option part.
@@ -730,7 +731,7 @@ func overlap(a, b []int32) bool {
 	return next[0]
 }
 
-// fileMatcher matches a file path (design §6): gitignore-style globs with
+// fileMatcher matches a file path: gitignore-style globs with
 // doublestar over the path made absolute and over its real location.
 // `/abs/**` is absolute, `~/x` under home, a pattern with a slash is
 // relative to the project root, and a bare name (`.env`, `*.pem`) matches

@@ -8,7 +8,7 @@ import (
 	"github.com/gatekeep/gatekeep/pathguard"
 )
 
-// TestModelRuleMatch (issue 17): a deny or ask rule's words are read by
+// TestModelRuleMatch: a deny or ask rule's words are read by
 // the command model as the command is, so the rule matches every
 // spelling the tool accepts of the options it names — in any position,
 // clustered, short or long, abbreviated, `=value` — with the rule's

@@ -79,7 +79,7 @@ func TestMatchBashPatterns(t *testing.T) {
 		{"make", []string{"make"}, []string{"make all", "cmake"}},
 		{"go test ./...", []string{"go test ./..."}, []string{"go test ./... -v", "go test"}},
 		{"rm -rf *", []string{"rm -rf x", "rm -rf"}, []string{"rm -r x"}},
-		// git push's -f is its --force (issue 17: rules match every spelling).
+		// git push's -f is its --force: rules match every spelling.
 		{"* --force *", []string{"git push --force", "git push --force origin", "git push -f"},
 			[]string{"git push --force-with-lease", "git pull --force-x"}},
 		{"echo 'a b'", []string{"echo 'a b'", `echo "a b"`}, []string{"echo a b"}},
@@ -723,7 +723,7 @@ func TestRecursiveReads(t *testing.T) {
 	}
 
 	// A glob names directories that are read whole too: expanded as bash
-	// does (issue 17), a directory with a secret below it is denied, one
+	// does, a directory with a secret below it is denied, one
 	// without is a plain read.
 	if d := v.bash(cfg, "grep -r x su*"); d.Effect != Deny || !strings.Contains(d.Message, "sub/.env") {
 		t.Errorf("grep -r x su*: %v", d)

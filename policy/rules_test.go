@@ -82,7 +82,7 @@ func TestThousandRulesLoad(t *testing.T) {
 
 // TestMCPServerRules: mcp__server and mcp__server__* match every tool of
 // that server, mcp__server__prefix* a prefix, mcp__server__tool one tool;
-// malformed MCP names are config errors (issue 13, item 6).
+// malformed MCP names are config errors.
 func TestMCPServerRules(t *testing.T) {
 	for _, c := range []struct {
 		rule, tool string
@@ -124,8 +124,7 @@ func TestMCPServerRules(t *testing.T) {
 }
 
 // TestAgentModeTightens: the agent's mode (Config.AgentMode) only
-// tightens gatekeep's own, category by category; plan from either applies
-// (issue 13, item 1).
+// tightens gatekeep's own, category by category; plan from either applies.
 func TestAgentModeTightens(t *testing.T) {
 	for _, c := range []struct {
 		own, agent Mode

@@ -12,9 +12,9 @@ import (
 	"github.com/gatekeep/gatekeep/shellparse"
 )
 
-// riskyVar: the variable changes what any command runs or loads (design
-// §4). A command with one of them assigned, or after one was set earlier
-// in the script, is not safe and no allow rule matches it.
+// riskyVar: the variable changes what any command runs or loads. A
+// command with one of them assigned, or after one was set earlier in the
+// script, is not safe and no allow rule matches it.
 func riskyVar(name string) bool {
 	switch name {
 	case "PATH", "BASH_ENV", "ENV", "IFS", "CDPATH", "GLOBIGNORE", "SHELLOPTS", "BASHOPTS",

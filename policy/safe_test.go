@@ -305,7 +305,7 @@ var safeCases = []struct {
 	{"git worktree list", true},
 	{"git --version", true},
 	{"git status && ls | wc -l", true},
-	// Read by git's command model (issue 10): values, clusters,
+	// Read by git's command model: values, clusters,
 	// abbreviations where git takes them, negations.
 	{"git status -sb", true},
 	{"git status -uall --porcelain=v1", true},
@@ -531,7 +531,7 @@ var safeCases = []struct {
 	{"PATH=/tmp cat x", false},
 	{"LD_PRELOAD=x.so cat x", false},
 
-	// go, ps, pip: only what prints (issue 17)
+	// go, ps, pip: only what prints
 	{"go version", true},
 	{"go version -m", true},
 	{"go env", true},
@@ -737,8 +737,7 @@ func TestGitInHostileGitDir(t *testing.T) {
 // is_git_directory): a HEAD symlink into refs/ (dangling), objects and
 // refs as executable files, objects and refs in the directory a
 // commondir file names. Git run in any of them reads that directory's
-// config (diff.external, core.fsmonitor, core.pager), so it is not safe
-// (issue 12 red team: each ran code as safe.read_only).
+// config (diff.external, core.fsmonitor, core.pager), so it is not safe.
 func TestGitInWideGitDir(t *testing.T) {
 	base, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {

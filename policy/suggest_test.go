@@ -108,7 +108,7 @@ func TestExplicit(t *testing.T) {
 	}
 }
 
-// TestSuggestCodeOptions (issue 17): the rule "always allow" saves for
+// TestSuggestCodeOptions: the rule "always allow" saves for
 // `go test ./x`, `make test` and `ssh host uptime`, loaded back, allows the
 // identical call and none of the variants whose options run other code;
 // a call that holds such an option is saved as its exact form.
@@ -139,7 +139,7 @@ func TestSuggestCodeOptions(t *testing.T) {
 		// Options that write outside the project are writes the sandbox
 		// judges; those that read files are reads the Read rules judge;
 		// those that run what they name, or that a complete model does
-		// not list, are not covered by `*` (issue 17).
+		// not list, are not covered by `*`.
 		{"go test ./y", "Bash(go test *)", []string{"go test -cover ./y", "go test -count=1 -race ./y"},
 			[]string{"go test -coverprofile=" + home + "/.bashrc ./y", "go test -c -o " + home + "/.local/bin/ls ./y",
 				"go test -cpuprofile X -outputdir " + home + " ./y", "go test ./y -args -test.coverprofile=/etc/x",
@@ -189,7 +189,7 @@ func TestSuggestCodeOptions(t *testing.T) {
 	}
 }
 
-// TestForcePushSpellings (issue 17): README's deny rules for force-push,
+// TestForcePushSpellings: README's deny rules for force-push,
 // next to `allow Bash(git push *)`, hold for every spelling git accepts:
 // the option after the operands, in a cluster, abbreviated, and a
 // +refspec; --force-with-lease, which README recommends, is not denied.

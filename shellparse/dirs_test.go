@@ -10,7 +10,7 @@ import (
 )
 
 // TestDirsAsBashMoves: where each command may run, as bash moves the
-// shell (issue 11): a cd moves the shell only when it succeeds, and only in
+// shell: a cd moves the shell only when it succeeds, and only in
 // the shell it runs in. Each row names the command (by its text) whose
 // directories are checked; "?" stands for somewhere unknown.
 func TestDirsAsBashMoves(t *testing.T) {

@@ -41,7 +41,8 @@ func TestEffects(t *testing.T) {
 		opt  Options
 		want []fx // one per command of the script
 	}{
-		// The acceptance forms of issue 3.
+		// Everyday commands: a heredoc, mkdir, redirects, sed -i, rm, cp, mv,
+		// grep -r, find -exec.
 		{src: "cat <<'EOF' > f.py\nprint('hi')\nEOF\n", want: []fx{{"write f.py", true}}},
 		{src: `mkdir -p src/x`, want: []fx{{"write src/x", true}}},
 		{src: `echo hi > notes.md`, want: []fx{{"write notes.md", true}}},
@@ -59,7 +60,7 @@ func TestEffects(t *testing.T) {
 		{src: `grep -e pat -r src`, want: []fx{{"tree src", false}}},
 		{src: `find . -name x -exec cat {} \;`, want: []fx{{"", false}, {"read ~{}", false}}},
 
-		// Files the model's options read or write (issue 17).
+		// Files the model's options read or write.
 		{src: `git commit --allow-empty -F ~/.ssh/id_rsa`, opt: home, want: []fx{{"read /home/u/.ssh/id_rsa", false}}},
 		{src: `git commit -t tpl --file=msg -m x`, want: []fx{{"read tpl, read msg", false}}},
 		{src: `git commit -Fmsg`, want: []fx{{"read msg", false}}},
@@ -163,7 +164,8 @@ func TestEffects(t *testing.T) {
 		{src: `tree -o tree.txt`, want: []fx{{"write tree.txt", true}}},
 		{src: `du -sh $D`, want: []fx{{"read ~$D", false}}},
 
-		// Commands of the safe list that read named files (issue: `fmt .env`).
+		// Commands of the safe list that read named files, which Read rules
+		// must see (`fmt .env`).
 		{src: `fmt -w 72 .env`, want: []fx{{"read .env", false}}},
 		{src: `fmt -p '#' f`, want: []fx{{"read #, read f", false}}},
 		{src: `shasum -a 256 f`, want: []fx{{"read f", false}}},
@@ -298,7 +300,7 @@ func TestEffects(t *testing.T) {
 		{src: `unlink f`, want: []fx{{"write f", true}}},
 		{src: `shred -u -n 3 f`, want: []fx{{"write f", true}}},
 		{src: `mkfifo -m 600 p`, want: []fx{{"write p", true}}},
-		// Issue 17: the files actually opened.
+		// The files actually opened.
 		{src: `_POSIX2_VERSION=199209 uniq +1 f /outside/x`, want: []fx{{"read +1, write f, read /outside/x, read f, write /outside/x", true}}},
 		{src: `sed -i'.git/hooks/*' 's/a/a/' pre-commit`, want: []fx{{"write pre-commit, write .git/hooks/pre-commit", true}}},
 		{src: `sed -i'/outside/*' 's/a/a/' README.md`, want: []fx{{"write README.md, write /outside/README.md", true}}},

@@ -16,7 +16,7 @@ func allocated(f func()) uint64 {
 }
 
 // TestManyWordsLinear: a command of many words costs memory in proportion
-// to its words, once (issue 16): its argv, the option scan's items and
+// to its words, once: its argv, the option scan's items and
 // its list of effects are sized from the words, not grown step by step,
 // and nothing is copied per word that the words already hold. A bound is
 // on the bytes allocated per word of the command, which do not depend on

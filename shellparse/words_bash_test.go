@@ -14,7 +14,7 @@ import (
 	"time"
 )
 
-// The differential test of word decoding against the real bash (issue 11).
+// The differential test of word decoding against the real bash.
 var (
 	wordsSeed = goflag.Uint64("words.seed", 0, "seed of TestWordsAgainstBash (0: $GATEKEEP_WORDS_SEED or the fixed default)")
 	wordsN    = goflag.Int("words.n", 12000, "how many words TestWordsAgainstBash generates")

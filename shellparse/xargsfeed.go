@@ -2,11 +2,11 @@ package shellparse
 
 import "github.com/gatekeep/gatekeep/shellparse/cmdmodel"
 
-// What a command xargs runs gets appended (issue 17: `find . -name '*.go'
-// | xargs wc -l`). When the stage before xargs is a single find that only
-// prints paths, the words xargs appends are those paths, which the policy
-// can list on the disk: Command.Feed names that find, FindPrints says
-// what it prints.
+// xargs appends words to the command it runs (`find . -name '*.go' |
+// xargs wc -l`), so those words decide what that command touches. When
+// the stage before xargs is a single find that only prints paths, the
+// words xargs appends are those paths, which the policy can list on the
+// disk: Command.Feed names that find, FindPrints says what it prints.
 
 // xargsFeed sets Feed on a command xargs runs with its input appended,
 // when xargs's options keep each input word whole and the stage before

@@ -321,8 +321,8 @@ func (l *Loaded) Apply(cfg *policy.Config) {
 }
 
 // ResolveMode picks the mode: flag (--mode) over env (GATEKEEP_MODE) over
-// the highest config layer that sets one (l.Mode) over ModeDefault (design
-// §7). Empty flag and env values are unset. When the managed file sets
+// the highest config layer that sets one (l.Mode) over ModeDefault. Empty
+// flag and env values are unset. When the managed file sets
 // disable_bypass, a request for bypassPermissions from any source falls
 // back to ModeDefault and a warning says so. An unknown mode name in flag
 // or env is an error (a usage error for cmd); l may be nil.

@@ -16,7 +16,7 @@ import (
 	"time"
 )
 
-// The command model checked against the real binaries (issue 10): the
+// The command model checked against the real binaries: the
 // long options each GNU tool accepts, found through getopt_long's own
 // messages, and the command each wrapper really runs, found through a stub
 // program that records its argv.
@@ -368,7 +368,7 @@ func TestRealToolsHelp(t *testing.T) {
 	}
 }
 
-// git's options found from git itself (issue 10): for a subcommand built
+// git's options found from git itself: for a subcommand built
 // on parse-options, `git SUB --git-completion-helper-all` lists every
 // long option with its negations and `git SUB --help-all` every short
 // one; for the subcommands whose options revision.c and diff.c read
@@ -600,7 +600,7 @@ func TestRealToolsGit(t *testing.T) {
 		{sub: "branch"}, {sub: "tag"}, {sub: "remote"}, {sub: "remote get-url"}, {sub: "worktree list"},
 		{sub: "stash show"},
 		{sub: "config"}, {sub: "for-each-ref"}, {sub: "check-attr"},
-		// The subcommands rules name (issue 17).
+		// The subcommands rules name.
 		{sub: "reset"}, {sub: "commit"}, {sub: "notes add"}, {sub: "notes append"}, {sub: "fetch"}, {sub: "pull"},
 		{sub: "push"},
 		// The forms that throw work away (DestroysProjectWork).
