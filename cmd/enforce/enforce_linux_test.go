@@ -83,6 +83,18 @@ func childRefuseThenProbe() int {
 	return 0
 }
 
+// needFullTier skips a test without the full tier, except in CI.
+func needFullTier(t *testing.T) {
+	t.Helper()
+	needLandlock(t)
+	if s := Probe(); s.Tier() != TierFull {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI must have the full tier: %s %q", s, s.Errors)
+		}
+		t.Skip("the full tier is unavailable")
+	}
+}
+
 func needLandlock(t *testing.T) {
 	t.Helper()
 	if LandlockABI() < 1 {
@@ -167,13 +179,7 @@ func TestProbeTiers(t *testing.T) {
 // never sent (the call was denied after all) ends with Discard, reaped:
 // no process of it is left.
 func TestEarlyHelperDiscarded(t *testing.T) {
-	needLandlock(t)
-	if s := Probe(); s.Tier() != TierFull {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI must have the full tier: %s %q", s, s.Errors)
-		}
-		t.Skip("the full tier is unavailable")
-	}
+	needFullTier(t)
 	e := StartEarly(false, os.Environ())
 	<-e.ready
 	if e.err != nil {
@@ -209,13 +215,7 @@ func childBadMount() int {
 // up (here a mount it refuses) is an error, not a run in the landlock
 // tier, where the protected paths would stay writable: nothing runs.
 func TestFullTierFailureStaysFull(t *testing.T) {
-	needLandlock(t)
-	if s := Probe(); s.Tier() != TierFull {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI must have the full tier: %s %q", s, s.Errors)
-		}
-		t.Skip("the full tier is unavailable")
-	}
+	needFullTier(t)
 	w := t.TempDir()
 	if err := os.Symlink("/etc", filepath.Join(w, "link")); err != nil {
 		t.Fatal(err)

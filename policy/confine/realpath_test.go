@@ -12,22 +12,18 @@ import (
 // a file, and missing ones, asked in any order and twice.
 func TestRealPathsAsEvalSymlinks(t *testing.T) {
 	dir := t.TempDir()
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
+	if err := os.MkdirAll(filepath.Join(dir, "a/b/c"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "a/b/file"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for link, target := range map[string]string{"a/rel": "b", "abs": filepath.Join(dir, "a/b/c"), "chain": "abs",
+		"tofile": "a/b/file", "dangling": "nowhere", "loop1": "loop2", "loop2": "loop1", "a/b/c/up": "../.."} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	must(os.MkdirAll(filepath.Join(dir, "a/b/c"), 0o755))
-	must(os.WriteFile(filepath.Join(dir, "a/b/file"), nil, 0o644))
-	must(os.Symlink("b", filepath.Join(dir, "a/rel")))
-	must(os.Symlink(filepath.Join(dir, "a/b/c"), filepath.Join(dir, "abs")))
-	must(os.Symlink("abs", filepath.Join(dir, "chain")))
-	must(os.Symlink("a/b/file", filepath.Join(dir, "tofile")))
-	must(os.Symlink("nowhere", filepath.Join(dir, "dangling")))
-	must(os.Symlink("loop2", filepath.Join(dir, "loop1")))
-	must(os.Symlink("loop1", filepath.Join(dir, "loop2")))
-	must(os.Symlink("../..", filepath.Join(dir, "a/b/c/up")))
 	paths := []string{"", "a", "a/b", "a/b/c", "a/b/file", "a/b/file/x", "a/rel", "a/rel/c", "a/rel/file",
 		"abs", "abs/up", "abs/up/rel/c", "chain", "chain/x", "tofile", "dangling", "dangling/x", "loop1", "loop1/x",
 		"missing", "missing/x", "a/b/c/up/b", "a/rel/../rel"}
@@ -54,7 +50,9 @@ func TestRealPathsAsEvalSymlinks(t *testing.T) {
 	if _, err := r.eval(filepath.Join(dir, "missing/x")); err == nil {
 		t.Fatal("missing/x resolved before it exists")
 	}
-	must(os.MkdirAll(filepath.Join(dir, "missing/x"), 0o755))
+	if err := os.MkdirAll(filepath.Join(dir, "missing/x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	r.created()
 	if got, err := r.eval(filepath.Join(dir, "missing/x")); err != nil || got != filepath.Join(dir, "missing/x") {
 		t.Errorf("after created: %q, %v", got, err)
