@@ -469,7 +469,10 @@ func runInit(start starter, msg Msg, env []string, abi int, status *os.File) (st
 	}
 	// The command runs: gatekeep stops waiting for a failure.
 	status.Close()
-	stop := Relay(sigs, func(s syscall.Signal) { ToCommand(pid, s) })
+	// The relay is never stopped: the helper exits once the namespace
+	// is empty, and what it passes on after the command's end reaches
+	// only processes of the namespace, all about to be killed.
+	Relay(sigs, func(s syscall.Signal) { ToCommand(pid, s) })
 	code := 70 // a wait that fails before the command's end (cannot happen)
 	for {
 		var ws syscall.WaitStatus
@@ -485,7 +488,6 @@ func runInit(start starter, msg Msg, env []string, abi int, status *os.File) (st
 			break
 		}
 	}
-	stop()
 	// As the init, kill(-1) reaches every other process of the
 	// namespace and of the namespaces below it, and nothing else.
 	unix.Kill(-1, unix.SIGKILL)
