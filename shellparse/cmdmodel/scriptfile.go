@@ -49,17 +49,7 @@ var otherScriptOpts = scriptOpts{code: "cemEp", value: "oOWX"}
 // when the program runs code from a word, standard input or a module, or
 // when a word it would read is only known at run time.
 func ScriptOperand(args []Word, shell bool) (int, bool) {
-	o := otherScriptOpts
-	if shell {
-		o = shellScriptOpts
-	} else if len(args) > 0 {
-		family := InterpreterFamily(args[0].Text)
-		for _, s := range interpreterScriptOpts {
-			if s.family == family {
-				o = s.opts
-			}
-		}
-	}
+	o := scriptOptsOf(args, shell)
 	for i := 1; i < len(args); i++ {
 		t := args[i].Text
 		switch {
@@ -69,25 +59,52 @@ func ScriptOperand(args []Word, shell bool) (int, bool) {
 			return 0, false
 		case !strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "+"):
 			return i, true
-		case strings.HasPrefix(t, "--"):
-			name, _, hasVal := strings.Cut(t[2:], "=")
-			if slices.Contains(o.longCode, name) {
-				return 0, false
-			}
-			if !hasVal && slices.Contains(o.longValue, name) {
-				i++
-			}
-		default:
-			skip, code := o.shortCluster(t[1:])
-			if code {
-				return 0, false
-			}
-			if skip {
-				i++
-			}
+		}
+		skip, code := o.option(t)
+		if code {
+			return 0, false
+		}
+		if skip {
+			i++
 		}
 	}
 	return 0, false
+}
+
+// InterpreterOptTakesValue reports whether the option word t of the
+// interpreter args[0] takes the next word as its value (python -W ARG,
+// perl -I DIR, node -r MODULE).
+func InterpreterOptTakesValue(args []Word, t string) bool {
+	skip, code := scriptOptsOf(args, false).option(t)
+	return skip && !code
+}
+
+// scriptOptsOf returns the options table of the shell or interpreter
+// args[0].
+func scriptOptsOf(args []Word, shell bool) scriptOpts {
+	if shell {
+		return shellScriptOpts
+	}
+	o := otherScriptOpts
+	if len(args) > 0 {
+		family := InterpreterFamily(args[0].Text)
+		for _, s := range interpreterScriptOpts {
+			if s.family == family {
+				o = s.opts
+			}
+		}
+	}
+	return o
+}
+
+// option reads the option word t (`-x...`, `+x...` or `--name[=value]`):
+// whether it runs code, and whether it takes the next word as its value.
+func (o scriptOpts) option(t string) (skip, code bool) {
+	if name, ok := strings.CutPrefix(t, "--"); ok {
+		name, _, hasVal := strings.Cut(name, "=")
+		return !hasVal && slices.Contains(o.longValue, name), slices.Contains(o.longCode, name)
+	}
+	return o.shortCluster(t[1:])
 }
 
 // shortCluster reads a cluster of short option letters: whether one of
