@@ -40,8 +40,9 @@ func runsDownload(x *dangerCtx) (string, bool) {
 // to a shell or an interpreter (`sh FILE`, `bash -e FILE`, `python3 FILE`;
 // bash(1), python(1): the first operand after the options), the file
 // `source` or `.` reads, or the command name when it is a path (`./FILE`).
-// A shell or interpreter given code (-c, -e, -m, -p) or its standard
-// input runs no file.
+// Which operand a shell or interpreter runs is the command model's
+// (cmdmodel.ScriptOperand): given code (-c, -e, -m, -p) or its standard
+// input, it runs no file.
 func runFile(c *shellparse.Command) (shellparse.Word, bool) {
 	if len(c.Args) == 0 || c.Args[0].Dynamic {
 		return shellparse.Word{}, false
@@ -53,25 +54,8 @@ func runFile(c *shellparse.Command) (shellparse.Word, bool) {
 			return c.Args[1], true
 		}
 	case shellparse.IsShell(name) || cmdmodel.IsInterpreter(name):
-		for i := 1; i < len(c.Args); i++ {
-			t := c.Args[i].Text
-			switch {
-			case t == "--":
-				if i+1 < len(c.Args) {
-					return c.Args[i+1], true
-				}
-				return shellparse.Word{}, false
-			case t == "-" || c.Args[i].Dynamic:
-				return shellparse.Word{}, false
-			case !strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "+"):
-				return c.Args[i], true
-			case strings.HasPrefix(t, "--"):
-			case strings.ContainsRune(t[1:], 'c') || shellparse.IsShell(name) && strings.ContainsRune(t[1:], 's') ||
-				!shellparse.IsShell(name) && strings.ContainsAny(t[1:], "emEp"):
-				return shellparse.Word{}, false // code in a word (-c, -e), standard input (-s), a module (-m)
-			case strings.ContainsAny(t[1:], "oOWX"):
-				i++ // bash -o OPT, -O SHOPT; python -W ARG, -X OPT
-			}
+		if i, ok := cmdmodel.ScriptOperand(c.Args, shellparse.IsShell(name)); ok {
+			return c.Args[i], true
 		}
 	case strings.Contains(c.Args[0].Text, "/"):
 		return c.Args[0], true

@@ -37,17 +37,12 @@ func (e *evaluation) plainGitIn(c *shellparse.Command) (*shellparse.Command, []s
 	moved := c.Dir != ""
 	var cs []string // the -C operands
 	args := []shellparse.Word{c.Args[0]}
-	i := 1
-	for ; i < len(c.Args); i++ {
-		w := c.Args[i]
-		if w.Text != "-C" || w.Dynamic {
-			break
-		}
-		if i+1 >= len(c.Args) || c.Args[i+1].Dynamic {
-			return nil, nil
-		}
-		i++
-		if t := c.Args[i].Text; t != "" {
+	chdirs, i, ok := cmdmodel.GitLeadingChdirs(c.Args)
+	if !ok {
+		return nil, nil
+	}
+	for _, w := range chdirs {
+		if t := w.Text; t != "" {
 			if dir, ok = gitChdir(dir, t); !ok {
 				return nil, nil
 			}

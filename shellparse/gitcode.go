@@ -286,8 +286,8 @@ func (p *parser) gitCode(idx int) {
 // gitConfigSet judges `git config [OPTIONS] NAME VALUE` and `git config
 // set NAME VALUE` (git-config(1)): a value stored for a variable git runs
 // with the shell is code the next git run executes, judged now like the
-// same value given with -c. Options that take a value (--file, --blob,
-// --type, --default, --comment, --value) are skipped with it.
+// same value given with -c. Options that take a value
+// (cmdmodel.GitConfigValueOpt) are skipped with it.
 func (p *parser) gitConfigSet(idx int, words []Word) {
 	var ops []Word
 	for i := 0; i < len(words); i++ {
@@ -303,8 +303,7 @@ func (p *parser) gitConfigSet(idx int, words []Word) {
 		case t == "--":
 			ops = append(ops, words[i+1:]...)
 			i = len(words)
-		case t == "-f" || t == "--file" || t == "--blob" || t == "--type" || t == "--default" || t == "--comment" ||
-			t == "--value" || t == "-t":
+		case cmdmodel.GitConfigValueOpt(t):
 			i++
 		case strings.HasPrefix(t, "-"):
 		default:

@@ -264,70 +264,35 @@ func isMakeName(s string) bool {
 }
 
 // atCode handles at(1) and batch(1): with no -f FILE they read the job's
-// shell commands from standard input and run them later with /bin/sh;
-// -l, -r, -d, -c (atq, atrm, showing a job) and -V run nothing.
+// shell commands from standard input and run them later with /bin/sh
+// (cmdmodel.AtJobs reads their options).
 func (p *parser) atCode(idx int) {
 	c := p.cmds[idx]
-	// at(1) options (getopt "q:f:t:MmvlrdbVc"): -q QUEUE, -f FILE and -t
-	// TIME take a value, attached or the next word.
-	for i := 1; i < len(c.Args); i++ {
-		w := c.Args[i]
-		if w.Dynamic {
-			p.cmds[idx].Unknown = path.Base(c.Args[0].Text) + " is given a word only known at run time"
-			return
-		}
-		if w.Text == "--" || !strings.HasPrefix(w.Text, "-") || w.Text == "-" {
-			break
-		}
-	letters:
-		for j := 1; j < len(w.Text); j++ {
-			switch w.Text[j] {
-			case 'q', 't':
-				if j == len(w.Text)-1 {
-					i++ // the value is the next word
-				}
-				break letters
-			case 'f':
-				p.cmds[idx].Unknown = path.Base(c.Args[0].Text) + " -f runs a file's commands later, which are not checked"
-				return
-			case 'l', 'r', 'd', 'c', 'V':
-				return // lists, removes or shows jobs, or prints the version
-			}
-		}
+	name := path.Base(c.Args[0].Text)
+	switch cmdmodel.AtJobs(c.Args) {
+	case cmdmodel.JobsDynamic:
+		p.cmds[idx].Unknown = name + " is given a word only known at run time"
+	case cmdmodel.JobsFromFile:
+		p.cmds[idx].Unknown = name + " -f runs a file's commands later, which are not checked"
+	case cmdmodel.JobsFromStdin:
+		p.jobCode(idx, name, func(text string) []string { return []string{text} })
 	}
-	p.jobCode(idx, path.Base(c.Args[0].Text), func(text string) []string { return []string{text} })
 }
 
 // crontabCode handles crontab(1) given a table on standard input
 // (`crontab -`, or no file): each entry's command is shell code cron runs
 // later (crontab(5): five time fields or an @keyword, then the command;
 // a `%` ends the command and starts its input). A file operand installs
-// that file: not checked. -l, -r, -e and -V install nothing from the call.
+// that file: not checked. cmdmodel.CrontabJobs reads the options.
 func (p *parser) crontabCode(idx int) {
-	c := p.cmds[idx]
-	fromStdin := true
-	for i := 1; i < len(c.Args); i++ {
-		w := c.Args[i]
-		if w.Dynamic {
-			p.cmds[idx].Unknown = "crontab is given a word only known at run time"
-			return
-		}
-		switch {
-		case w.Text == "-":
-		case w.Text == "-u" || w.Text == "-s":
-			i++
-		case strings.HasPrefix(w.Text, "-") && strings.ContainsAny(w.Text[1:], "lreiTV"):
-			return
-		case strings.HasPrefix(w.Text, "-"):
-		default:
-			fromStdin = false
-		}
-	}
-	if !fromStdin {
+	switch cmdmodel.CrontabJobs(p.cmds[idx].Args) {
+	case cmdmodel.JobsDynamic:
+		p.cmds[idx].Unknown = "crontab is given a word only known at run time"
+	case cmdmodel.JobsFromFile:
 		p.cmds[idx].Unknown = "crontab installs a file's commands, which are not checked"
-		return
+	case cmdmodel.JobsFromStdin:
+		p.jobCode(idx, "crontab", crontabCommands)
 	}
-	p.jobCode(idx, "crontab", crontabCommands)
 }
 
 // jobCode judges the code a program reads on standard input to run later.

@@ -184,6 +184,9 @@ func TestParseCodeOfUnknownOrigin(t *testing.T) {
 		{"bash script.sh", 0, true, false, nil},
 		{"bash < script.sh", 0, true, false, nil},
 		{"python3 script.py", 0, false, false, nil},
+		{"python3 -W ignore script.py", 0, false, false, nil},
+		{"curl -s x | python3 -W ignore", 1, false, true, []string{"curl"}}, // ignore is -W's value
+		{"curl -s x | perl -I lib", 1, false, true, []string{"curl"}},
 		{"bash -c 'ls'", 0, false, false, nil},
 	}
 	for _, tt := range tests {

@@ -503,6 +503,9 @@ func (p *parser) interpreterCode(idx int, name string) {
 		if cmdmodel.RunsModule(family, t) {
 			return // python -m module
 		}
+		if cmdmodel.InterpreterOptTakesValue(c.Args, t) {
+			i++ // python -W ARG, perl -I DIR: no script
+		}
 	}
 	p.stdinCode(idx, family)
 }

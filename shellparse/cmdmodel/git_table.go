@@ -449,3 +449,19 @@ func (x Line) Acting() []string {
 	}
 	return out
 }
+
+// GitLeadingChdirs reads the `-C DIR` pairs that open a git command's
+// options (args[0] is git): the directories, in order, and the index of
+// the first word after them. ok is false when a -C has no directory or
+// one only known at run time. Other spellings (`-CDIR`, another global
+// option first) end the pairs.
+func GitLeadingChdirs(args []Word) (dirs []Word, next int, ok bool) {
+	i := 1
+	for ; i < len(args) && args[i].Text == "-C" && !args[i].Dynamic; i += 2 {
+		if i+1 >= len(args) || args[i+1].Dynamic {
+			return nil, 0, false
+		}
+		dirs = append(dirs, args[i+1])
+	}
+	return dirs, i, true
+}

@@ -7,8 +7,16 @@ import "strings"
 var gitConfigReadOpts = []string{"get", "get-all", "get-regexp", "get-urlmatch", "get-color", "get-colorbool", "list"}
 
 // gitConfigValueOpts take the next word as their value (git-config(1)):
-// the file, blob, type, default and comment options. -f is --file.
+// the file, blob, type, default and comment options. -f is --file, -t
+// --type.
 var gitConfigValueOpts = []string{"file", "blob", "type", "default", "comment", "value"}
+
+// GitConfigValueOpt reports whether t, an option word of `git config`,
+// takes the next word as its value (gitConfigValueOpts written whole,
+// -f or -t).
+func GitConfigValueOpt(t string) bool {
+	return t == "-f" || t == "-t" || !strings.Contains(t, "=") && gitLongIn(t, gitConfigValueOpts)
+}
 
 // gitConfigWrites reports the file `git config` changes: the repository's
 // .git/config (or --worktree's config.worktree), --global's ~/.gitconfig,
@@ -59,7 +67,7 @@ func gitConfigWrites(sub Arg, rest []Arg, cdir Arg, out *effectList) {
 			set(w, ".git/config.worktree")
 		case gitLongIn(t, gitConfigReadOpts):
 			reads = true
-		case long && !hasVal && gitLongIn(t, gitConfigValueOpts):
+		case GitConfigValueOpt(t):
 			j++
 		case long && hasVal || t == "-z" || gitLongIn(t, gitConfigQuietOpts):
 		case strings.HasPrefix(t, "-") && t != "-":

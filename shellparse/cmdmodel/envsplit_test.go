@@ -1,4 +1,4 @@
-package shellparse
+package cmdmodel
 
 import (
 	"bytes"
@@ -10,14 +10,14 @@ import (
 	"testing"
 )
 
-// TestRealEnvSplit checks envSplit against the real GNU env: each string
+// TestRealEnvSplit checks EnvSplit against the real GNU env: each string
 // is given to `env -S 'STUB STRING'`, where STUB prints the words it got
 // separated by NULs, and the words (or env's refusal) must be what
 // envSplit reads. The strings are every pair of a set of fragments that
 // exercise quotes, escapes, comments, separators and ${NAME}.
 func TestRealEnvSplit(t *testing.T) {
 	t.Parallel()
-	env := needTool(t, "env")
+	env := needBinary(t, "env")
 	if out, _ := exec.Command(env, "--version").Output(); !bytes.Contains(out, []byte("GNU coreutils")) {
 		if os.Getenv("CI") == "true" {
 			t.Fatal("env is not GNU env; CI installs coreutils")
@@ -53,20 +53,20 @@ func TestRealEnvSplit(t *testing.T) {
 			var out, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &stderr
 			runErr := cmd.Run()
-			words, err := envSplit(stub+" "+s, resolve)
+			words, err := EnvSplit(stub+" "+s, resolve)
 			if runErr != nil {
-				if !errors.Is(err, errEnvSplit) {
-					t.Errorf("env -S %q: env refused it (%s), envSplit read %+v", s, strings.TrimSpace(stderr.String()), words)
+				if !errors.Is(err, ErrEnvSplit) {
+					t.Errorf("env -S %q: env refused it (%s), EnvSplit read %+v", s, strings.TrimSpace(stderr.String()), words)
 				}
 				continue
 			}
 			if err != nil {
-				t.Errorf("env -S %q: env ran it, envSplit refused it", s)
+				t.Errorf("env -S %q: env ran it, EnvSplit refused it", s)
 				continue
 			}
 			got := []string{}
 			for _, w := range words[1:] {
-				got = append(got, w.text)
+				got = append(got, w.Text)
 			}
 			want := []string{}
 			if out.Len() > 0 {
@@ -83,17 +83,25 @@ func TestRealEnvSplit(t *testing.T) {
 // TestEnvSplitDynamic: a variable whose value is not known leaves its
 // word dynamic, spelled as written.
 func TestEnvSplitDynamic(t *testing.T) {
-	words, err := envSplit(`rm -rf ${X}/y "a${X}"`, func(string) (string, bool) { return "", false })
+	words, err := EnvSplit(`rm -rf ${X}/y "a${X}"`, func(string) (string, bool) { return "", false })
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []envWord{{"rm", false}, {"-rf", false}, {"${X}/y", true}, {"a${X}", true}}
+	want := []Word{{Text: "rm"}, {Text: "-rf"}, {Text: "${X}/y", Dynamic: true}, {Text: "a${X}", Dynamic: true}}
 	if len(words) != len(want) {
 		t.Fatalf("got %+v", words)
 	}
 	for i := range want {
 		if words[i] != want[i] {
 			t.Errorf("word %d: got %+v, want %+v", i, words[i], want[i])
+		}
+	}
+}
+
+func TestEnvSplitLetters(t *testing.T) {
+	for opt, want := range map[string]string{"-S": "", "-iS": "-i", "-iuSx": "-iu", "-Sx": "", "--split-string": ""} {
+		if got := EnvSplitLetters(opt); got != want {
+			t.Errorf("EnvSplitLetters(%q) = %q, want %q", opt, got, want)
 		}
 	}
 }
