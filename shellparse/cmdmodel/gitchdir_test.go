@@ -16,7 +16,7 @@ func TestGitLeadingChdirs(t *testing.T) {
 		{"git -p -C a status", 0, 1, true},
 		{"git -C", 0, 0, false},
 	} {
-		dirs, next, ok := GitLeadingChdirs(scriptWords(tc.line))
+		dirs, next, ok := GitLeadingChdirs(findWords(tc.line))
 		if len(dirs) != tc.dirs || next != tc.next || ok != tc.ok {
 			t.Errorf("GitLeadingChdirs(%q) = %d dirs, %d, %v; want %d, %d, %v", tc.line, len(dirs), next, ok, tc.dirs, tc.next, tc.ok)
 		}

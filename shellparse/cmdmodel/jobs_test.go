@@ -9,25 +9,25 @@ func TestJobSource(t *testing.T) {
 		args []Word
 		want JobSource
 	}{
-		{AtJobs, scriptWords("at now"), JobsFromStdin},
-		{AtJobs, scriptWords("at -q b -t 202601010000"), JobsFromStdin},
-		{AtJobs, scriptWords("at -mqb now"), JobsFromStdin},
-		{AtJobs, scriptWords("at -q f now"), JobsFromStdin}, // f is the queue
-		{AtJobs, scriptWords("at -f job now"), JobsFromFile},
-		{AtJobs, scriptWords("at -mf job now"), JobsFromFile},
-		{AtJobs, scriptWords("at -l"), JobsNone},
-		{AtJobs, scriptWords("batch -V"), JobsNone},
-		{AtJobs, scriptWords("at -- -f"), JobsFromStdin},
-		{AtJobs, append(scriptWords("at"), dyn), JobsDynamic},
-		{CrontabJobs, scriptWords("crontab"), JobsFromStdin},
-		{CrontabJobs, scriptWords("crontab -"), JobsFromStdin},
-		{CrontabJobs, scriptWords("crontab -u root -"), JobsFromStdin},
-		{CrontabJobs, scriptWords("crontab -u root tab"), JobsFromFile},
-		{CrontabJobs, scriptWords("crontab -u -l"), JobsFromStdin}, // -l is the user
-		{CrontabJobs, scriptWords("crontab -l"), JobsNone},
-		{CrontabJobs, scriptWords("crontab -ir"), JobsNone},
-		{CrontabJobs, scriptWords("crontab tab -e"), JobsNone},
-		{CrontabJobs, append(scriptWords("crontab tab"), dyn), JobsDynamic},
+		{AtJobs, findWords("at now"), JobsFromStdin},
+		{AtJobs, findWords("at -q b -t 202601010000"), JobsFromStdin},
+		{AtJobs, findWords("at -mqb now"), JobsFromStdin},
+		{AtJobs, findWords("at -q f now"), JobsFromStdin}, // f is the queue
+		{AtJobs, findWords("at -f job now"), JobsFromFile},
+		{AtJobs, findWords("at -mf job now"), JobsFromFile},
+		{AtJobs, findWords("at -l"), JobsNone},
+		{AtJobs, findWords("batch -V"), JobsNone},
+		{AtJobs, findWords("at -- -f"), JobsFromStdin},
+		{AtJobs, append(findWords("at"), dyn), JobsDynamic},
+		{CrontabJobs, findWords("crontab"), JobsFromStdin},
+		{CrontabJobs, findWords("crontab -"), JobsFromStdin},
+		{CrontabJobs, findWords("crontab -u root -"), JobsFromStdin},
+		{CrontabJobs, findWords("crontab -u root tab"), JobsFromFile},
+		{CrontabJobs, findWords("crontab -u -l"), JobsFromStdin}, // -l is the user
+		{CrontabJobs, findWords("crontab -l"), JobsNone},
+		{CrontabJobs, findWords("crontab -ir"), JobsNone},
+		{CrontabJobs, findWords("crontab tab -e"), JobsNone},
+		{CrontabJobs, append(findWords("crontab tab"), dyn), JobsDynamic},
 	} {
 		if got := tc.read(tc.args); got != tc.want {
 			t.Errorf("%v: got %d, want %d", tc.args, got, tc.want)
