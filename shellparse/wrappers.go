@@ -337,59 +337,17 @@ func joinWords(ws []Word) Word {
 }
 
 // shellCode handles `sh -c CODE`, `bash script`, `bash -s`, `... | sh`,
-// `bash <<EOF`, `bash <<< CODE` (bash(1) INVOCATION).
+// `bash <<EOF`, `bash <<< CODE`, as the command model reads a shell's
+// start (cmdmodel.ReadShellStart).
 func (p *parser) shellCode(idx int) {
 	c := p.cmds[idx]
-	hasC, stdin, noexec := false, false, false
-	// startup names a start-up file the shell runs before the code:
-	// --rcfile/--init-file FILE, and a login (-l, --login) or interactive
-	// (-i) shell's profile and rc files (bash(1) INVOCATION).
-	startup := ""
-	i := 1
-	for i < len(c.Args) {
-		w := c.Args[i]
-		t := w.Text
-		if w.Dynamic && strings.HasPrefix(t, "$") {
-			p.cmds[idx].Unknown = "a shell is given an argument only known at run time"
-			p.cmds[idx].Feeders = p.children(idx)
-			return
-		}
-		if t == "--" || t == "-" {
-			i++
-			break
-		}
-		if strings.HasPrefix(t, "--") {
-			name := strings.TrimPrefix(t, "--")
-			i++
-			switch name {
-			case "rcfile", "init-file":
-				startup = "--" + name
-				i++
-			case "login":
-				startup = "--login"
-			}
-			continue
-		}
-		if (strings.HasPrefix(t, "-") || strings.HasPrefix(t, "+")) && len(t) > 1 {
-			i++
-			for _, l := range t[1:] {
-				switch {
-				case l == 'c' && t[0] == '-':
-					hasC = true
-				case l == 's' && t[0] == '-':
-					stdin = true
-				case l == 'n' && t[0] == '-':
-					noexec = true
-				case (l == 'l' || l == 'i') && t[0] == '-':
-					startup = "-" + string(l)
-				case l == 'o' || l == 'O':
-					i++
-				}
-			}
-			continue
-		}
-		break
+	st := cmdmodel.ReadShellStart(c.Args)
+	if st.Dynamic {
+		p.cmds[idx].Unknown = "a shell is given an argument only known at run time"
+		p.cmds[idx].Feeders = p.children(idx)
+		return
 	}
+	i, hasC, stdin, noexec, startup := st.Operand, st.Code, st.Stdin, st.NoExec, st.Startup
 	if startup != "" && !noexec {
 		defer func() {
 			p.cmds[idx].Unknown = "the shell runs start-up files (" + startup + "), which are not checked"

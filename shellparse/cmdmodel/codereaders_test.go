@@ -28,10 +28,10 @@ func TestIsInterpreter(t *testing.T) {
 func TestScriptOperand(t *testing.T) {
 	// By the word each line runs as its script (-1: none).
 	cases := map[int][]string{
-		-1: {"bash -c code s", "bash -ec code s", "bash -s s", "bash --", "bash - s", "bash -x",
+		-1: {"bash -c code s", "bash -ec code s", "bash -s s", "bash --", "bash -", "bash -x", "bash -n s",
 			"ruby -e code s", "python3 -m s", "python3 -c code s", "perl -e code s", "perl -E code s", "node -p code s"},
 		1: {"bash s"},
-		2: {"python3 -u s", "python3 -O s", "python3 -Wignore s", "node --require=mod s", "node --no-warnings s"},
+		2: {"bash - s", "python3 -u s", "python3 -O s", "python3 -Wignore s", "node --require=mod s", "node --no-warnings s"},
 		3: {"bash +o posix s", "bash --norc -- -s", "perl -I /tmp s", "node -r mod s", "node --require mod s"},
 		5: {"python3 -W ignore -X dev s"},
 		6: {"bash -e -o posix -O extglob s"},
@@ -71,6 +71,7 @@ func TestScriptOperandRealTools(t *testing.T) {
 		"bash s", "bash -e s", "bash -o posix s", "bash -O extglob s", "bash +o posix s", "bash -c : s",
 		"bash -s s", "bash -- s", "bash --norc s", "bash --rcfile /dev/null s", "bash -eo pipefail s",
 		"dash s", "dash -o noglob s", "dash -c : s", "dash -s s",
+		"bash - s", "dash - s", "bash -n s", "bash -ne s", "bash -O extglob -- s",
 		"python3 s", "python3 -W ignore s", "python3 -X dev s", "python3 -u s", "python3 -c pass s",
 		"python3 -m s", "python3 -- s", "python3 -O s", "python3 -E s", "python3 -Wignore s", "python3 -Wc s",
 		"python3 --check-hash-based-pycs default s", "python3 -mc s",

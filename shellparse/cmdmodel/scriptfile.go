@@ -20,11 +20,6 @@ type scriptOpts struct {
 	attached bool
 }
 
-// shellScriptOpts are a POSIX-like shell's (bash(1) INVOCATION, dash(1)):
-// -c and -s run no file, -o OPTION and -O SHOPT take the next word,
-// --rcfile and --init-file a file.
-var shellScriptOpts = scriptOpts{code: "cs", value: "oO", longValue: []string{"rcfile", "init-file"}}
-
 // interpreterScriptOpts are each interpreter family's (python(1), perlrun,
 // node(1)); the real-tool test runs each on a script file.
 var interpreterScriptOpts = [...]struct {
@@ -49,7 +44,14 @@ var otherScriptOpts = scriptOpts{code: "cemEp", value: "oOWX"}
 // when the program runs code from a word, standard input or a module, or
 // when a word it would read is only known at run time.
 func ScriptOperand(args []Word, shell bool) (int, bool) {
-	o := scriptOptsOf(args, shell)
+	if shell {
+		// A shell runs its first operand unless it is given code
+		// (-c), reads standard input (-s) or only reads (-n).
+		st := ReadShellStart(args)
+		ok := !st.Dynamic && !st.Code && !st.Stdin && !st.NoExec && st.Operand < len(args) && !args[st.Operand].Dynamic
+		return st.Operand, ok
+	}
+	o := scriptOptsOf(args)
 	for i := 1; i < len(args); i++ {
 		t := args[i].Text
 		switch {
@@ -75,16 +77,13 @@ func ScriptOperand(args []Word, shell bool) (int, bool) {
 // interpreter args[0] takes the next word as its value (python -W ARG,
 // perl -I DIR, node -r MODULE).
 func InterpreterOptTakesValue(args []Word, t string) bool {
-	skip, code := scriptOptsOf(args, false).option(t)
+	skip, code := scriptOptsOf(args).option(t)
 	return skip && !code
 }
 
 // scriptOptsOf returns the options table of the shell or interpreter
 // args[0].
-func scriptOptsOf(args []Word, shell bool) scriptOpts {
-	if shell {
-		return shellScriptOpts
-	}
+func scriptOptsOf(args []Word) scriptOpts {
 	o := otherScriptOpts
 	if len(args) > 0 {
 		family := InterpreterFamily(args[0].Text)
