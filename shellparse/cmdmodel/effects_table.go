@@ -429,7 +429,7 @@ var (
 			"cut-dirs http-user http-password default-page header compression proxy-user proxy-password referer " +
 			"post-data method body-data secure-protocol certificate-type private-key-type ciphers ftp-user " +
 			"ftp-password warc-header warc-max-size warc-dedup warc-tempdir backups accept-regex reject-regex " +
-			"regex-type exclude-domains follow-tags ignore-tags retry-on-http-error pinnedpubkey",
+			"regex-type exclude-domains follow-tags ignore-tags retry-on-http-error pinnedpubkey max-redirect",
 		reads: "i input-file load-cookies post-file body-file certificate private-key ca-certificate ca-directory " +
 			"crl-file config",
 		writes: "o output-file a append-output save-cookies rejected-log warc-file",

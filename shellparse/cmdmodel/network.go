@@ -139,6 +139,10 @@ func urlDestination(raw string, schemeless bool) (Destination, bool) {
 // not listed makes the line unknown.
 type optSpec struct {
 	flags, args, urls string
+	// model names the program whose command-model spec says which of
+	// allowed take a value (the one description of its options); flags
+	// and args are then empty.
+	model, allowed string
 	// noFile are options of args whose value may not start with "@":
 	// the tool would read that file and send it (curl -H @file).
 	noFile string
@@ -153,6 +157,18 @@ func readOpts(spec optSpec, args []string) (operands, urls []string, ok bool) {
 		return !strings.HasPrefix(v, "@") || !slices.Contains(noFile, name)
 	}
 	kind := map[string]byte{}
+	if spec.model != "" {
+		m, ok := LookupSpec(spec.model, false)
+		if !ok {
+			return nil, nil, false
+		}
+		for _, n := range strings.Fields(spec.allowed) {
+			kind[n] = 'f'
+			if k, known := m.opts[strings.TrimLeft(n, "-")]; known && k != flag && k != optional {
+				kind[n] = 'a'
+			}
+		}
+	}
 	for _, g := range []struct {
 		names string
 		k     byte
@@ -223,12 +239,12 @@ func readOpts(spec optSpec, args []string) (operands, urls []string, ok bool) {
 // a config of more URLs (-K), nor choose where to connect (-x,
 // --connect-to, --resolve, --unix-socket): a line with any other option
 // is not known.
-var curlOpts = optSpec{
-	flags: "-s --silent -S --show-error -L --location -f --fail --fail-with-body -I --head -i --include -v --verbose " +
+var curlOpts = optSpec{model: "curl",
+	allowed: "-s --silent -S --show-error -L --location -f --fail --fail-with-body -I --head -i --include -v --verbose " +
 		"-# --progress-bar -O --remote-name --remote-name-all -J --remote-header-name -g --globoff --compressed " +
 		"-4 --ipv4 -6 --ipv6 --http1.1 --http2 --create-dirs -k --insecure -N --no-buffer --no-progress-meter " +
-		"-R --remote-time -G --get --tlsv1.2 --tlsv1.3 --ssl-reqd --proto-default --no-keepalive -q --disable",
-	args: "-o --output --output-dir -H --header -A --user-agent -e --referer -m --max-time --connect-timeout " +
+		"-R --remote-time -G --get --tlsv1.2 --tlsv1.3 --ssl-reqd --no-keepalive -q --disable " +
+		"-o --output --output-dir -H --header -A --user-agent -e --referer -m --max-time --connect-timeout " +
 		"--retry --retry-delay --retry-max-time -w --write-out -r --range -C --continue-at --cacert --capath " +
 		"--max-redirs --max-filesize -z --time-cond -D --dump-header --limit-rate --stderr --trace --trace-ascii",
 	urls:   "--url",
@@ -270,11 +286,11 @@ func curlDestinations(args []string) ([]Destination, bool) {
 // wgetOpts are the wget options (GNU Wget 1.21) that send nothing
 // (--post-data, --post-file, --body-data, --method), read no list of
 // URLs (-i, -B) or commands (-e), and follow no links (-r, -p, -m).
-var wgetOpts = optSpec{
-	flags: "-q --quiet -v --verbose -nv --no-verbose -c --continue -N --timestamping -S --server-response " +
+var wgetOpts = optSpec{model: "wget",
+	allowed: "-q --quiet -v --verbose -nv --no-verbose -c --continue -N --timestamping -S --server-response " +
 		"--spider -nc --no-clobber --no-check-certificate -4 --inet4-only -6 --inet6-only --content-disposition " +
-		"-nd --no-directories -x --force-directories --show-progress --no-cache",
-	args: "-O --output-document -P --directory-prefix -o --output-file -a --append-output -t --tries " +
+		"-nd --no-directories -x --force-directories --show-progress --no-cache " +
+		"-O --output-document -P --directory-prefix -o --output-file -a --append-output -t --tries " +
 		"-T --timeout -w --wait -U --user-agent --header --ca-certificate --max-redirect -Q --quota --limit-rate",
 }
 

@@ -1,6 +1,7 @@
 package cmdmodel
 
 import (
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -27,6 +28,12 @@ func TestNetworkDestinations(t *testing.T) {
 		{"npm ci", []Destination{{"registry.npmjs.org", 443}},
 			[]string{"/etc/npmrc", "/home/u/.npmrc", "/home/u/proj/.npmrc", "/home/.npmrc", "/.npmrc"}},
 		{"npm install --registry=https://a.test/ x", []Destination{{"a.test", 443}}, []string{"/home/u/proj/.npmrc"}},
+		// --proto-default takes a value (curl(1)), as the command
+		// model's curl says, and moves a bare host to another scheme and
+		// port: not known (the words read as two hosts before).
+		{"curl --proto-default https allowed.test", nil, nil},
+		{"curl -m 5 allowed.test", []Destination{{"allowed.test", 80}}, nil},
+		{"wget -T 5 https://a.test/x", []Destination{{"a.test", 443}}, nil},
 		{"curl -d x https://a.test/", nil, nil},
 		{"curl -X POST https://a.test/", nil, nil},
 		{"wget -i list", nil, nil},
@@ -79,5 +86,28 @@ func TestNetworkDestinations(t *testing.T) {
 	}
 	if NpmMoves("cafile") || PipMoves("cert") {
 		t.Error("a key that moves nothing moves the registry")
+	}
+}
+
+// TestNetworkOptsRealTools: the options destination reasoning admits for
+// curl and wget take a value exactly when the real tool does, as the
+// command model's curl and wget say (the one description readOpts reads):
+// given `OPT --version`, a tool whose OPT takes a value takes --version
+// as it and finds no URL; one whose OPT is a flag prints its version.
+func TestNetworkOptsRealTools(t *testing.T) {
+	for _, spec := range []optSpec{curlOpts, wgetOpts} {
+		bin := needBinary(t, spec.model)
+		m, _ := LookupSpec(spec.model, false)
+		for _, opt := range strings.Fields(spec.allowed) {
+			cmd := exec.Command(bin, opt, "--version")
+			cmd.Dir = t.TempDir()
+			out, err := cmd.CombinedOutput()
+			flagReal := err == nil && (strings.Contains(string(out), "curl ") || strings.Contains(string(out), "GNU Wget"))
+			k, known := m.opts[strings.TrimLeft(opt, "-")]
+			flagModel := !known || k == flag || k == optional
+			if flagReal != flagModel {
+				t.Errorf("%s %s: the real tool reads it as a flag: %v, the model: %v (%q)", spec.model, opt, flagReal, flagModel, firstLine(string(out)))
+			}
+		}
 	}
 }
